@@ -1,0 +1,1 @@
+"""The ``risiko`` command line (Typer + Rich); one module per command family."""

@@ -1,0 +1,26 @@
+"""Entry point of the ``risiko`` command: registers each command family's module."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="risiko",
+    help="RisiKo! under the Risiko! Club Milano regulation: play, score, odds, records.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _register() -> None:
+    from . import game_commands, info_commands, odds_commands, score_commands
+
+    for module in (game_commands, score_commands, odds_commands, info_commands):
+        module.register(app)
+
+
+def main() -> None:
+    """Run the ``risiko`` command."""
+    _register()
+    app()

@@ -1,0 +1,219 @@
+"""Rulesets: every number of the regulation as frozen, versioned data.
+
+A :class:`Ruleset` holds every choice RULES.md marks [param]. Three presets ship:
+
+- ``club-milano`` (default): the Risiko! Club Milano regulation, clauses R1-R18.
+- ``rtu``: the official national tournament rules (box board, table score = border points of
+  the objective territories held, closing dice 2..4 widening to 2..7, no roll after more than
+  2 conquests, 130 army limit, classic card values, no R7/R8).
+- ``classic``: the box rules (box board, classic card values, no army limit, no R7/R8); it
+  keeps the club's closing dice and R15/R16 scoring so that a game still ends and scores.
+
+Records, tables and tournaments store ``name`` and ``version``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, Literal
+
+from .board import Board, board_by_name
+
+SetValues = Literal["by_hand_size", "classic"]
+Scoring = Literal["club-milano", "border_points"]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One ruleset. Units: armies, points, minutes; clause numbers in comments."""
+
+    name: str = "club-milano"
+    version: int = 1
+    #: board name: "club-milano" (R6, Egitto - Medio Oriente removed) or "official"
+    board_name: str = "club-milano"
+    #: initial armies by number of seats (standard game)
+    initial_armies: tuple[tuple[int, int], ...] = ((3, 35), (4, 30), (5, 25), (6, 20))
+    #: armies placed per step of the initial placement
+    setup_step: int = 3
+    #: minimum reinforcement per turn, before continents and sets
+    min_reinforcement: int = 1
+    #: R4: most armies a seat may have on the board (None = no limit)
+    army_limit: int | None = 120
+    #: R5: table points lost by a seat found over the army limit on a scored board
+    army_limit_penalty: int = 7
+    #: R7: the attacker must roll at least as many dice as the defender
+    dice_parity: bool = True
+    #: R8: armies bordering the target must outnumber the defender ...
+    army_superiority: bool = True
+    #: R8: ... unless the attacking territory holds more than this many armies
+    superiority_waiver_above: int = 10
+    #: R8: both sides always roll the maximum dice (attacker min(3, a-1), defender min(3, d))
+    max_dice_always: bool = True
+    #: R9 ("by_hand_size": 8/10/12 by cards in hand) or the classic 4/6/8/10/12
+    set_values: SetValues = "by_hand_size"
+    #: R9: (cards in hand, value); the largest threshold not above the hand applies
+    set_value_by_hand: tuple[tuple[int, int], ...] = ((3, 8), (4, 10), (5, 12))
+    #: classic values: 3 cannoni, 3 fanti, 3 cavalieri, one of each, jolly + 2 equal
+    classic_set_values: tuple[tuple[str, int], ...] = (
+        ("cannone", 4), ("fante", 6), ("cavaliere", 8), ("mixed", 10), ("jolly", 12),
+    )
+    #: R9: extra armies for each traded card whose territory the seat owns
+    owned_card_bonus: int = 2
+    #: R9 reading: the owned-card bonus is placed on that territory
+    owned_card_bonus_on_territory: bool = True
+    #: cards a seat may hold (None = no limit)
+    hand_limit: int | None = None
+    #: R2: lowest closing sum (sums below never close)
+    closing_low: int = 4
+    #: R2: highest closing sum of closing round 1
+    closing_first: int = 4
+    #: R2: the band widens by this much each closing round
+    closing_widen_per_round: int = 1
+    #: highest closing sum ever (None = keeps widening)
+    closing_high_max: int | None = None
+    #: R2: a seat that conquered at least this many territories in the turn does not roll
+    closing_skip_if_conquered: int = 3
+    #: R12: penalised seats still roll the closing dice
+    penalised_seats_roll: bool = True
+    #: R1: the base score of a completed objective ("RisiKo!")
+    objective_score: int = 100
+    #: R1: cap of every other seat's base score
+    max_base_score: int = 100
+    #: table scoring: R15/R16 ("club-milano") or RTU border points
+    scoring: Scoring = "club-milano"
+    #: R16: points for a territory in / not in the objective
+    territory_points_in_objective: int = 4
+    territory_points_outside: int = 1
+    #: R15: points per territory of a whole continent in the objective, as a fraction
+    #: (numerator, denominator) rounded down per continent: 2.5 = (5, 2)
+    continent_points_in_objective: tuple[int, int] = (5, 2)
+    #: R15: points per territory of a whole continent not in the objective
+    continent_points_outside: int = 1
+    #: R5 reading: a penalty may make a table score negative
+    scores_floor_at_zero: bool = False
+    #: R3: turns without reinforcements, sets, attacks or moves for a late seat
+    late_penalty_turns: int = 3
+    #: R3 schedule (local time, HH:MM): on time until, late (penalised) until,
+    #: admitted with a phone notice until; the notice must be made by ``phone_notice_by``
+    on_time_until: str = "21:10"
+    late_until: str = "21:20"
+    phoned_until: str = "21:30"
+    phone_notice_by: str = "21:10"
+    #: R3 reading: a phone notice waives the penalty for arrivals up to this time (None: never)
+    phone_notice_waives_penalty_until: str | None = None
+    #: R2: tables formed, call of the last 2 rounds; R18: start of the final
+    tables_formed_at: str = "21:20"
+    last_rounds_call_at: str = "23:30"
+    final_starts_at: str = "20:30"
+    #: R11: turn time limit a table may switch on, in minutes
+    turn_time_limit_minutes: int = 3
+    #: R11 reading: a seat whose turn times out still draws its card if it conquered
+    timeout_draws_card: bool = True
+    #: R13: ranking points lost by a seat that leaves a game without being eliminated
+    abandon_ranking_penalty: int = 25
+    #: RTU: fewest armies a fortify move may leave on a territory bordering an enemy
+    fortify_min_left_on_border: int = 1
+    #: R14: cards of an eliminated seat pass to the eliminator, usable from his next turn
+    eliminated_cards_to_eliminator: bool = True
+    #: free text: where this ruleset comes from
+    source: str = field(default="Risiko! Club Milano, PUNTEGGIO E CLASSIFICA GENERALE")
+
+    @property
+    def board(self) -> Board:
+        """The board this ruleset plays on."""
+        return board_by_name(self.board_name)
+
+    @property
+    def label(self) -> str:
+        """``name@version``, as stored in records and tournaments."""
+        return f"{self.name}@{self.version}"
+
+    def initial_armies_for(self, seats: int) -> int:
+        """Initial armies per seat for ``seats`` seats; ValueError outside 3..6."""
+        table = dict(self.initial_armies)
+        if seats not in table:
+            raise ValueError(f"{seats} seats: a table has {min(table)} to {max(table)} seats")
+        return table[seats]
+
+    def closing_band(self, closing_round: int) -> tuple[int, int]:
+        """The (lowest, highest) closing sums of closing round ``closing_round`` (1-based, R2)."""
+        if closing_round < 1:
+            raise ValueError("closing rounds count from 1")
+        high = self.closing_first + (closing_round - 1) * self.closing_widen_per_round
+        if self.closing_high_max is not None:
+            high = min(high, self.closing_high_max)
+        return self.closing_low, high
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready dict of every field."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Ruleset:
+        """Build from :meth:`to_dict` output; unknown keys raise ValueError."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown ruleset fields: {', '.join(unknown)}")
+        conv: dict[str, Any] = {}
+        for k, v in data.items():
+            if isinstance(v, list):
+                v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
+            conv[k] = v
+        return cls(**conv)
+
+    def with_changes(self, **changes: Any) -> Ruleset:
+        """A copy with some fields changed (a club's own variant)."""
+        return replace(self, **changes)
+
+
+CLUB_MILANO = Ruleset()
+
+RTU = Ruleset(
+    name="rtu",
+    version=1,
+    board_name="official",
+    army_limit=130,
+    dice_parity=False,
+    army_superiority=False,
+    set_values="classic",
+    closing_low=2,
+    closing_first=4,
+    closing_widen_per_round=1,
+    closing_high_max=7,
+    closing_skip_if_conquered=3,
+    scoring="border_points",
+    max_base_score=86,
+    fortify_min_left_on_border=2,
+    source="Regolamento Torneo Ufficiale (national tournament rules), differences of DOMAIN.md",
+)
+
+CLASSIC = Ruleset(
+    name="classic",
+    version=1,
+    board_name="official",
+    army_limit=None,
+    dice_parity=False,
+    army_superiority=False,
+    set_values="classic",
+    late_penalty_turns=0,
+    source="RisiKo! box rules; closing dice and R15/R16 scoring kept so that games end",
+)
+
+PRESETS: dict[str, Ruleset] = {r.name: r for r in (CLUB_MILANO, RTU, CLASSIC)}
+
+
+def get_ruleset(name: str | None = None) -> Ruleset:
+    """A preset by name (``club-milano`` when None; ``name@version`` accepted).
+
+    Raises ValueError naming the known presets for an unknown name or a version not shipped.
+    """
+    if name is None:
+        return CLUB_MILANO
+    base, _, version = name.partition("@")
+    rs = PRESETS.get(base.strip().lower())
+    if rs is None:
+        raise ValueError(f"unknown ruleset {name!r} (known: {', '.join(PRESETS)})")
+    if version and version != str(rs.version):
+        raise ValueError(f"ruleset {base} has no version {version} (shipped: {rs.version})")
+    return rs
