@@ -1,0 +1,45 @@
+"""The agent protocol and the registry of bots by name."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from ..actions import Action
+from ..view import SeatView
+
+
+class Agent(Protocol):
+    """A bot: given the view of its seat when that seat is to act, returns one action."""
+
+    name: str
+
+    def act(self, view: SeatView) -> Action:
+        """The next action of the seat of ``view`` (which is the seat to act)."""
+        ...
+
+
+AGENTS: dict[str, Callable[[random.Random], Agent]] = {}
+
+
+def register(name: str) -> Callable[[Callable[[random.Random], Agent]], Callable[
+        [random.Random], Agent]]:
+    """Decorator: register an agent factory (taking a ``random.Random``) under ``name``."""
+
+    def deco(factory: Callable[[random.Random], Agent]) -> Callable[[random.Random], Agent]:
+        AGENTS[name] = factory
+        return factory
+
+    return deco
+
+
+def agent_by_name(name: str, rng: random.Random) -> Agent:
+    """A new agent by name (``random``, ``heuristic``); ValueError naming the known ones."""
+    # importing the modules registers them
+    from . import heuristic, random_agent  # noqa: F401
+
+    key = name.strip().lower()
+    if key not in AGENTS:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(AGENTS))})")
+    return AGENTS[key](rng)

@@ -1,0 +1,67 @@
+"""The random-legal bot: every choice uniform among the legal ones."""
+
+from __future__ import annotations
+
+import random
+
+from ..actions import Action, Attack, EndTurn, Fortify, Move, Place, Trade
+from ..board import iter_mask
+from ..cards import best_set
+from ..view import SeatView
+from .base import register
+
+
+class RandomAgent:
+    """Chooses uniformly: a territory and an amount to place, a set to trade or not, one of
+    the legal attacks or stopping, a legal strategic move or none, an amount to move in."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def act(self, view: SeatView) -> Action:
+        """One uniformly random legal action for the seat to act."""
+        rng = self.rng
+        phase = view.phase
+        if phase == "setup" or phase == "reinforce":
+            if phase == "reinforce" and len(view.hand) >= 3 and rng.random() < 0.5:
+                trio = best_set(view.hand)
+                if trio is not None:
+                    return Trade(trio)
+            mine = list(iter_mask(view.my_territories))
+            amount = view.step_left if phase == "setup" else view.pending
+            return Place(rng.choice(mine), rng.randint(1, amount))
+        if phase == "move":
+            rng_ = view.move_range
+            assert rng_ is not None
+            return Move(rng.randint(rng_[0], rng_[1]))
+        attacks = view.legal_attacks()
+        choice = rng.randrange(len(attacks) + 2)
+        if choice < len(attacks):
+            src, dst = attacks[choice]
+            return Attack(src, dst)
+        if choice == len(attacks) and not view.penalised_turn:
+            moves = self._fortify_options(view)
+            if moves:
+                src, dst = rng.choice(moves)
+                return Fortify(src, dst, rng.randint(1, view.armies[src] - 1))
+        return EndTurn()
+
+    @staticmethod
+    def _fortify_options(view: SeatView) -> list[tuple[int, int]]:
+        mine = view.my_territories
+        neigh = view.neighbours
+        armies = view.armies
+        out = []
+        for src in iter_mask(mine):
+            if armies[src] > 1:
+                for dst in iter_mask(neigh[src] & mine):
+                    if view.can_fortify(src, dst, 1):
+                        out.append((src, dst))
+        return out
+
+
+@register("random")
+def _make(rng: random.Random) -> RandomAgent:
+    return RandomAgent(rng)

@@ -1,0 +1,80 @@
+"""Playing whole games with bots: the loop that asks the seat to act for its action."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .agents.base import Agent, agent_by_name
+from .dice import Chance, SeededChance
+from .game import Game
+from .ruleset import CLUB_MILANO, Ruleset
+from .view import SeatView
+
+DEFAULT_PLAYERS = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Franco")
+
+
+class AgentError(RuntimeError):
+    """A bot returned an action the game refused (a bug in the bot)."""
+
+
+def make_agents(names: Sequence[str], seats: int, rng: random.Random) -> list[Agent]:
+    """``seats`` agents from a list of bot names (the last name repeats if the list is short).
+
+    Raises ValueError for an unknown bot name or an empty list.
+    """
+    if not names:
+        raise ValueError("name at least one bot")
+    full = [names[min(i, len(names) - 1)] for i in range(seats)]
+    return [agent_by_name(n, rng) for n in full]
+
+
+def play_game(
+    agents: Sequence[Agent],
+    *,
+    ruleset: Ruleset = CLUB_MILANO,
+    players: Sequence[str] | None = None,
+    seed: int | None = None,
+    chance: Chance | None = None,
+    late: Sequence[int] = (),
+    last_rounds_at: int | None = 8,
+    max_actions: int = 1_000_000,
+) -> Game:
+    """Play one game to its end with one agent per seat; returns the finished game.
+
+    ``seed`` seeds both the chance of the table and the bots. Raises AgentError if a bot
+    makes an illegal action, RuntimeError if the game exceeds ``max_actions``.
+    """
+    n = len(agents)
+    names = list(players) if players is not None else list(DEFAULT_PLAYERS[:n])
+    ch = chance if chance is not None else SeededChance(seed)
+    game = Game.new(names, ruleset, chance=ch, late=late, last_rounds_at=last_rounds_at)
+    views = [SeatView(game, s) for s in range(n)]
+    push = game.push
+    for _ in range(max_actions):
+        seat = game.to_act
+        if seat is None:
+            return game
+        action = agents[seat].act(views[seat])
+        try:
+            push(action)
+        except ValueError as e:
+            raise AgentError(f"bot {agents[seat].name} at seat {seat + 1}: {e}") from e
+    raise RuntimeError(f"game not over after {max_actions} actions")
+
+
+def play_bots(
+    bots: Sequence[str],
+    seats: int,
+    *,
+    ruleset: Ruleset = CLUB_MILANO,
+    seed: int | None = None,
+    last_rounds_at: int | None = 8,
+    late: Sequence[int] = (),
+) -> Game:
+    """Play a game with bots by name (see :func:`make_agents`), seeded by ``seed``."""
+    rng = random.Random(None if seed is None else seed * 7919 + 1)
+    agents = make_agents(bots, seats, rng)
+    return play_game(
+        agents, ruleset=ruleset, seed=seed, last_rounds_at=last_rounds_at, late=late
+    )

@@ -1,0 +1,319 @@
+"""Game records: a PGN-like text that replays a game exactly.
+
+A record is a header roster of ``[Key "value"]`` lines, a blank line, then one line per item:
+``deal`` (the 42 territories in the order dealt, one at a time in seat order), ``objectives``
+(the objective number of each seat), ``deck`` (the 44 cards, top first), then every action,
+prefixed by the 1-based seat that made it or ``R`` for the referee, with its dice::
+
+    [Event "Serata di qualificazione"]
+    [Date "2027-03-02"]
+    [Table "1"]
+    [Ruleset "club-milano@1"]
+    [Seats "Anna|Bruno|Carla|Dario|Elena"]
+    [Late "2"]
+    [LastRoundsAt "8"]
+    [Result "closing_dice Anna"]
+
+    deal Alaska Perù ...
+    objectives 7 13 2 9 1
+    deck Cina jolly ...
+    1 place Alaska 3
+    3 attack Cina Siam 6-5-1 4-4
+    3 move 4
+    4 end 2-3
+    R call
+
+Territory and card names use underscores for spaces. ``#`` starts a comment. Territories are
+written in Italian; any accepted name parses. :func:`replay` refuses a corrupt record with a
+:class:`RecordError` giving the line number and the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .actions import (
+    REFEREE_ACTIONS,
+    Abandon,
+    Action,
+    Attack,
+    CallLastRounds,
+    Dice,
+    EndGame,
+    EndTurn,
+    Fortify,
+    Move,
+    Place,
+    Timeout,
+    Trade,
+    WidenClosing,
+)
+from .board import parse_territory, territory_code
+from .cards import card_name, parse_card
+from .dice import ChanceExhaustedError, ScriptedChance
+from .game import Game, IllegalActionError
+from .ruleset import get_ruleset
+
+HEADER_ORDER = (
+    "Event", "Site", "Date", "Evening", "Table", "Ruleset", "Seats", "Bots", "Late",
+    "LastRoundsAt", "Seed", "Result", "Rounds", "Scores",
+)
+
+
+class RecordError(ValueError):
+    """A corrupt record: ``line`` (1-based, 0 = whole record) and ``reason``."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        self.line = line
+        self.reason = reason
+        super().__init__(f"line {line}: {reason}" if line else reason)
+
+
+@dataclass
+class RecordItem:
+    """One action line: ``seat`` (0-based, None for the referee) and the action."""
+
+    line: int
+    seat: int | None
+    action: Action
+
+
+@dataclass
+class Record:
+    """A parsed record: headers, the initial chance, and the action lines."""
+
+    headers: dict[str, str]
+    deal: list[int] = field(default_factory=list)
+    objectives: list[int] = field(default_factory=list)
+    deck: list[int] = field(default_factory=list)
+    items: list[RecordItem] = field(default_factory=list)
+
+
+def _dice_text(d: Dice | None) -> str:
+    return "-".join(str(x) for x in d) if d else "-"
+
+
+def write_record(game: Game, headers: dict[str, str] | None = None) -> str:
+    """The record of ``game`` (finished or not) as text.
+
+    ``headers`` adds or overrides header lines (Event, Date, Evening, Table, Bots, Seed ...).
+    Seat attribution is recomputed by replaying the history on a fresh game.
+    """
+    h: dict[str, str] = {
+        "Ruleset": game.ruleset.label,
+        "Seats": "|".join(game.players),
+    }
+    late = [str(s + 1) for s in range(game.n) if game.late_turns[s]]
+    if late:
+        h["Late"] = ",".join(late)
+    if game.last_rounds_at is not None:
+        h["LastRoundsAt"] = str(game.last_rounds_at)
+    if headers:
+        h.update(headers)
+    if game.outcome is not None:
+        h["Result"] = f"{game.outcome.end} {game.outcome.winner or '-'}"
+        h["Rounds"] = str(game.outcome.rounds)
+        h["Scores"] = "|".join(f"{s.player} {s.score}" for s in game.scores())
+    else:
+        h["Result"] = "*"
+    lines = []
+    for key in sorted(h, key=lambda k: (HEADER_ORDER.index(k) if k in HEADER_ORDER else 99, k)):
+        value = h[key].replace("\\", "\\\\").replace('"', '\\"')
+        lines.append(f'[{key} "{value}"]')
+    lines.append("")
+    lines.append("deal " + " ".join(territory_code(t) for t in game.deal))
+    lines.append("objectives " + " ".join(str(o.number) for o in game.objectives))
+    lines.append("deck " + " ".join(card_name(c) for c in game.deck_order))
+    # who made each action: replay on a fresh copy to learn the seat to act before each
+    shadow = Game(
+        game.players, game.ruleset, deal=game.deal,
+        objectives=[o.number for o in game.objectives], deck=game.deck_order,
+        chance=ScriptedChance(), late=[s for s in range(game.n) if game.late_turns[s]],
+        last_rounds_at=game.last_rounds_at,
+    )
+    for action in game.history:
+        prefix = "R" if isinstance(action, REFEREE_ACTIONS) else str(shadow.seat + 1)
+        shadow.push(action)
+        lines.append(f"{prefix} {action.text()}")
+    return "\n".join(lines) + "\n"
+
+
+def _parse_dice(token: str, line: int) -> Dice | None:
+    if token == "-":
+        return None
+    try:
+        values = tuple(int(x) for x in token.split("-"))
+    except ValueError:
+        raise RecordError(line, f"bad dice {token!r}") from None
+    return values
+
+
+def _parse_action(words: list[str], line: int) -> Action:
+    verb, args = words[0], words[1:]
+
+    def need(n: int) -> None:
+        if len(args) < n:
+            raise RecordError(line, f"'{verb}' needs {n} arguments")
+
+    def terr(tok: str) -> int:
+        try:
+            return parse_territory(tok)
+        except ValueError as e:
+            raise RecordError(line, str(e)) from None
+
+    def num(tok: str) -> int:
+        try:
+            return int(tok)
+        except ValueError:
+            raise RecordError(line, f"not a number: {tok!r}") from None
+
+    if verb == "place":
+        need(2)
+        return Place(terr(args[0]), num(args[1]))
+    if verb == "trade":
+        need(3)
+        try:
+            cards = tuple(parse_card(a) for a in args[:3])
+        except ValueError as e:
+            raise RecordError(line, str(e)) from None
+        return Trade((cards[0], cards[1], cards[2]))
+    if verb == "attack":
+        need(4)
+        return Attack(terr(args[0]), terr(args[1]), _parse_dice(args[2], line),
+                      _parse_dice(args[3], line))
+    if verb == "move":
+        need(1)
+        return Move(num(args[0]))
+    if verb == "fortify":
+        need(3)
+        closing = _parse_dice(args[3], line) if len(args) > 3 else None
+        return Fortify(terr(args[0]), terr(args[1]), num(args[2]), closing)
+    if verb == "end":
+        return EndTurn(_parse_dice(args[0], line) if args else None)
+    if verb == "timeout":
+        return Timeout(_parse_dice(args[0], line) if args else None)
+    if verb == "call":
+        return CallLastRounds()
+    if verb == "widen":
+        return WidenClosing(" ".join(args))
+    if verb == "stop":
+        return EndGame(" ".join(args))
+    if verb == "abandon":
+        need(1)
+        return Abandon(num(args[0]) - 1)
+    raise RecordError(line, f"unknown action {verb!r}")
+
+
+def parse_record(text: str) -> Record:
+    """Parse a record's text; raises RecordError (line, reason) on a malformed line."""
+    headers: dict[str, str] = {}
+    rec = Record(headers)
+    seen: set[str] = set()
+    for no, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("[") else raw.strip()
+        if not line:
+            continue
+        if line.startswith("["):
+            if not line.endswith("]") or ' "' not in line:
+                raise RecordError(no, "a header is [Key \"value\"]")
+            key, _, rest = line[1:-1].partition(" ")
+            rest = rest.strip()
+            if not (rest.startswith('"') and rest.endswith('"')):
+                raise RecordError(no, "a header value goes in double quotes")
+            headers[key] = rest[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+            continue
+        words = line.split()
+        head = words[0]
+        if head in ("deal", "objectives", "deck"):
+            if head in seen:
+                raise RecordError(no, f"'{head}' given twice")
+            seen.add(head)
+            try:
+                if head == "deal":
+                    rec.deal = [parse_territory(w) for w in words[1:]]
+                elif head == "objectives":
+                    rec.objectives = [int(w) for w in words[1:]]
+                else:
+                    rec.deck = [parse_card(w) for w in words[1:]]
+            except ValueError as e:
+                raise RecordError(no, f"{head}: {e}") from None
+            continue
+        if len(words) < 2:
+            raise RecordError(no, f"expected '<seat> <action>', got {line!r}")
+        if head == "R":
+            seat = None
+        else:
+            try:
+                seat = int(head) - 1
+            except ValueError:
+                raise RecordError(no, f"a line starts with a seat number or R, not {head!r}")\
+                    from None
+        rec.items.append(RecordItem(no, seat, _parse_action(words[1:], no)))
+    for required in ("Seats",):
+        if required not in headers:
+            raise RecordError(0, f"missing header [{required} \"...\"]")
+    for part in ("deal", "objectives", "deck"):
+        if part not in seen:
+            raise RecordError(0, f"missing the '{part}' line")
+    return rec
+
+
+def replay(text: str) -> Game:
+    """Replay a record exactly and return the game; checks the Result header if present.
+
+    Raises RecordError with the line and reason for any fault: a malformed line, an action
+    made by the wrong seat, an illegal action (with the rule's reason), missing dice, a
+    result that differs from the replay.
+    """
+    rec = parse_record(text)
+    h = rec.headers
+    try:
+        ruleset = get_ruleset(h.get("Ruleset"))
+    except ValueError as e:
+        raise RecordError(0, str(e)) from None
+    players = h["Seats"].split("|")
+    late: list[int] = []
+    if h.get("Late"):
+        try:
+            late = [int(x) - 1 for x in h["Late"].split(",")]
+        except ValueError:
+            raise RecordError(0, f"bad Late header {h['Late']!r}") from None
+    lra = h.get("LastRoundsAt")
+    try:
+        game = Game(
+            players, ruleset, deal=rec.deal, objectives=rec.objectives, deck=rec.deck,
+            chance=ScriptedChance(), late=late,
+            last_rounds_at=int(lra) if lra else None,
+        )
+    except ValueError as e:
+        raise RecordError(0, str(e)) from None
+    for item in rec.items:
+        if game.over:
+            raise RecordError(item.line, "action after the end of the game")
+        if item.seat is not None and item.seat != game.seat:
+            raise RecordError(
+                item.line,
+                f"seat {item.seat + 1} acts, but it is seat {game.seat + 1}'s turn",
+            )
+        if item.seat is None and not isinstance(item.action, REFEREE_ACTIONS):
+            raise RecordError(item.line, "a seat action is marked as the referee's")
+        try:
+            game.push(item.action)
+        except ChanceExhaustedError:
+            raise RecordError(item.line, "dice missing for this action") from None
+        except IllegalActionError as e:
+            raise RecordError(item.line, f"illegal: {e}") from None
+    expected = h.get("Result")
+    if expected and expected != "*":
+        got = (
+            f"{game.outcome.end} {game.outcome.winner or '-'}" if game.outcome else "*"
+        )
+        if got != expected:
+            raise RecordError(0, f"the record says Result {expected!r}, the replay gives {got!r}")
+    return game
+
+
+def iter_actions(rec: Record) -> Iterable[Action]:
+    """The actions of a parsed record, in order."""
+    return (item.action for item in rec.items)
