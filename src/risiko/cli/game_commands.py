@@ -1,0 +1,320 @@
+"""``risiko play``, ``risiko replay`` and ``risiko simulate``."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..game import Game
+from ..match import AgentError, play_bots
+from ..record import RecordError, replay, write_record
+from ..ruleset import Ruleset
+from .common import console, emit_json, fail, ruleset_or_fail
+
+RulesetOpt = Annotated[
+    str | None, typer.Option("--ruleset", help="club-milano (default), rtu or classic")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="machine-readable output")]
+
+
+def _split_bots(bots: str) -> list[str]:
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if not names:
+        fail("--bots needs at least one name (random, heuristic)")
+    return names
+
+
+def seat_bots(names: list[str], seats: int) -> list[str]:
+    """One bot name per seat: the last name repeats when the list is short."""
+    return [names[min(i, len(names) - 1)] for i in range(seats)]
+
+
+def game_report(game: Game, *, bots: list[str] | None = None, seed: int | None = None,
+                record: str | None = None) -> dict[str, Any]:
+    """The JSON report of a finished game (the contract of ``risiko play --json``)."""
+    assert game.outcome is not None
+    scores = game.scores()
+    seats = []
+    for s in range(game.n):
+        seats.append({
+            "seat": s + 1,
+            "player": game.players[s],
+            "bot": bots[s] if bots else None,
+            "objective": game.objectives[s].number,
+            "objective_name": game.objectives[s].name,
+            "status": game.status[s],
+            "late": bool(game.late_turns[s]),
+        })
+    return {
+        "ruleset": game.ruleset.label,
+        "seed": seed,
+        "seats": seats,
+        "result": {
+            "end": game.outcome.end,
+            "rounds": game.outcome.rounds,
+            "winner": game.outcome.winner,
+            "reason": game.outcome.reason,
+            "rolls": game.rolls,
+            "actions": len(game.history),
+        },
+        "scores": {sc.player: sc.score for sc in scores},
+        "breakdown": [sc.to_dict() for sc in scores],
+        "final_sheet": game.sheet(),
+        "closing_rolls": [c.to_dict() for c in game.closing_rolls],
+        "record": record,
+    }
+
+
+def print_report(report: dict[str, Any]) -> None:
+    """Human form of a game report."""
+    res = report["result"]
+    winner = res["winner"] or "tie"
+    console.print(
+        f"[bold]{res['end']}[/] after {res['rounds']} rounds, {res['rolls']} rolls — "
+        f"winner: [bold green]{winner}[/]  ({res['reason']})"
+    )
+    table = Table(title=f"Table score ({report['ruleset']})")
+    for col in ("seat", "player", "bot", "objective", "terr.", "in obj.", "continents",
+                "base", "pen.", "score"):
+        table.add_column(col, justify="right" if col not in ("player", "bot",
+                                                              "continents") else "left")
+    for seat, sc in zip(report["seats"], report["breakdown"], strict=True):
+        conts = ", ".join(
+            f"{c['name']}{'*' if c['in_objective'] else ''} {c['points']}" for c in sc["continents"]
+        )
+        name = sc["player"] + (" (RisiKo!)" if sc["risiko"] else "")
+        if sc["status"] != "in_play":
+            name += f" [{sc['status']}]"
+        table.add_row(
+            str(seat["seat"]), name, seat["bot"] or "", f"{sc['objective']} {seat['objective_name']}",
+            str(sc["territories"]), str(sc["objective_territories"]), conts,
+            str(sc["base"]), str(sc["penalty"]), f"[bold]{sc['score']}[/]",
+        )
+    console.print(table)
+    if report["closing_rolls"]:
+        rolls = ", ".join(
+            f"{c['player']} r{c['closing_round']}:"
+            f"{'skip' if c['sum'] is None else c['sum']}{'!' if c['closed'] else ''}"
+            for c in report["closing_rolls"]
+        )
+        console.print(f"closing dice: {rolls}", highlight=False)
+    if report["record"] and "\n" not in report["record"]:
+        console.print(f"record: {report['record']}")
+
+
+def _play(bots: list[str], seats: int, ruleset: Ruleset, seed: int,
+          last_rounds_at: int | None, late: list[int]) -> Game:
+    try:
+        return play_bots(bots, seats, ruleset=ruleset, seed=seed,
+                         last_rounds_at=last_rounds_at, late=late)
+    except (ValueError, AgentError) as e:
+        fail(str(e))
+
+
+def register(app: typer.Typer) -> None:
+    """Add play, replay and simulate to ``app``."""
+
+    @app.command()
+    def play(
+        ruleset: RulesetOpt = None,
+        seats: Annotated[int, typer.Option(help="seats at the table, 3..6")] = 5,
+        seed: Annotated[int | None, typer.Option(help="seed of dice, deal and bots")] = None,
+        bots: Annotated[str, typer.Option(help="comma list, e.g. heuristic,random")] = "heuristic",
+        last_rounds_at: Annotated[
+            int, typer.Option(help="round in which the last 2 rounds are called (R2)")
+        ] = 8,
+        late: Annotated[
+            list[int] | None, typer.Option(help="a late seat (1-based, R3); repeatable")
+        ] = None,
+        record: Annotated[Path | None, typer.Option(help="write the game record here")] = None,
+        json_out: JsonOpt = False,
+    ) -> None:
+        """Play one full game with bots and print the scored table."""
+        rs = ruleset_or_fail(ruleset)
+        if not 3 <= seats <= 6:
+            fail(f"--seats {seats}: a table has 3 to 6 seats")
+        if last_rounds_at < 1:
+            fail("--last-rounds-at counts rounds from 1")
+        late_seats = [s - 1 for s in (late or [])]
+        for s in late_seats:
+            if not 0 <= s < seats:
+                fail(f"--late {s + 1}: no such seat at a table of {seats}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(1, 10**9)
+        names = seat_bots(_split_bots(bots), seats)
+        game = _play(names, seats, rs, seed, last_rounds_at, late_seats)
+        text = write_record(game, {"Seed": str(seed), "Bots": "|".join(names)})
+        rec: str = text
+        if record is not None:
+            try:
+                record.write_text(text, encoding="utf-8")
+            except OSError as e:
+                fail(f"cannot write the record to {record}: {e}")
+            rec = str(record)
+        report = game_report(game, bots=names, seed=seed, record=rec)
+        if json_out:
+            emit_json(report)
+        else:
+            print_report(report)
+
+    @app.command("replay")
+    def replay_cmd(
+        file: Annotated[Path, typer.Argument(help="a game record (risiko play --record)")],
+        json_out: JsonOpt = False,
+    ) -> None:
+        """Replay a game record exactly and print the same result as ``play``."""
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            fail(f"cannot read {file}: {e}")
+        try:
+            game = replay(text)
+        except RecordError as e:
+            fail(f"{file}: {e}", code=1)
+        if game.outcome is None:
+            fail(f"{file}: the record ends before the game does", code=1)
+        headers = {}
+        for line in text.splitlines():
+            if line.startswith("[Bots ") or line.startswith("[Seed "):
+                key, _, value = line[1:-1].partition(" ")
+                headers[key] = value.strip('"')
+        bots = headers["Bots"].split("|") if "Bots" in headers else None
+        seed = int(headers["Seed"]) if headers.get("Seed", "").isdigit() else None
+        report = game_report(game, bots=bots, seed=seed, record=str(file))
+        if json_out:
+            emit_json(report)
+        else:
+            print_report(report)
+
+    @app.command()
+    def simulate(
+        games: Annotated[int, typer.Option(help="number of games")] = 100,
+        seats: Annotated[int, typer.Option(help="seats per table, 3..6")] = 4,
+        bots: Annotated[str, typer.Option(help="comma list, e.g. heuristic,random")] = "random",
+        last_rounds_at: Annotated[int, typer.Option(help="round of the call (R2)")] = 8,
+        seed: Annotated[int, typer.Option(help="first seed; game i uses seed + i")] = 1,
+        workers: Annotated[int, typer.Option(help="processes (1 = this one)")] = 1,
+        rotate: Annotated[bool, typer.Option(help="rotate the bots round the seats")] = False,
+        ruleset: RulesetOpt = None,
+        json_out: JsonOpt = False,
+    ) -> None:
+        """Play many games with bots (progress bar) and report statistics."""
+        rs = ruleset_or_fail(ruleset)
+        if games < 1:
+            fail("--games must be at least 1")
+        if not 3 <= seats <= 6:
+            fail(f"--seats {seats}: a table has 3 to 6 seats")
+        if workers < 1:
+            fail("--workers must be at least 1")
+        names = seat_bots(_split_bots(bots), seats)
+        from ..agents.base import agent_by_name
+
+        for n in set(names):
+            try:
+                agent_by_name(n, random.Random(0))
+            except ValueError as e:
+                fail(str(e))
+        jobs = [(seed + i, _rotated(names, i) if rotate else names) for i in range(games)]
+        results: list[dict[str, Any]] = []
+        start = time.perf_counter()
+        with Progress(
+            TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            console=console, disable=json_out, transient=True,
+        ) as progress:
+            task = progress.add_task("games", total=games)
+            if workers == 1:
+                for s, b in jobs:
+                    results.append(simulate_one(s, b, seats, rs, last_rounds_at))
+                    progress.advance(task)
+            else:
+                with ProcessPoolExecutor(max_workers=workers) as pool:
+                    futures = [
+                        pool.submit(simulate_one, s, b, seats, rs, last_rounds_at)
+                        for s, b in jobs
+                    ]
+                    for fut in as_completed(futures):
+                        results.append(fut.result())
+                        progress.advance(task)
+        seconds = time.perf_counter() - start
+        summary = summarise(results, seats, seconds)
+        if json_out:
+            emit_json(summary)
+            return
+        console.print(
+            f"{summary['games']} games in {summary['seconds']:.2f} s "
+            f"({summary['games_per_second']:.1f} games/s); mean rounds "
+            f"{summary['mean_rounds']:.1f}, mean rolls {summary['mean_rolls']:.1f}"
+        )
+        console.print(f"end reasons: {summary['end_reasons']}")
+        console.print(f"wins by seat: {summary['wins_by_seat']}")
+        console.print(f"mean score by bot: {summary['mean_score_by_bot']}")
+
+
+def _rotated(names: list[str], i: int) -> list[str]:
+    k = i % len(names)
+    return names[k:] + names[:k]
+
+
+def simulate_one(seed: int, bots: list[str], seats: int, ruleset: Ruleset,
+                 last_rounds_at: int | None) -> dict[str, Any]:
+    """Play one bot game and return the figures ``simulate`` aggregates."""
+    game = play_bots(bots, seats, ruleset=ruleset, seed=seed, last_rounds_at=last_rounds_at)
+    assert game.outcome is not None
+    scores = [sc.score for sc in game.scores()]
+    return {
+        "seed": seed,
+        "bots": bots,
+        "end": game.outcome.end,
+        "rounds": game.outcome.rounds,
+        "rolls": game.rolls,
+        "scores": scores,
+        "risiko_seat": game.risiko_seat,
+    }
+
+
+def summarise(results: list[dict[str, Any]], seats: int, seconds: float) -> dict[str, Any]:
+    """Aggregate simulate_one results: the JSON of ``risiko simulate --json``.
+
+    A win is the RisiKo! seat, else the best table score; a tie for the best score splits the
+    win equally among the tied seats.
+    """
+    wins = [0.0] * seats
+    wins_by_bot: Counter[str] = Counter()
+    score_sum: Counter[str] = Counter()
+    score_n: Counter[str] = Counter()
+    for r in results:
+        scores = r["scores"]
+        if r["risiko_seat"] is not None:
+            top = [r["risiko_seat"]]
+        else:
+            best = max(scores)
+            top = [s for s, v in enumerate(scores) if v == best]
+        for s in top:
+            wins[s] += 1 / len(top)
+            wins_by_bot[r["bots"][s]] += 1 / len(top)
+        for s, v in enumerate(scores):
+            score_sum[r["bots"][s]] += v
+            score_n[r["bots"][s]] += 1
+    n = len(results)
+    return {
+        "games": n,
+        "seconds": round(seconds, 4),
+        "games_per_second": round(n / seconds, 2) if seconds > 0 else None,
+        "mean_rounds": statistics.fmean(r["rounds"] for r in results),
+        "mean_rolls": statistics.fmean(r["rolls"] for r in results),
+        "end_reasons": dict(Counter(r["end"] for r in results)),
+        "wins_by_seat": {str(s + 1): round(w, 3) for s, w in enumerate(wins)},
+        "wins_by_bot": {b: round(w, 3) for b, w in sorted(wins_by_bot.items())},
+        "mean_score_by_bot": {
+            b: round(score_sum[b] / score_n[b], 2) for b in sorted(score_sum)
+        },
+    }
