@@ -95,7 +95,8 @@ def print_report(report: dict[str, Any]) -> None:
         if sc["status"] != "in_play":
             name += f" [{sc['status']}]"
         table.add_row(
-            str(seat["seat"]), name, seat["bot"] or "", f"{sc['objective']} {seat['objective_name']}",
+            str(seat["seat"]), name, seat["bot"] or "",
+            f"{sc['objective']} {seat['objective_name']}",
             str(sc["territories"]), str(sc["objective_territories"]), conts,
             str(sc["base"]), str(sc["penalty"]), f"[bold]{sc['score']}[/]",
         )
