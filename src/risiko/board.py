@@ -154,7 +154,9 @@ for _c, (_it, _en, _b) in enumerate(_CONTINENTS):
 
 
 def _closest(key: str, names: Iterable[str]) -> list[str]:
-    folded = {_fold(n): n for n in names}
+    folded: dict[str, str] = {}
+    for n in names:
+        folded.setdefault(_fold(n), n)  # the first spelling wins: Italian before English
     hits = difflib.get_close_matches(key, list(folded), n=3, cutoff=0.5)
     return [folded[h] for h in hits]
 
