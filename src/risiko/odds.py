@@ -66,9 +66,10 @@ def illegal_reason(
     if d < 1:
         return "the defending territory has no armies"
     if ruleset.dice_parity and attacker_dice(a) < defender_dice(d):
+        i, j = attacker_dice(a), defender_dice(d)
         return (
-            f"R7: the attacker would roll {attacker_dice(a)} dice against "
-            f"{defender_dice(d)} (dice parity)"
+            f"R7: {i} attacking {'die' if i == 1 else 'dice'} against {j} defending "
+            f"{'die' if j == 1 else 'dice'} (dice parity)"
         )
     if (
         ruleset.army_superiority
@@ -76,8 +77,8 @@ def illegal_reason(
         and a <= ruleset.superiority_waiver_above
     ):
         return (
-            f"R8: {a + support} bordering armies do not outnumber {d} and the attacking "
-            f"territory holds {ruleset.superiority_waiver_above} or fewer"
+            f"R8: {a + support} attacking armies bordering the target do not outnumber {d}, "
+            f"and the attacking territory holds {ruleset.superiority_waiver_above} or fewer"
         )
     return None
 

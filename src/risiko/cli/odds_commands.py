@@ -1,0 +1,366 @@
+"""``risiko odds``, ``risiko tris``, ``risiko closing``: the numbers of one attack (R7, R8),
+one card set (R9) and one closing round (R2).
+
+Every command takes ``--ruleset`` (a preset name, ``club-milano`` by default) and ``--json``
+(indented UTF-8 JSON on stdout). Usage errors print one line on stderr and exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from ..board import mask_of, parse_territory, territory_name
+from ..cards import (
+    JOLLY_CARDS,
+    Card,
+    card_name,
+    card_symbol,
+    is_jolly,
+    parse_card,
+    set_kind,
+    set_value,
+)
+from ..closing import (
+    closing_band,
+    closing_probability,
+    closing_round_table,
+    closing_ways,
+    p_game_closes_in_round,
+)
+from ..odds import AttackOdds, attack_odds, illegal_reason, odds_table
+from ..ruleset import Ruleset, get_ruleset
+
+RulesetOption = Annotated[
+    str | None,
+    typer.Option("--ruleset", "-r", metavar="R", help="Ruleset preset (default club-milano)."),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+
+
+def _fail(message: str) -> NoReturn:
+    """One error line on stderr, exit code 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _ruleset(name: str | None) -> Ruleset:
+    try:
+        return get_ruleset(name)
+    except ValueError as e:
+        _fail(str(e))
+
+
+def _emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+# --- odds -------------------------------------------------------------------------------
+
+
+def _outcome_label(a_left: int, d_left: int, ruleset: Ruleset, support: int) -> str:
+    if d_left == 0:
+        return "conquest"
+    if a_left < 2:
+        return "stopped: 1 army left"
+    reason = illegal_reason(a_left, d_left, ruleset, support) or ""
+    if reason.startswith("R7"):
+        return "stopped: R7 (dice parity)"
+    if reason.startswith("R8"):
+        return "stopped: R8 (superiority)"
+    return "stopped"
+
+
+def _print_odds(odds: AttackOdds, ruleset: Ruleset, support: int) -> None:
+    console = Console()
+    summary = Table(box=box.SIMPLE, show_header=False)
+    summary.add_column(style="bold")
+    summary.add_column()
+    summary.add_row("ruleset", ruleset.label)
+    summary.add_row("attacker / defender", f"{odds.attacker} v {odds.defender} armies")
+    if support:
+        summary.add_row("support (R8)", f"{support} armies on other bordering territories")
+    summary.add_row("legal at start", "yes" if odds.legal_at_start else "no")
+    summary.add_row("P(conquer)", f"{_pct(odds.p_conquer)} ({odds.p_conquer:.6f})")
+    summary.add_row("expected attacker losses", f"{odds.expected_attacker_losses:.3f}")
+    summary.add_row("expected defender losses", f"{odds.expected_defender_losses:.3f}")
+    console.print(summary)
+    if not odds.legal_at_start:
+        reason = illegal_reason(odds.attacker, odds.defender, ruleset, support)
+        console.print(f"The attack may not start: {reason}.", highlight=False)
+        return
+    dist = Table(title="Final states", box=box.SIMPLE_HEAD)
+    dist.add_column("attacker left", justify="right")
+    dist.add_column("defender left", justify="right")
+    dist.add_column("p", justify="right")
+    dist.add_column("end")
+    for (a_left, d_left), p in odds.distribution:
+        label = _outcome_label(a_left, d_left, ruleset, support)
+        dist.add_row(str(a_left), str(d_left), _pct(p), label)
+    console.print(dist)
+
+
+def _print_table(n: int, table: list[list[float]], ruleset: Ruleset, support: int) -> None:
+    title = f"P(conquer) in %, {ruleset.label}"
+    if support:
+        title += f", support {support}"
+    grid = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+    grid.add_column("A \\ D", justify="right", style="bold")
+    for d in range(1, n + 1):
+        grid.add_column(str(d), justify="right")
+    for a in range(2, n + 1):
+        grid.add_row(str(a), *(f"{100 * p:.1f}" for p in table[a - 1]))
+    # wide enough never to squeeze the columns: the table is meant to be printed
+    width = 6 + 7 * n
+    Console(width=max(80, width)).print(grid)
+
+
+def odds_command(
+    a: Annotated[
+        int | None, typer.Argument(metavar="A", help="Armies on the attacking territory.")
+    ] = None,
+    d: Annotated[
+        int | None, typer.Argument(metavar="D", help="Armies on the defending territory.")
+    ] = None,
+    ruleset: RulesetOption = None,
+    support: Annotated[
+        int,
+        typer.Option(
+            "--support",
+            "-s",
+            metavar="N",
+            help="Attacker's armies on his OTHER territories bordering the target (R8).",
+        ),
+    ] = 0,
+    table: Annotated[
+        int | None,
+        typer.Option(
+            "--table", metavar="N", help="Table of P(conquer): attacker 2..N, defender 1..N."
+        ),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Exact odds of attacking D armies from one territory with A armies (R7, R8).
+
+    The attack goes on until conquest or until the next roll is illegal; both sides always
+    roll the maximum dice.
+    """
+    rs = _ruleset(ruleset)
+    if support < 0:
+        _fail(f"--support is a number of armies (>= 0), got {support}")
+    if table is not None:
+        if a is not None or d is not None:
+            _fail("give either A D or --table N, not both")
+        if table < 2:
+            _fail(f"--table needs N >= 2, got {table}")
+        grid = odds_table(table, rs, support)
+        if as_json:
+            _emit_json(
+                {
+                    "ruleset": rs.label,
+                    "support": support,
+                    "attackers": list(range(2, table + 1)),
+                    "defenders": list(range(1, table + 1)),
+                    "p_conquer": grid[1:],
+                }
+            )
+        else:
+            _print_table(table, grid, rs, support)
+        return
+    if a is None or d is None:
+        _fail("give the armies A (attacker) and D (defender), e.g. `risiko odds 5 3`, "
+              "or --table N")
+    if a < 1 or d < 1:
+        _fail(f"a territory holds at least 1 army, got A={a}, D={d}")
+    odds = attack_odds(a, d, rs, support)
+    if as_json:
+        data = odds.to_dict()
+        data["ruleset"] = rs.label
+        data["support"] = support
+        if not odds.legal_at_start:
+            data["illegal_reason"] = illegal_reason(a, d, rs, support)
+        _emit_json(data)
+    else:
+        _print_odds(odds, rs, support)
+
+
+# --- tris -------------------------------------------------------------------------------
+
+
+def _parse_cards(names: list[str]) -> list[Card]:
+    cards: list[Card] = []
+    for name in names:
+        try:
+            card = parse_card(name)
+        except ValueError as e:
+            _fail(str(e))
+        if card in cards and is_jolly(card):
+            # "jolly jolly": the deck has two of them
+            card = JOLLY_CARDS[1] if card == JOLLY_CARDS[0] else JOLLY_CARDS[0]
+        if card in cards:
+            _fail(f"the deck has one {card_name(card)} card, given twice")
+        cards.append(card)
+    return cards
+
+
+def tris_command(
+    cards: Annotated[
+        list[str],
+        typer.Argument(metavar="CARD CARD CARD", help="Three territory names or jolly."),
+    ],
+    hand: Annotated[
+        int | None,
+        typer.Option(
+            "--hand", metavar="N", help="Cards in hand at the trade, these three included (R9)."
+        ),
+    ] = None,
+    own: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--own", metavar="TERRITORY", help="A territory the player owns (repeatable)."
+        ),
+    ] = None,
+    ruleset: RulesetOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Armies of a card set (R9): base value by cards in hand, +2 per owned territory card."""
+    rs = _ruleset(ruleset)
+    if len(cards) != 3:
+        _fail(f"a set is 3 cards, got {len(cards)}")
+    if hand is None:
+        _fail("give --hand N, the cards in hand at the trade (N >= 3)")
+    if hand < 3:
+        _fail(f"--hand must be at least 3 (the set itself), got {hand}")
+    trio = _parse_cards(cards)
+    owned_territories: list[int] = []
+    for name in own or []:
+        try:
+            owned_territories.append(parse_territory(name))
+        except ValueError as e:
+            _fail(str(e))
+    kind = set_kind(trio)
+    if kind is None:
+        base, bonus = 0, 0
+    else:
+        base, bonus = set_value(rs, trio, hand, mask_of(owned_territories))
+    described = [
+        {
+            "card": card_name(c),
+            "name": "jolly" if is_jolly(c) else territory_name(c),
+            "symbol": card_symbol(c),
+        }
+        for c in trio
+    ]
+    if as_json:
+        _emit_json(
+            {
+                "ruleset": rs.label,
+                "cards": described,
+                "hand": hand,
+                "valid": kind is not None,
+                "kind": kind,
+                "value": base,
+                "bonus": bonus,
+                "total": base + bonus,
+            }
+        )
+        return
+    console = Console()
+    shown = ", ".join(f"{c['name']} ({c['symbol']})" for c in described)
+    if kind is None:
+        console.print(
+            f"Not a valid set: {shown}. A set is three equal symbols, one of each symbol, "
+            "or a jolly with two equal symbols.",
+            highlight=False,
+        )
+        return
+    out = Table(box=box.SIMPLE, show_header=False)
+    out.add_column(style="bold")
+    out.add_column()
+    out.add_row("ruleset", rs.label)
+    out.add_row("cards", shown)
+    out.add_row("kind", kind)
+    out.add_row("value", f"{base} ({hand} cards in hand)")
+    owned_cards = [
+        territory_name(c) for c in trio if not is_jolly(c) and c in owned_territories
+    ]
+    out.add_row("bonus", f"{bonus}" + (f" (owned: {', '.join(owned_cards)})" if bonus else ""))
+    out.add_row("total", f"{base + bonus} armies")
+    console.print(out)
+
+
+# --- closing ----------------------------------------------------------------------------
+
+
+def closing_command(
+    k: Annotated[int, typer.Argument(metavar="K", help="Closing round, from 1 (R2).")],
+    rollers: Annotated[
+        int | None,
+        typer.Option(
+            "--rollers",
+            metavar="N",
+            help="Seats that roll in that round: adds the chance the round ends the game.",
+        ),
+    ] = None,
+    ruleset: RulesetOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The sums of two dice that end the game in closing round K, and their chances (R2)."""
+    rs = _ruleset(ruleset)
+    if k < 1:
+        _fail(f"closing rounds count from 1, got {k}")
+    if rollers is not None and rollers < 0:
+        _fail(f"--rollers is a number of seats (>= 0), got {rollers}")
+    low, high = closing_band(rs, k)
+    sums = closing_round_table(rs, k)
+    p_close = closing_probability(rs, k)
+    p_round = None if rollers is None else p_game_closes_in_round(rs, k, rollers)
+    if as_json:
+        data: dict[str, Any] = {
+            "ruleset": rs.label,
+            "closing_round": k,
+            "band": [low, high],
+            "sums": [{"sum": s, "p": p} for s, p in sums],
+            "p_close": p_close,
+        }
+        if rollers is not None:
+            data["rollers"] = rollers
+            data["p_round_closes"] = p_round
+        _emit_json(data)
+        return
+    console = Console()
+    console.print(
+        f"Closing round {k} ({rs.label}): sums {low}..{min(high, 12)} end the game",
+        highlight=False,
+    )
+    out = Table(box=box.SIMPLE_HEAD)
+    out.add_column("sum", justify="right")
+    out.add_column("ways", justify="right")
+    out.add_column("p", justify="right")
+    for s, p in sums:
+        out.add_row(str(s), f"{closing_ways(s)}/36", _pct(p))
+    console.print(out)
+    ways = sum(closing_ways(s) for s, _ in sums)
+    console.print(f"One roll closes: {ways}/36 = {_pct(p_close)}", highlight=False)
+    if rollers is not None and p_round is not None:
+        console.print(
+            f"With {rollers} seats rolling, the round ends the game: {_pct(p_round)}",
+            highlight=False,
+        )
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``odds``, ``tris`` and ``closing`` to ``app``."""
+    app.command("odds")(odds_command)
+    app.command("tris")(tris_command)
+    app.command("closing")(closing_command)
