@@ -78,39 +78,39 @@ _CONTINENTS: tuple[tuple[str, str, int], ...] = (
 )
 
 #: The 82 borders of the official Italian board (DOMAIN.md), undirected, Italian names.
+_BORDER_TEXT = (
+    "Afghanistan - Cina; Afghanistan - Medio Oriente; Afghanistan - Ucraina; "
+    "Afghanistan - Urali; Africa del Nord - Africa Orientale; Africa del Nord - Brasile; "
+    "Africa del Nord - Congo; Africa del Nord - Egitto; Africa del Nord - Europa Meridionale; "
+    "Africa del Nord - Europa Occidentale; Africa del Sud - Africa Orientale; "
+    "Africa del Sud - Congo; Africa del Sud - Madagascar; Africa Orientale - Congo; "
+    "Africa Orientale - Egitto; Africa Orientale - Madagascar; Alaska - Alberta; "
+    "Alaska - Kamchatka; Alaska - Territori del Nord Ovest; Alberta - Ontario; "
+    "Alberta - Stati Uniti Occidentali; Alberta - Territori del Nord Ovest; "
+    "America Centrale - Stati Uniti Occidentali; America Centrale - Stati Uniti Orientali; "
+    "America Centrale - Venezuela; Argentina - Brasile; Argentina - Perù; "
+    "Australia Occidentale - Australia Orientale; Australia Occidentale - Indonesia; "
+    "Australia Occidentale - Nuova Guinea; Australia Orientale - Nuova Guinea; "
+    "Brasile - Perù; Brasile - Venezuela; Cina - India; Cina - Medio Oriente; "
+    "Cina - Mongolia; Cina - Siam; Cina - Siberia; Cina - Urali; Cita - Jacuzia; "
+    "Cita - Kamchatka; Cita - Mongolia; Cita - Siberia; Egitto - Europa Meridionale; "
+    "Egitto - Medio Oriente; Europa Meridionale - Europa Occidentale; "
+    "Europa Meridionale - Europa Settentrionale; Europa Meridionale - Medio Oriente; "
+    "Europa Meridionale - Ucraina; Europa Occidentale - Europa Settentrionale; "
+    "Europa Occidentale - Gran Bretagna; Europa Settentrionale - Gran Bretagna; "
+    "Europa Settentrionale - Scandinavia; Europa Settentrionale - Ucraina; "
+    "Giappone - Kamchatka; Giappone - Mongolia; Gran Bretagna - Islanda; "
+    "Gran Bretagna - Scandinavia; Groenlandia - Islanda; Groenlandia - Ontario; "
+    "Groenlandia - Quebec; Groenlandia - Territori del Nord Ovest; India - Medio Oriente; "
+    "India - Siam; Indonesia - Nuova Guinea; Indonesia - Siam; Islanda - Scandinavia; "
+    "Jacuzia - Kamchatka; Jacuzia - Siberia; Kamchatka - Mongolia; Medio Oriente - Ucraina; "
+    "Mongolia - Siberia; Ontario - Quebec; Ontario - Stati Uniti Occidentali; "
+    "Ontario - Stati Uniti Orientali; Ontario - Territori del Nord Ovest; Perù - Venezuela; "
+    "Quebec - Stati Uniti Orientali; Scandinavia - Ucraina; Siberia - Urali; "
+    "Stati Uniti Occidentali - Stati Uniti Orientali; Ucraina - Urali"
+)
 OFFICIAL_BORDERS: tuple[tuple[str, str], ...] = tuple(
-    tuple(pair.split(" - ", 1))  # type: ignore[misc]
-    for pair in (
-        "Afghanistan - Cina; Afghanistan - Medio Oriente; Afghanistan - Ucraina; "
-        "Afghanistan - Urali; Africa del Nord - Africa Orientale; Africa del Nord - Brasile; "
-        "Africa del Nord - Congo; Africa del Nord - Egitto; Africa del Nord - Europa Meridionale; "
-        "Africa del Nord - Europa Occidentale; Africa del Sud - Africa Orientale; "
-        "Africa del Sud - Congo; Africa del Sud - Madagascar; Africa Orientale - Congo; "
-        "Africa Orientale - Egitto; Africa Orientale - Madagascar; Alaska - Alberta; "
-        "Alaska - Kamchatka; Alaska - Territori del Nord Ovest; Alberta - Ontario; "
-        "Alberta - Stati Uniti Occidentali; Alberta - Territori del Nord Ovest; "
-        "America Centrale - Stati Uniti Occidentali; America Centrale - Stati Uniti Orientali; "
-        "America Centrale - Venezuela; Argentina - Brasile; Argentina - Perù; "
-        "Australia Occidentale - Australia Orientale; Australia Occidentale - Indonesia; "
-        "Australia Occidentale - Nuova Guinea; Australia Orientale - Nuova Guinea; "
-        "Brasile - Perù; Brasile - Venezuela; Cina - India; Cina - Medio Oriente; "
-        "Cina - Mongolia; Cina - Siam; Cina - Siberia; Cina - Urali; Cita - Jacuzia; "
-        "Cita - Kamchatka; Cita - Mongolia; Cita - Siberia; Egitto - Europa Meridionale; "
-        "Egitto - Medio Oriente; Europa Meridionale - Europa Occidentale; "
-        "Europa Meridionale - Europa Settentrionale; Europa Meridionale - Medio Oriente; "
-        "Europa Meridionale - Ucraina; Europa Occidentale - Europa Settentrionale; "
-        "Europa Occidentale - Gran Bretagna; Europa Settentrionale - Gran Bretagna; "
-        "Europa Settentrionale - Scandinavia; Europa Settentrionale - Ucraina; "
-        "Giappone - Kamchatka; Giappone - Mongolia; Gran Bretagna - Islanda; "
-        "Gran Bretagna - Scandinavia; Groenlandia - Islanda; Groenlandia - Ontario; "
-        "Groenlandia - Quebec; Groenlandia - Territori del Nord Ovest; India - Medio Oriente; "
-        "India - Siam; Indonesia - Nuova Guinea; Indonesia - Siam; Islanda - Scandinavia; "
-        "Jacuzia - Kamchatka; Jacuzia - Siberia; Kamchatka - Mongolia; Medio Oriente - Ucraina; "
-        "Mongolia - Siberia; Ontario - Quebec; Ontario - Stati Uniti Occidentali; "
-        "Ontario - Stati Uniti Orientali; Ontario - Territori del Nord Ovest; Perù - Venezuela; "
-        "Quebec - Stati Uniti Orientali; Scandinavia - Ucraina; Siberia - Urali; "
-        "Stati Uniti Occidentali - Stati Uniti Orientali; Ucraina - Urali"
-    ).split("; ")
+    (a, b) for a, _, b in (pair.partition(" - ") for pair in _BORDER_TEXT.split("; "))
 )
 
 NUM_TERRITORIES = len(_TERRITORIES)
@@ -216,6 +216,16 @@ def mask_of(territories: Iterable[Territory]) -> Mask:
     for t in territories:
         m |= 1 << t
     return m
+
+
+def mask_list(mask: Mask) -> list[Territory]:
+    """The territories of ``mask`` in increasing order, as a list (faster than iter_mask)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def iter_mask(mask: Mask) -> Iterator[Territory]:

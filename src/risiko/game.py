@@ -21,9 +21,9 @@ At the end of a turn: one card if the seat conquered at least one territory; the
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from .actions import (
     Abandon,
@@ -123,6 +123,8 @@ class Game:
     Raises ValueError for a bad deal, objectives or deck.
     """
 
+    _handlers: ClassVar[dict[type, Callable[[Game, Any], Action]]]
+
     def __init__(
         self,
         players: Sequence[str],
@@ -160,6 +162,10 @@ class Game:
         self.chance: Chance = chance if chance is not None else SeededChance()
         self.last_rounds_at = last_rounds_at
         self.neighbours = ruleset.board.neighbours
+        #: neighbours of each territory as a tuple of territories (fast iteration)
+        self.adjacency: tuple[tuple[int, ...], ...] = tuple(
+            tuple(iter_mask(m)) for m in self.neighbours
+        )
         self.n = n
         self.owner = [0] * NUM_TERRITORIES
         self.armies = [1] * NUM_TERRITORIES
@@ -305,37 +311,38 @@ class Game:
         seat = self.seat
         rs = self.ruleset
         arm = self.armies
-        neigh = self.neighbours
-        mine = self.owned[seat]
+        owner = self.owner
+        adj = self.adjacency
         parity = rs.dice_parity
         superiority = rs.army_superiority
         waiver = rs.superiority_waiver_above
-        out: list[tuple[int, int]] = []
-        support_cache: dict[int, int] = {}
-        m = mine
+        own: list[int] = []
+        m = self.owned[seat]
         while m:
             low = m & -m
-            src = low.bit_length() - 1
+            own.append(low.bit_length() - 1)
             m ^= low
+        sup = [0] * NUM_TERRITORIES
+        if superiority:
+            for src in own:
+                a = arm[src]
+                for t in adj[src]:
+                    sup[t] += a
+        out: list[tuple[int, int]] = []
+        for src in own:
             a = arm[src]
             if a < 2:
                 continue
             da = 3 if a > 3 else a - 1
-            e = neigh[src] & ~mine
-            while e:
-                lo = e & -e
-                dst = lo.bit_length() - 1
-                e ^= lo
+            check_sup = superiority and a <= waiver
+            for dst in adj[src]:
+                if owner[dst] == seat:
+                    continue
                 d = arm[dst]
                 if parity and da < (3 if d > 3 else d):
                     continue
-                if superiority and a <= waiver:
-                    sup = support_cache.get(dst)
-                    if sup is None:
-                        sup = self.support(seat, dst)
-                        support_cache[dst] = sup
-                    if sup <= d:
-                        continue
+                if check_sup and sup[dst] <= d:
+                    continue
                 out.append((src, dst))
         return out
 
@@ -359,6 +366,34 @@ class Game:
                 f"not {armies}"
             )
         return None
+
+    def legal_fortifies(self) -> list[tuple[Territory, Territory]]:
+        """Every (source, target) strategic move the seat to act may make now (at least 1
+        army; the most it may move is ``armies[source]`` less what must stay)."""
+        if self.phase != ATTACK or self.penalised_turn:
+            return []
+        seat = self.seat
+        arm = self.armies
+        owner = self.owner
+        adj = self.adjacency
+        keep_border = self.ruleset.fortify_min_left_on_border
+        out: list[tuple[int, int]] = []
+        m = self.owned[seat]
+        while m:
+            low = m & -m
+            src = low.bit_length() - 1
+            m ^= low
+            a = arm[src]
+            if a < 2:
+                continue
+            targets = [t for t in adj[src] if owner[t] == seat]
+            if not targets:
+                continue
+            if keep_border > 1 and len(targets) < len(adj[src]) and a <= keep_border:
+                continue
+            for t in targets:
+                out.append((src, t))
+        return out
 
     def objective_done(self, seat: int) -> bool:
         """True when the seat holds every territory of its objective."""
@@ -388,39 +423,25 @@ class Game:
         """
         if self.phase == OVER:
             raise IllegalActionError("the game is over")
-        kind = type(action)
-        recorded: Action
-        if kind is Attack:
-            assert isinstance(action, Attack)
-            recorded = self._attack(action)
-        elif kind is Place:
-            assert isinstance(action, Place)
-            recorded = self._place(action)
-        elif kind is Move:
-            assert isinstance(action, Move)
-            recorded = self._move(action)
-        elif kind is EndTurn:
-            assert isinstance(action, EndTurn)
-            if self.phase != ATTACK:
-                raise IllegalActionError(self._phase_fault("end the turn"))
-            recorded = EndTurn(self._end_turn(action.closing))
-        elif kind is Fortify:
-            assert isinstance(action, Fortify)
-            fault = self.fortify_fault(action.source, action.target, action.armies)
-            if fault:
-                raise IllegalActionError(fault)
-            self._check_closing_dice(action.closing)
-            self.armies[action.source] -= action.armies
-            self.armies[action.target] += action.armies
-            closing = self._end_turn(action.closing)
-            recorded = Fortify(action.source, action.target, action.armies, closing)
-        elif kind is Trade:
-            assert isinstance(action, Trade)
-            recorded = self._trade(action)
-        else:
-            recorded = self._referee(action)
+        handler = self._handlers.get(type(action))
+        recorded = handler(self, action) if handler is not None else self._referee(action)
         self.history.append(recorded)
         return recorded
+
+    def _end_turn_action(self, action: EndTurn) -> Action:
+        if self.phase != ATTACK:
+            raise IllegalActionError(self._phase_fault("end the turn"))
+        closing = self._closing_check(action.closing)
+        return EndTurn(self._end_turn(closing))
+
+    def _fortify(self, action: Fortify) -> Action:
+        fault = self.fortify_fault(action.source, action.target, action.armies)
+        if fault:
+            raise IllegalActionError(fault)
+        closing = self._closing_check(action.closing)
+        self.armies[action.source] -= action.armies
+        self.armies[action.target] += action.armies
+        return Fortify(action.source, action.target, action.armies, self._end_turn(closing))
 
     def _phase_fault(self, what: str) -> str:
         if self.phase == REINFORCE:
@@ -625,14 +646,22 @@ class Game:
         self.forfeited[seat] += gain - self.pending
         self.phase = REINFORCE if self.pending > 0 else ATTACK
 
-    def _check_closing_dice(self, closing: Dice | None) -> None:
-        if closing is not None:
-            _check_dice(closing, 2, "closing roll")
+    def _closing_check(self, closing: Dice | None) -> Dice | None:
+        """Validate closing dice typed for the turn ending now, before any change of state."""
+        if closing is None:
+            return None
+        closing = _check_dice(closing, 2, "closing roll")
+        if self.closing_round_of_turn() is None:
+            raise IllegalActionError("no closing dice before the end of the LAST round (R2)")
+        if self.conquests >= self.ruleset.closing_skip_if_conquered:
+            raise IllegalActionError(
+                f"{self.players[self.seat]} conquered {self.conquests} territories this turn "
+                "and does not roll the closing dice (R2)"
+            )
+        return closing
 
     def _end_turn(self, closing: Dice | None, *, draws: bool = True) -> Dice | None:
         seat = self.seat
-        if closing is not None:
-            closing = _check_dice(closing, 2, "closing roll")
         if draws and self.conquests > 0 and self.deck:
             self.hands[seat].append(self.deck.popleft())
         used: Dice | None = None
@@ -662,8 +691,6 @@ class Game:
                         f"(band {low}..{high})",
                     )
                     return used
-        elif closing is not None:
-            raise IllegalActionError("no closing dice before the end of the LAST round (R2)")
         self._advance()
         return used
 
@@ -715,11 +742,12 @@ class Game:
         if isinstance(action, Timeout):
             if self.phase == SETUP:
                 raise IllegalActionError("no turn clock during the initial placement")
+            closing = self._closing_check(action.closing)
             if self.phase == MOVE:
                 self.phase = ATTACK  # the minimum move has already been made
             self.forfeited[self.seat] += self.pending
             self.pending = 0
-            closing = self._end_turn(action.closing, draws=self.ruleset.timeout_draws_card)
+            closing = self._end_turn(closing, draws=self.ruleset.timeout_draws_card)
             return Timeout(closing)
         if isinstance(action, Abandon):
             s = action.seat
@@ -798,3 +826,12 @@ class Game:
         """Territory names of a mask (helper for messages)."""
         return [territory_name(t) for t in iter_mask(mask)]
 
+
+Game._handlers = {
+    Attack: Game._attack,
+    Place: Game._place,
+    Move: Game._move,
+    EndTurn: Game._end_turn_action,
+    Fortify: Game._fortify,
+    Trade: Game._trade,
+}

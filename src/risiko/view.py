@@ -158,6 +158,12 @@ class SeatView:
             return []
         return self._game.legal_attacks()
 
+    def legal_fortifies(self) -> list[tuple[Territory, Territory]]:
+        """Strategic moves (source, target) this seat may make now."""
+        if self._game.seat != self.seat:
+            return []
+        return self._game.legal_fortifies()
+
     def can_fortify(self, source: Territory, target: Territory, armies: int) -> bool:
         """True when this strategic move is legal now."""
         return self._game.seat == self.seat and (

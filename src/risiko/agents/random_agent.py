@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..actions import Action, Attack, EndTurn, Fortify, Move, Place, Trade
-from ..board import iter_mask
+from ..board import mask_list
 from ..cards import best_set
 from ..view import SeatView
 from .base import register
@@ -29,7 +29,7 @@ class RandomAgent:
                 trio = best_set(view.hand)
                 if trio is not None:
                     return Trade(trio)
-            mine = list(iter_mask(view.my_territories))
+            mine = mask_list(view.my_territories)
             amount = view.step_left if phase == "setup" else view.pending
             return Place(rng.choice(mine), rng.randint(1, amount))
         if phase == "move":
@@ -41,25 +41,16 @@ class RandomAgent:
         if choice < len(attacks):
             src, dst = attacks[choice]
             return Attack(src, dst)
-        if choice == len(attacks) and not view.penalised_turn:
-            moves = self._fortify_options(view)
+        if choice == len(attacks):
+            moves = view.legal_fortifies()
             if moves:
-                src, dst = rng.choice(moves)
-                return Fortify(src, dst, rng.randint(1, view.armies[src] - 1))
+                src, dst = moves[rng.randrange(len(moves))]
+                most = view.armies[src] - 1
+                while most > 0 and not view.can_fortify(src, dst, most):
+                    most -= 1  # RTU: armies that must stay on a border territory
+                if most > 0:
+                    return Fortify(src, dst, rng.randint(1, most))
         return EndTurn()
-
-    @staticmethod
-    def _fortify_options(view: SeatView) -> list[tuple[int, int]]:
-        mine = view.my_territories
-        neigh = view.neighbours
-        armies = view.armies
-        out = []
-        for src in iter_mask(mine):
-            if armies[src] > 1:
-                for dst in iter_mask(neigh[src] & mine):
-                    if view.can_fortify(src, dst, 1):
-                        out.append((src, dst))
-        return out
 
 
 @register("random")
