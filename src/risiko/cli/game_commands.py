@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Annotated, Any
@@ -289,8 +289,8 @@ def summarise(results: list[dict[str, Any]], seats: int, seconds: float) -> dict
     win equally among the tied seats.
     """
     wins = [0.0] * seats
-    wins_by_bot: Counter[str] = Counter()
-    score_sum: Counter[str] = Counter()
+    wins_by_bot: defaultdict[str, float] = defaultdict(float)
+    score_sum: defaultdict[str, float] = defaultdict(float)
     score_n: Counter[str] = Counter()
     for r in results:
         scores = r["scores"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from . import game_commands, info_commands, odds_commands, score_commands
+
 app = typer.Typer(
     name="risiko",
     help="RisiKo! under the Risiko! Club Milano regulation: play, score, odds, records.",
@@ -12,15 +14,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-
-def _register() -> None:
-    from . import game_commands, info_commands, odds_commands, score_commands
-
-    for module in (game_commands, score_commands, odds_commands, info_commands):
-        module.register(app)
+for _module in (game_commands, score_commands, odds_commands, info_commands):
+    _module.register(app)
 
 
 def main() -> None:
     """Run the ``risiko`` command."""
-    _register()
     app()
