@@ -316,56 +316,36 @@ class Game:
         parity = rs.dice_parity
         superiority = rs.army_superiority
         waiver = rs.superiority_waiver_above
-        own: list[int] = []
+        out: list[tuple[int, int]] = []
+        sup = [-1] * NUM_TERRITORIES  # R8 sums, computed once per target when needed
         m = self.owned[seat]
         while m:
             low = m & -m
-            own.append(low.bit_length() - 1)
+            src = low.bit_length() - 1
             m ^= low
-        sup = [0] * NUM_TERRITORIES
-        if superiority:
-            for src in own:
-                a = arm[src]
-                for t in adj[src]:
-                    sup[t] += a
-        out: list[tuple[int, int]] = []
-        for src in own:
             a = arm[src]
             if a < 2:
                 continue
             da = 3 if a > 3 else a - 1
-            check_sup = superiority and a <= waiver
+            check = superiority and a <= waiver
             for dst in adj[src]:
                 if owner[dst] == seat:
                     continue
                 d = arm[dst]
                 if parity and da < (3 if d > 3 else d):
                     continue
-                if check_sup and sup[dst] <= d:
-                    continue
+                if check:
+                    total = sup[dst]
+                    if total < 0:
+                        total = 0
+                        for x in adj[dst]:
+                            if owner[x] == seat:
+                                total += arm[x]
+                        sup[dst] = total
+                    if total <= d:
+                        continue
                 out.append((src, dst))
         return out
-
-    def fortify_fault(self, source: Territory, target: Territory, armies: int) -> str | None:
-        """Why the seat to act may not make this strategic move now (None = legal)."""
-        if self.phase != ATTACK:
-            return f"no strategic move in the {self.phase} phase"
-        if self.penalised_turn:
-            return "a late seat may not move in its first turns (R3)"
-        seat = self.seat
-        if self.owner[source] != seat or self.owner[target] != seat:
-            return "both territories of a strategic move must be yours"
-        if source == target or not self.neighbours[source] >> target & 1:
-            return f"{territory_name(source)} does not border {territory_name(target)}"
-        keep = 1
-        if self.neighbours[source] & ~self.owned[seat]:
-            keep = max(keep, self.ruleset.fortify_min_left_on_border)
-        if not 1 <= armies <= self.armies[source] - keep:
-            return (
-                f"{territory_name(source)} can move 1..{self.armies[source] - keep} armies, "
-                f"not {armies}"
-            )
-        return None
 
     def legal_fortifies(self) -> list[tuple[Territory, Territory]]:
         """Every (source, target) strategic move the seat to act may make now (at least 1
