@@ -347,6 +347,27 @@ class Game:
                 out.append((src, dst))
         return out
 
+    def fortify_fault(self, source: Territory, target: Territory, armies: int) -> str | None:
+        """Why the seat to act may not make this strategic move now (None = legal)."""
+        if self.phase != ATTACK:
+            return f"no strategic move in the {self.phase} phase"
+        if self.penalised_turn:
+            return "a late seat may not move in its first turns (R3)"
+        seat = self.seat
+        if self.owner[source] != seat or self.owner[target] != seat:
+            return "both territories of a strategic move must be yours"
+        if source == target or not self.neighbours[source] >> target & 1:
+            return f"{territory_name(source)} does not border {territory_name(target)}"
+        keep = 1
+        if self.neighbours[source] & ~self.owned[seat]:
+            keep = max(keep, self.ruleset.fortify_min_left_on_border)
+        if not 1 <= armies <= self.armies[source] - keep:
+            return (
+                f"{territory_name(source)} can move 1..{self.armies[source] - keep} armies, "
+                f"not {armies}"
+            )
+        return None
+
     def legal_fortifies(self) -> list[tuple[Territory, Territory]]:
         """Every (source, target) strategic move the seat to act may make now (at least 1
         army; the most it may move is ``armies[source]`` less what must stay)."""
