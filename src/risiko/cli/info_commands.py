@@ -15,7 +15,9 @@ from dataclasses import fields
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..board import (
@@ -147,14 +149,15 @@ def rules(ruleset: RulesetOption = None, as_json: JsonOption = False) -> None:
     if as_json:
         typer.echo(json.dumps(rs.to_dict(), ensure_ascii=False, indent=2))
         return
-    table = Table(title=f"Ruleset {rs.label}", title_justify="left")
-    table.add_column("Field")
-    table.add_column("Value")
-    table.add_column("Meaning")
-    table.add_column("Clause")
+    table = Table(title=f"Ruleset {rs.label} ({rs.source})", title_justify="left",
+                  box=box.SIMPLE_HEAD, show_edge=False, collapse_padding=True)
+    table.add_column("Field: meaning", ratio=3)
+    table.add_column("Value", ratio=2)
+    table.add_column("Clause", no_wrap=True)
     for f in fields(rs):
         meaning, clause = FIELD_HELP.get(f.name, ("(no description yet)", "-"))
-        table.add_row(f.name, format_value(getattr(rs, f.name)), meaning, clause)
+        table.add_row(f"[bold]{f.name}[/bold]\n[dim]{escape(meaning)}[/dim]",
+                      escape(format_value(getattr(rs, f.name))), clause)
     Console().print(table)
 
 
@@ -198,25 +201,30 @@ def board(ruleset: RulesetOption = None, as_json: JsonOption = False) -> None:
         return
     console = Console()
     conts = Table(title=f"Continents ({data['board']} board, ruleset {rs.label})",
-                  title_justify="left")
-    conts.add_column("Continent")
-    conts.add_column("English")
+                  title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
+                  collapse_padding=True)
+    conts.add_column("Continent", no_wrap=True)
+    conts.add_column("English", no_wrap=True)
     conts.add_column("Territories", justify="right")
     conts.add_column("Bonus", justify="right")
     for c in data["continents"]:
         conts.add_row(c["name"], c["english"], str(len(c["territories"])), str(c["bonus"]))
     console.print(conts)
-    terrs = Table(title="Territories", title_justify="left")
-    terrs.add_column("#", justify="right")
-    terrs.add_column("Territory")
-    terrs.add_column("English")
-    terrs.add_column("Continent")
-    terrs.add_column("Symbol")
-    terrs.add_column("Borders", justify="right")
+    terrs = Table(title="Territories by continent",
+                  title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
+                  collapse_padding=True)
+    terrs.add_column("#", justify="right", no_wrap=True)
+    terrs.add_column("Territory", no_wrap=True)
+    terrs.add_column("Symbol", no_wrap=True)
+    terrs.add_column("Borders", justify="right", no_wrap=True)
     terrs.add_column("Neighbours")
+    continent = ""
     for i, t in enumerate(data["territories"], start=1):
-        terrs.add_row(str(i), t["name"], t["english"], t["continent"], t["symbol"],
-                      str(len(t["neighbours"])), ", ".join(t["neighbours"]))
+        if t["continent"] != continent:
+            continent = t["continent"]
+            terrs.add_row("", f"[bold]{continent}[/bold]", "", "", "", end_section=False)
+        terrs.add_row(str(i), t["name"], t["symbol"], str(len(t["neighbours"])),
+                      ", ".join(t["neighbours"]))
     console.print(terrs)
     removed = "; ".join(" - ".join(pair) for pair in data["removed_borders"])
     note = f" (official board without {removed})" if removed else ""

@@ -13,6 +13,7 @@ import sys
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console, JustifyMethod
 from rich.markup import escape
 from rich.table import Table
@@ -70,17 +71,9 @@ def score(
 
 
 def _continents_cell(seat: SeatScore) -> str:
-    parts = [f"{c.name} {c.points}{' (in obj.)' if c.in_objective else ''}"
-             for c in seat.continents]
+    """Whole continents held with their points; ``*`` marks one in the objective (R15)."""
+    parts = [f"{c.name} {c.points}{'*' if c.in_objective else ''}" for c in seat.continents]
     return "\n".join(parts) or "-"
-
-
-def _status_cell(seat: SeatScore) -> str:
-    if seat.status == "abandoned":
-        return "left the game (R13)"
-    if seat.status == "eliminated":
-        return "eliminated"
-    return "RisiKo!" if seat.risiko else ""
 
 
 def _positions(table: TableScore) -> list[tuple[int, SeatScore]]:
@@ -96,35 +89,45 @@ def _positions(table: TableScore) -> list[tuple[int, SeatScore]]:
 
 
 def _print_table(table: TableScore) -> None:
+    """Rich table of the breakdown (fits 80 columns), then notes, objectives and ranking."""
     console = Console()
-    rs = table.ruleset
-    grid = Table(title=f"Table scores ({rs.label})", title_justify="left")
+    grid = Table(
+        title=f"Table scores ({table.ruleset.label})",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        collapse_padding=True,
+    )
     columns: tuple[tuple[str, JustifyMethod], ...] = (
-        ("Player", "left"), ("Objective", "left"), ("Terr.", "right"), ("Armies", "right"),
-        ("In obj.", "right"), ("Terr. pts", "right"), ("Continents", "left"),
-        ("Base", "right"), ("Penalty", "right"), ("Score", "right"), ("Status", "left"),
+        ("Player", "left"), ("Obj", "right"), ("Terr", "right"), ("Armies", "right"),
+        ("In obj", "right"), ("Pts", "right"), ("Continents", "left"),
+        ("Base", "right"), ("Pen", "right"), ("Score", "right"),
     )
     for name, justify in columns:
-        grid.add_column(name, justify=justify)
+        grid.add_column(name, justify=justify, no_wrap=name in ("Player", "Continents"))
     for seat in table.seats:
-        obj = get_objective(seat.objective)
         grid.add_row(
             escape(seat.player),
-            f"{obj.number} {obj.name}",
+            str(seat.objective),
             str(seat.territories),
             str(seat.armies),
             str(seat.objective_territories),
             str(seat.territory_points),
             _continents_cell(seat),
             str(seat.base),
-            str(seat.penalty) if seat.penalty else "0",
+            str(seat.penalty),
             f"[bold]{seat.score}[/bold]",
-            _status_cell(seat),
         )
     console.print(grid)
+    console.print("Pts: territory points (R16; RTU: border points). *: continent in the "
+                  "objective (R15).", highlight=False)
     for seat in table.seats:
         for note in seat.notes:
             console.print(f"  {escape(seat.player)}: {escape(note)}", highlight=False)
+    console.print("Objectives:", highlight=False)
+    for seat in table.seats:
+        obj = get_objective(seat.objective)
+        console.print(f"  {obj.number} {obj.name}: {escape(seat.player)}", highlight=False)
     console.print("Ranking:", highlight=False)
     for pos, seat in _positions(table):
         console.print(f"  {pos}. {escape(seat.player)} {seat.score}", highlight=False)
