@@ -293,7 +293,7 @@ def test_armies_below_one(bad: int) -> None:
     assert faults == [one(faults, "Carla", "Jacuzia", str(bad))]
 
 
-@pytest.mark.parametrize("bad", ["tre", 2.5, True, None, [3]])
+@pytest.mark.parametrize("bad", ["tre", 2.5, True, None, [3], "²", "3.0", ""])
 def test_armies_not_an_integer(bad: object) -> None:
     data = example()
     seat(data, "Carla")["armies"]["Jacuzia"] = bad
@@ -307,7 +307,7 @@ def test_armies_as_integer_string_is_accepted() -> None:
     assert parse_sheet(data) == load_sheet(EXAMPLE_JSON)
 
 
-@pytest.mark.parametrize("bad", [17, 0, "Guera Fredda", "xyz", True, 2.0])
+@pytest.mark.parametrize("bad", [17, 0, "Guera Fredda", "xyz", True, 2.0, "²", "-1"])
 def test_unknown_objective(bad: object) -> None:
     data = example()
     seat(data, "Anna")["objective"] = bad

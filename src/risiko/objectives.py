@@ -113,7 +113,7 @@ def get_objective(key: int | str) -> Objective:
 
     Raises :class:`UnknownObjectiveError` (a ValueError) naming the closest objectives.
     """
-    if isinstance(key, int) or (isinstance(key, str) and key.strip().isdigit()):
+    if isinstance(key, int) or (isinstance(key, str) and key.strip().isdecimal()):
         n = int(key)
         if 1 <= n <= len(OBJECTIVES):
             return OBJECTIVES[n - 1]

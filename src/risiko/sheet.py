@@ -37,6 +37,7 @@ import csv
 import io
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -267,7 +268,7 @@ def _parse_armies(raw: Any) -> int | None:
         return raw
     if isinstance(raw, str):
         text = raw.strip()
-        if text.lstrip("+-").isdigit():
+        if re.fullmatch(r"[+-]?[0-9]+", text):
             return int(text)
     return None
 
