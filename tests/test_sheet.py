@@ -370,7 +370,7 @@ def test_too_few_seats() -> None:
         everything.update(s["armies"])
     data["seats"] = [{"player": "Anna", "objective": 13, "armies": everything}]
     faults = faults_of(data)
-    assert faults == [one(faults, "1 seats", "2 to 6")]
+    assert faults == [one(faults, "1 seat:", "2 to 6")]
 
 
 def test_too_many_seats() -> None:

@@ -293,7 +293,8 @@ def _check(ruleset_raw: Any, raw_seats: Sequence[_RawSeat], faults: list[str]) -
     ruleset = _check_ruleset(ruleset_raw, faults)
     n = len(raw_seats)
     if not MIN_SEATS <= n <= MAX_SEATS:
-        faults.append(f"{n} seats: a table has {MIN_SEATS} to {MAX_SEATS} seats")
+        faults.append(f"{n} seat{'' if n == 1 else 's'}: a table has {MIN_SEATS} to "
+                      f"{MAX_SEATS} seats")
 
     # players
     names: list[str] = []
