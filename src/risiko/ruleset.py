@@ -183,6 +183,7 @@ RTU = Ruleset(
     closing_high_max=7,
     closing_skip_if_conquered=3,
     scoring="border_points",
+    objective_score=86,
     max_base_score=86,
     fortify_min_left_on_border=2,
     source="Regolamento Torneo Ufficiale (national tournament rules), differences of DOMAIN.md",

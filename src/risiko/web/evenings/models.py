@@ -1,0 +1,49 @@
+"""An evening of a tournament and the arrivals recorded at it (R3)."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from risiko.web.players.models import Player
+from risiko.web.tournaments.models import Tournament
+
+STAGES = [("qualifying", "Qualificazione"), ("semifinal", "Semifinale"), ("final", "Finale")]
+
+
+class Evening(models.Model):
+    """An evening: ``date``, ``stage``, ``schedule`` (JSON of the R2/R3 times when they
+    differ from the ruleset's: ``{"on_time_until": "21:10", ...}``), chief referee."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="evenings")
+    date = models.DateField()
+    stage = models.CharField(max_length=12, choices=STAGES, default="qualifying")
+    schedule = models.JSONField(default=dict, blank=True)
+    chief_referee = models.CharField(max_length=80, blank=True)
+    closed = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "date"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "date"], name="one_evening_per_date")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} {self.date} ({self.stage})"
+
+
+class Arrival(models.Model):
+    """A player's arrival (R3) as recorded: ``at`` "HH:MM" local time, phone notice flag.
+    A correction adds a row and marks the old one ``superseded``; nothing is deleted."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="arrivals")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="arrivals")
+    at = models.CharField(max_length=5)
+    phoned = models.BooleanField(default=False)
+    phoned_at = models.CharField(max_length=5, blank=True)
+    recorded_by = models.CharField(max_length=80, blank=True)
+    superseded = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["evening", "at", "id"]

@@ -1,0 +1,1 @@
+"""Players (people) and their acceptance of the regulation."""

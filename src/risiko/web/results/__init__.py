@@ -1,0 +1,1 @@
+"""Tables, seats, results, penalties, appeals and disciplinary records."""

@@ -1,0 +1,120 @@
+"""Tables of an evening with their seats (turn order), results, penalties, appeals and
+disciplinary records. Results, penalties and appeals are never deleted: a correction adds a
+row and marks the previous one ``superseded`` (or a penalty ``voided``)."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from risiko.web.evenings.models import Evening
+from risiko.web.players.models import Player
+
+
+class GameTable(models.Model):
+    """Table ``number`` (1-based) of an evening."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="tables")
+    number = models.PositiveIntegerField()
+    turn_clock = models.BooleanField(default=False)  # R11: the 3-minute limit switched on
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["evening", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "number"], name="one_table_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evening} tavolo {self.number}"
+
+
+class Seat(models.Model):
+    """A seat at a table: ``position`` 1.. is the turn order."""
+
+    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["table", "position"]
+
+
+class TableResult(models.Model):
+    """The result of a table: an end-of-game ``sheet`` (JSON of ``risiko score``) or direct
+    ``scores`` (``{"Anna": 57, ...}``, with ``risiko`` the players who completed their
+    objective); ``abandoned`` lists players who left (R13). The latest row not
+    ``superseded`` is the result."""
+
+    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="results")
+    sheet = models.JSONField(null=True, blank=True)
+    scores = models.JSONField(null=True, blank=True)
+    risiko = models.JSONField(default=list, blank=True)
+    abandoned = models.JSONField(default=list, blank=True)
+    entered_by = models.CharField(max_length=80, blank=True)
+    superseded = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "id"]
+
+
+class Penalty(models.Model):
+    """A penalty (preamble, R5, R13): ``unit`` "table" (table points, on ``table``) or
+    "ranking" (ranking points on the evening); ``points`` < 0."""
+
+    UNITS = [("table", "punti tavolo"), ("ranking", "punti classifica")]
+    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="penalties")
+    table = models.ForeignKey(
+        GameTable, null=True, blank=True, on_delete=models.PROTECT, related_name="penalties"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
+    unit = models.CharField(max_length=8, choices=UNITS)
+    points = models.IntegerField()
+    reason = models.CharField(max_length=300, blank=True)
+    referee = models.CharField(max_length=80, blank=True)
+    at = models.CharField(max_length=5, blank=True)
+    voided = models.BooleanField(default=False)  # entered by mistake (kept, not counted)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["evening", "id"]
+
+
+class Appeal(models.Model):
+    """An appeal on a penalty decided by the evening's chief referee: ``outcome`` upheld |
+    reduced (to ``points``) | annulled. The latest row not ``superseded`` counts."""
+
+    OUTCOMES = [("upheld", "respinto"), ("reduced", "ridotto"), ("annulled", "annullato")]
+    penalty = models.ForeignKey(Penalty, on_delete=models.PROTECT, related_name="appeals")
+    outcome = models.CharField(max_length=8, choices=OUTCOMES)
+    points = models.IntegerField(null=True, blank=True)
+    referee = models.CharField(max_length=80, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    superseded = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["penalty", "id"]
+
+
+class Discipline(models.Model):
+    """A disciplinary record (R10): warning, expulsion from the table, the tournament or the
+    club; an expelled player is not seated again in that scope."""
+
+    LEVELS = [
+        ("warning", "richiamo"),
+        ("table", "espulsione dal tavolo"),
+        ("tournament", "espulsione dal torneo"),
+        ("club", "espulsione dal club"),
+    ]
+    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="discipline")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="discipline")
+    level = models.CharField(max_length=12, choices=LEVELS)
+    table_number = models.PositiveIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    referee = models.CharField(max_length=80, blank=True)
+    voided = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["evening", "id"]

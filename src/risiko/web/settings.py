@@ -1,0 +1,145 @@
+"""Django settings of the club app.
+
+Environment (production is the default):
+
+- ``DATABASE_URL``: any database dj-database-url understands (``postgres://...``); without it
+  an SQLite file ``risiko.sqlite3`` in the per-user data directory (``RISIKO_DATA_DIR``
+  overrides that directory).
+- ``RISIKO_SECRET_KEY``: the secret key; without it one is generated once and kept in the
+  data directory (``secret.key``, mode 600), so a laptop at the venue needs no set-up.
+- ``RISIKO_ALLOWED_HOSTS``: comma list (default: localhost names; ``risiko serve --host``
+  adds the served address). ``RISIKO_DEBUG=1`` turns DEBUG on (``risiko serve --dev``).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+import platformdirs
+
+BASE_DIR = Path(__file__).resolve().parent
+
+
+def data_dir() -> Path:
+    """The per-user data directory (created if missing)."""
+    path = Path(os.environ.get("RISIKO_DATA_DIR") or platformdirs.user_data_dir("risiko-club"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _secret_key() -> str:
+    env = os.environ.get("RISIKO_SECRET_KEY")
+    if env:
+        return env
+    key_file = data_dir() / "secret.key"
+    if not key_file.exists():
+        key_file.write_text(secrets.token_urlsafe(50), encoding="utf-8")
+        key_file.chmod(0o600)
+    return key_file.read_text(encoding="utf-8").strip()
+
+
+DEBUG = os.environ.get("RISIKO_DEBUG", "") in ("1", "true", "yes")
+SECRET_KEY = _secret_key()
+ALLOWED_HOSTS = [
+    h.strip()
+    for h in os.environ.get("RISIKO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
+    if h.strip()
+]
+CSRF_TRUSTED_ORIGINS = [
+    o.strip() for o in os.environ.get("RISIKO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
+]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "risiko.web.players",
+    "risiko.web.tournaments",
+    "risiko.web.evenings",
+    "risiko.web.results",
+    "risiko.web.auditlog",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "risiko.web.urls"
+
+TEMPLATES: list[dict[str, Any]] = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+ASGI_APPLICATION = "risiko.web.asgi.application"
+
+
+def _database() -> dict[str, Any]:
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        return dict(dj_database_url.parse(url, conn_max_age=60))
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": str(data_dir() / "risiko.sqlite3"),
+        "OPTIONS": {"timeout": 20},
+    }
+
+
+DATABASES = {"default": _database()}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LANGUAGE_CODE = "it"
+LANGUAGES = [("it", "Italiano"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "Europe/Rome"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = data_dir() / "static"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = False
+X_FRAME_OPTIONS = "DENY"
