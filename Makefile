@@ -2,8 +2,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# PostgreSQL for the database tests (skipped when unreachable, unless RISIKO_REQUIRE_POSTGRES=1)
+RISIKO_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 
-.PHONY: run test lint typecheck unit bench clean
+.PHONY: run test lint typecheck unit unit-postgres bench clean
 
 $(BIN)/risiko: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,9 +29,20 @@ typecheck: $(VENV)/.dev
 unit: $(VENV)/.dev
 	$(BIN)/pytest
 
-test: lint typecheck unit
+# The database tests again, on PostgreSQL.
+unit-postgres: $(VENV)/.dev
+	@if $(BIN)/python -c "import psycopg,sys; psycopg.connect('$(RISIKO_TEST_POSTGRES_URL)', connect_timeout=3).close()" 2>/dev/null; then \
+		echo "PostgreSQL reachable: database tests on PostgreSQL"; \
+		DATABASE_URL='$(RISIKO_TEST_POSTGRES_URL)' $(BIN)/pytest -m db || [ $$? -eq 5 ]; \
+	elif [ "$$RISIKO_REQUIRE_POSTGRES" = "1" ]; then \
+		echo "PostgreSQL required (RISIKO_REQUIRE_POSTGRES=1) but unreachable at $(RISIKO_TEST_POSTGRES_URL)"; exit 1; \
+	else \
+		echo "PostgreSQL unreachable: database tests on PostgreSQL skipped"; \
+	fi
 
-bench: $(BIN)/risiko
+test: lint typecheck unit unit-postgres
+
+bench: $(VENV)/.dev
 	$(BIN)/python bench/run.py
 
 clean:
