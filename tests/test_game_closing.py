@@ -421,7 +421,7 @@ def test_refused_closing_dice_change_nothing(ending: str) -> None:
     # is drawn or the strategic move made; the turn then ends normally with one card
     game = started()
     arrange(game, {"Brasile": (0, 9), "Venezuela": (0, 1), "Argentina": (1, 1),
-                   "Alaska": (2, 1), "Islanda": (3, 1)}, rest=4)
+                   "Cina": (1, 1), "Alaska": (2, 1), "Islanda": (3, 1)}, rest=4)
     set_turn(game, 0)
     game.push(Attack(T("Brasile"), T("Argentina"), (6, 6, 6), (1,)))
     game.push(Move(3))
