@@ -1,0 +1,337 @@
+"""Seats out of the ordinary: R3 (a late seat's first three turns), R11 (the turn clock),
+R13 (a seat that leaves the game) and the referee's actions.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import (
+    ATTACK,
+    MOVE,
+    OVER,
+    REINFORCE,
+    SETUP,
+    T,
+    arrange,
+    finish_setup,
+    first_owned,
+    give_cards,
+    new_game,
+    pass_turn,
+    set_turn,
+)
+from risiko.actions import (
+    Abandon,
+    Attack,
+    CallLastRounds,
+    EndGame,
+    EndTurn,
+    Fortify,
+    Place,
+    Timeout,
+    Trade,
+    WidenClosing,
+)
+from risiko.game import Game, IllegalActionError
+
+# ------------------------------------------------------------------------ R3
+
+
+def late_position(late: list[int]) -> Game:
+    """5 seats, seats in ``late`` penalised. Seat 2 (index 1) holds Brasile (20) and
+    Venezuela (5) with Quebec, Scandinavia, Siberia (3 cannoni) in hand: 2 territories,
+    1 reinforcement a turn; seat 1 holds Alaska (where it places) and Argentina, seats 3
+    and 4 one territory each."""
+    game = new_game(5, late=late)
+    finish_setup(game)
+    arrange(
+        game,
+        {
+            "Brasile": (1, 20), "Venezuela": (1, 5), "Argentina": (0, 1), "Alaska": (0, 1),
+            "Groenlandia": (2, 1), "Islanda": (3, 1),
+        },
+        rest=4,
+    )
+    give_cards(game, 1, [T("Quebec"), T("Scandinavia"), T("Siberia")])
+    return game
+
+
+def test_r3_three_penalised_turns_then_a_normal_one() -> None:
+    game = late_position([1])
+    for turn in (1, 2, 3):
+        pass_turn(game)  # seat 1
+        assert game.seat == 1 and game.round == turn
+        assert game.penalised_turn
+        assert game.phase == ATTACK and game.pending == 0  # no reinforcements
+        assert game.forfeited[1] == turn  # 1 a turn, forfeited
+        assert game.legal_attacks() == []
+        refused = [
+            Place(T("Brasile"), 1),
+            Trade((T("Quebec"), T("Scandinavia"), T("Siberia"))),
+            Attack(T("Brasile"), T("Argentina"), (6, 6, 6), (1,)),
+            Fortify(T("Brasile"), T("Venezuela"), 1),
+        ]
+        for action in refused:
+            with pytest.raises(IllegalActionError):
+                game.push(action)
+        assert game.armies[T("Brasile")] == 20 and len(game.hands[1]) == 3
+        game.push(EndTurn())
+        assert game.hands[1] == [T("Quebec"), T("Scandinavia"), T("Siberia")]  # no card
+        for _ in range(3):
+            pass_turn(game)
+    # 4th turn: normal
+    pass_turn(game)
+    assert game.seat == 1 and game.round == 4
+    assert not game.penalised_turn
+    assert game.phase == REINFORCE and game.pending == 1
+    game.push(Trade((T("Quebec"), T("Scandinavia"), T("Siberia"))))
+    assert game.pending == 1 + 8
+    game.push(Place(T("Brasile"), 9))
+    assert game.can_attack(T("Brasile"), T("Argentina"))
+    game.push(Attack(T("Brasile"), T("Argentina"), (6, 6, 6), (1,)))
+    assert game.owner[T("Argentina")] == 1
+    assert game.forfeited[1] == 3
+    game.check_invariants()
+
+
+def test_r3_penalty_counts_the_seats_own_turns() -> None:
+    game = new_game(5, late=[0, 3])
+    finish_setup(game)
+    penalised = []
+    while game.round <= 5:
+        penalised.append((game.round, game.seat, game.penalised_turn))
+        pass_turn(game)
+    for rnd, seat, pen in penalised:
+        assert pen == (seat in (0, 3) and rnd <= 3), (rnd, seat)
+
+
+def test_r3_late_seat_places_its_initial_armies_and_defends() -> None:
+    game = new_game(5, late=[2])
+    finish_setup(game)
+    assert game.totals[2] == 25
+    game.push(Place(first_owned(game, 0), game.pending))
+    arrange(game, {"Brasile": (0, 9), "Africa del Nord": (2, 3), "Alaska": (1, 1),
+                   "Islanda": (3, 1)}, rest=4)
+    set_turn(game, 0)
+    with pytest.raises(IllegalActionError):  # the late seat defends with the maximum dice
+        game.push(Attack(T("Brasile"), T("Africa del Nord"), (6, 6, 6), (1, 1)))
+    game.push(Attack(T("Brasile"), T("Africa del Nord"), (6, 6, 6), (1, 1, 1)))
+    assert game.owner[T("Africa del Nord")] == 0
+
+
+def test_r3_penalised_turn_may_time_out() -> None:
+    game = late_position([1])
+    pass_turn(game)
+    assert game.penalised_turn
+    game.push(Timeout())
+    assert game.seat == 2
+    assert game.turns_taken[1] == 1
+
+
+# ------------------------------------------------------------------------ R11
+
+
+def clock_position() -> Game:
+    game = new_game(5)
+    finish_setup(game)
+    arrange(
+        game,
+        {
+            "Brasile": (0, 9), "Venezuela": (0, 1), "Perù": (0, 1), "Argentina": (1, 1),
+            "Cina": (1, 1), "Alaska": (2, 1), "Islanda": (3, 1),
+        },
+        rest=4,
+    )
+    return game
+
+
+def test_r11_timeout_in_reinforcement_forfeits_what_is_left() -> None:
+    game = clock_position()
+    assert game.seat == 0 and game.phase == REINFORCE
+    pending = game.pending
+    assert pending >= 2
+    game.push(Place(T("Brasile"), 1))
+    totals = list(game.totals)
+    game.push(Timeout())
+    assert game.forfeited[0] == pending - 1
+    assert game.totals == totals
+    assert game.seat == 1 and game.phase == REINFORCE
+    assert game.history[-1] == Timeout()
+    game.check_invariants()
+
+
+def test_r11_timeout_in_the_attack_phase_passes_the_turn() -> None:
+    game = clock_position()
+    game.push(Place(T("Brasile"), game.pending))
+    game.push(Timeout())
+    assert game.seat == 1 and game.forfeited[0] == 0
+
+
+def test_r11_timeout_while_moving_in_keeps_the_minimum_move() -> None:
+    game = clock_position()
+    set_turn(game, 0)
+    top = game.deck[0]
+    game.push(Attack(T("Brasile"), T("Argentina"), (6, 6, 6), (1,)))
+    assert game.phase == MOVE
+    game.push(Timeout())
+    assert game.armies[T("Brasile")] == 6 and game.armies[T("Argentina")] == 3
+    assert game.owner[T("Argentina")] == 0
+    assert game.seat == 1
+    # reading chosen (ruleset timeout_draws_card): the conquest still earns its card
+    assert game.hands[0] == [top]
+    game.check_invariants()
+
+
+def test_r11_no_timeout_during_setup() -> None:
+    game = new_game(5)
+    with pytest.raises(IllegalActionError):
+        game.push(Timeout())
+    assert game.phase == SETUP and game.seat == 0
+
+
+# ------------------------------------------------------------------------ R13
+
+
+def test_r13_abandoned_seat_takes_no_turns_and_its_armies_stay() -> None:
+    game = new_game(5)
+    finish_setup(game)
+    owned, armies = game.owned[2], [game.armies[t] for t in range(42) if game.owner[t] == 2]
+    game.push(Abandon(2))
+    assert game.status[2] == "abandoned"
+    assert game.seat == 0  # another seat leaving does not change the seat to act
+    seats = []
+    for _ in range(8):
+        seats.append(game.seat)
+        pass_turn(game)
+    assert seats == [0, 1, 3, 4, 0, 1, 3, 4]
+    assert game.owned[2] == owned
+    assert [game.armies[t] for t in range(42) if game.owner[t] == 2] == armies
+    assert 2 not in game.in_play
+
+
+def test_r13_abandoned_seat_defends_with_the_maximum_dice() -> None:
+    game = new_game(5)
+    finish_setup(game)
+    arrange(game, {"Brasile": (0, 9), "Africa del Nord": (2, 4), "Alaska": (1, 1),
+                   "Islanda": (3, 1), "Cina": (2, 1)}, rest=4)
+    game.push(Abandon(2))
+    set_turn(game, 0)
+    with pytest.raises(IllegalActionError):
+        game.push(Attack(T("Brasile"), T("Africa del Nord"), (6, 6, 6), (1, 1)))
+    game.push(Attack(T("Brasile"), T("Africa del Nord"), (2, 2, 2), (3, 3, 1)))
+    assert game.armies[T("Africa del Nord")] == 3  # 2<3, 2<3, 2>1
+    assert game.armies[T("Brasile")] == 7
+
+
+def test_r13_abandoned_seat_scores_zero() -> None:
+    game = new_game(5)
+    finish_setup(game)
+    game.push(Abandon(3))
+    game.push(EndGame())
+    scores = game.scores()
+    assert scores[3].score == 0 and scores[3].status == "abandoned"
+    assert game.owned[3] != 0  # it still holds territories
+    sheet = game.sheet()
+    assert sheet["seats"][3]["abandoned"] is True
+    assert all("abandoned" not in s for i, s in enumerate(sheet["seats"]) if i != 3)
+
+
+def test_r13_seat_to_act_leaves_the_turn_passes() -> None:
+    game = new_game(5)
+    finish_setup(game)
+    pass_turn(game)
+    assert game.seat == 1 and game.phase == REINFORCE
+    game.push(Abandon(1))
+    assert game.seat == 2 and game.phase == REINFORCE
+    assert game.pending == game.reinforcements(2)
+    game.check_invariants()
+
+
+def test_r13_seat_leaves_while_moving_in() -> None:
+    game = clock_position()
+    set_turn(game, 0)
+    game.push(Attack(T("Brasile"), T("Argentina"), (6, 6, 6), (1,)))
+    assert game.phase == MOVE
+    game.push(Abandon(0))
+    assert game.seat == 1 and game.phase == REINFORCE
+    assert game.hands[0] == []  # it leaves: no card
+    game.check_invariants()
+
+
+def test_r13_leaving_during_setup() -> None:
+    game = new_game(5)
+    game.push(Abandon(1))
+    order = []
+    while game.phase == SETUP:
+        order.append(game.seat)
+        game.push(Place(first_owned(game, game.seat), game.step_left))
+    assert 1 not in order
+    assert game.totals[1] == 9  # one army on each of its 9 territories
+    assert game.seat == 0 and game.round == 1
+
+
+@pytest.mark.parametrize("bad", [Abandon(5), Abandon(-1)])
+def test_r13_no_such_seat(bad: Abandon) -> None:
+    game = new_game(5)
+    with pytest.raises(IllegalActionError):
+        game.push(bad)
+
+
+def test_r13_twice_refused() -> None:
+    game = new_game(5)
+    finish_setup(game)
+    game.push(Abandon(2))
+    with pytest.raises(IllegalActionError):
+        game.push(Abandon(2))
+
+
+def test_r13_game_ends_when_one_seat_is_left_in_play() -> None:
+    game = new_game(3)
+    finish_setup(game)
+    game.push(Abandon(1))
+    assert not game.over
+    game.push(Abandon(2))
+    assert game.over and game.to_act is None
+    assert game.outcome is not None
+    assert game.outcome.end == "all_others_eliminated"
+    assert game.outcome.winner == "Anna"
+    assert [s.score for s in game.scores()][1:] == [0, 0]
+
+
+def test_r13_last_opponent_eliminated_the_others_gone() -> None:
+    game = new_game(3)
+    finish_setup(game)
+    arrange(game, {"Brasile": (0, 9), "Argentina": (1, 1), "Alaska": (0, 1)}, rest=2)
+    game.push(Abandon(2))
+    set_turn(game, 0)
+    game.push(Attack(T("Brasile"), T("Argentina"), (6, 6, 6), (1,)))
+    assert game.status[1] == "eliminated"
+    assert game.over
+    assert game.outcome is not None and game.outcome.end == "all_others_eliminated"
+    assert game.outcome.winner == "Anna"
+
+
+# ------------------------------------------------------------------------ referee
+
+
+def test_referee_actions_do_not_take_the_turn() -> None:
+    game = new_game(5)
+    finish_setup(game)
+    pass_turn(game)
+    game.push(CallLastRounds())
+    game.push(WidenClosing("slow table"))
+    assert game.seat == 1 and game.phase == REINFORCE
+    assert game.history[-2:] == [CallLastRounds(), WidenClosing("slow table")]
+    assert game.last_round == 2 and game.closing_extra == 1
+
+
+def test_referee_stop_at_any_phase() -> None:
+    game = clock_position()
+    set_turn(game, 0)
+    game.push(Attack(T("Brasile"), T("Argentina"), (6, 6, 6), (1,)))
+    assert game.phase == MOVE
+    game.push(EndGame("midnight"))
+    assert game.phase == OVER
+    assert game.outcome is not None and game.outcome.end == "referee"
+    assert game.outcome.reason == "midnight"
