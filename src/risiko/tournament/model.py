@@ -1,0 +1,664 @@
+"""The recorded facts of a club tournament, as plain frozen dataclasses (no Django).
+
+Vocabulary (DOMAIN.md glossary): a *tournament* has *players*, a *ruleset* (name and version)
+and a *format*; it is played over *evenings* (serate), each with a *stage*
+(``qualifying`` | ``semifinal`` | ``final``) and a *schedule* (R2/R3 times); an evening
+records *arrivals* (R3), *tables* (seat order = turn order) with their result, table
+*penalties* (table points: R5 and referees) and ranking penalties (ranking points: R13 and
+referees), *appeals* on penalties (preamble), *disciplinary records* (R10). The tournament
+also records *carry-over* points (R17) and *draws of lots* for shared positions straddling a
+cut (R18 reading).
+
+Everything here is a fact as entered; nothing is derived except in small properties. The
+rankings are computed from these facts by :mod:`.standings` and :mod:`.finals`, so a
+correction is a new set of facts and the ranking is simply recomputed.
+
+Units: times are minutes after midnight, local time of the club (Europe/Rome, summer time
+included), built with :func:`parse_clock` and shown with :func:`clock_name`; table scores and
+table penalties are *table points*; carry-over, ranking penalties and the R13 abandonment
+penalty are *ranking points*. Penalty points are negative numbers (``-7``).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal, get_args
+
+from ..ruleset import Ruleset, get_ruleset
+from ..sheet import Sheet, score_sheet
+
+__all__ = [
+    "APPEAL_OUTCOMES",
+    "ARRIVAL_CLASSES",
+    "DAY_BREAK",
+    "DISCIPLINE_LEVELS",
+    "FORMATS",
+    "STAGES",
+    "Appeal",
+    "AppealOutcome",
+    "Arrival",
+    "ArrivalClass",
+    "CarryOver",
+    "Discipline",
+    "DisciplineLevel",
+    "Draw",
+    "Evening",
+    "FinalistsRule",
+    "Penalty",
+    "Player",
+    "Schedule",
+    "SeatResult",
+    "Stage",
+    "Table",
+    "Tournament",
+    "TournamentFormat",
+    "clock_name",
+    "get_format",
+    "parse_clock",
+]
+
+Stage = Literal["qualifying", "semifinal", "final"]
+STAGES: tuple[Stage, ...] = get_args(Stage)
+
+ArrivalClass = Literal["on_time", "late", "excluded"]
+ARRIVAL_CLASSES: tuple[ArrivalClass, ...] = get_args(ArrivalClass)
+
+AppealOutcome = Literal["upheld", "reduced", "annulled"]
+APPEAL_OUTCOMES: tuple[AppealOutcome, ...] = get_args(AppealOutcome)
+
+#: R10 scopes: a warning, expulsion from the table, from the tournament, from the club
+DisciplineLevel = Literal["warning", "table", "tournament", "club"]
+DISCIPLINE_LEVELS: tuple[DisciplineLevel, ...] = get_args(DisciplineLevel)
+
+FinalistsRule = Literal["top", "table_winners"]
+
+#: Clock times earlier than this (minutes, 06:00) belong to the night after the evening:
+#: an arrival at "00:05" is 24:05 of the evening, not 5 minutes after midnight before it.
+DAY_BREAK = 6 * 60
+
+MINUTES_PER_DAY = 24 * 60
+
+
+# --------------------------------------------------------------------------------------------
+# clock
+
+
+def parse_clock(text: str) -> int:
+    """Minutes after midnight of the evening for ``"HH:MM"`` (or ``"HH:MM:SS"``, ``"21.10"``).
+
+    Seconds are dropped (R3: "21:10:59" is 21:10). Times before :data:`DAY_BREAK` (06:00)
+    are after midnight and count as 24:00 + time. Raises ValueError for anything else.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"a time is 'HH:MM', not {text!r}")
+    raw = text.strip().replace(".", ":")
+    parts = raw.split(":")
+    if len(parts) not in (2, 3) or not all(p.isdigit() and len(p) <= 2 for p in parts):
+        raise ValueError(f"a time is 'HH:MM' (e.g. '21:10'), not {text!r}")
+    hours, minutes = int(parts[0]), int(parts[1])
+    seconds = int(parts[2]) if len(parts) == 3 else 0
+    if hours > 23 or minutes > 59 or seconds > 59:
+        raise ValueError(f"{text!r} is not a time of day")
+    value = hours * 60 + minutes
+    return value + MINUTES_PER_DAY if value < DAY_BREAK else value
+
+
+def clock_name(minutes: int) -> str:
+    """``"HH:MM"`` for minutes after midnight (24:05 is shown ``"00:05"``)."""
+    minutes %= MINUTES_PER_DAY
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+# --------------------------------------------------------------------------------------------
+# schedule
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The R2/R3 times of one evening, in minutes after midnight (see :func:`parse_clock`).
+
+    R3: on time up to ``on_time_until`` (21:10); late, with ``late_penalty_turns`` (3) turns
+    without reinforcements, moves or attacks, up to ``late_until`` (21:20); later arrivals
+    are excluded, except that a phone notice made by ``phone_notice_by`` (21:10) admits them,
+    with the same penalty, up to ``phoned_until`` (21:30). ``phone_notice_waives_penalty_until``
+    (None under the reading chosen) lets a phone notice waive the penalty up to that time.
+    R2: tables formed at ``tables_formed_at`` (21:20), the last 2 rounds called at
+    ``last_rounds_call_at`` (23:30).
+    """
+
+    on_time_until: int = 21 * 60 + 10
+    late_until: int = 21 * 60 + 20
+    phoned_until: int = 21 * 60 + 30
+    phone_notice_by: int = 21 * 60 + 10
+    phone_notice_waives_penalty_until: int | None = None
+    tables_formed_at: int = 21 * 60 + 20
+    last_rounds_call_at: int = 23 * 60 + 30
+    late_penalty_turns: int = 3
+
+    @classmethod
+    def from_ruleset(cls, ruleset: Ruleset, stage: Stage = "qualifying") -> Schedule:
+        """The schedule of an evening of ``stage`` under ``ruleset`` (R2, R3).
+
+        R18: the final starts at ``ruleset.final_starts_at`` (20:30) instead of
+        ``tables_formed_at`` (21:20); reading chosen: the whole schedule of the final moves
+        by the same amount (-50 minutes: on time until 20:20, late until 20:30, phoned until
+        20:40, notice by 20:20, last rounds called at 22:40).
+        """
+        waive = ruleset.phone_notice_waives_penalty_until
+        base = cls(
+            on_time_until=parse_clock(ruleset.on_time_until),
+            late_until=parse_clock(ruleset.late_until),
+            phoned_until=parse_clock(ruleset.phoned_until),
+            phone_notice_by=parse_clock(ruleset.phone_notice_by),
+            phone_notice_waives_penalty_until=None if waive is None else parse_clock(waive),
+            tables_formed_at=parse_clock(ruleset.tables_formed_at),
+            last_rounds_call_at=parse_clock(ruleset.last_rounds_call_at),
+            late_penalty_turns=ruleset.late_penalty_turns,
+        )
+        if stage == "final":
+            return base.shifted(parse_clock(ruleset.final_starts_at) - base.tables_formed_at)
+        return base
+
+    def shifted(self, minutes: int) -> Schedule:
+        """Every time moved by ``minutes`` (negative = earlier)."""
+        waive = self.phone_notice_waives_penalty_until
+        return replace(
+            self,
+            on_time_until=self.on_time_until + minutes,
+            late_until=self.late_until + minutes,
+            phoned_until=self.phoned_until + minutes,
+            phone_notice_by=self.phone_notice_by + minutes,
+            phone_notice_waives_penalty_until=None if waive is None else waive + minutes,
+            tables_formed_at=self.tables_formed_at + minutes,
+            last_rounds_call_at=self.last_rounds_call_at + minutes,
+        )
+
+    def with_times(self, times: Mapping[str, str | int | None]) -> Schedule:
+        """A copy with some fields replaced; times as ``"HH:MM"`` (ValueError if unknown)."""
+        known = {f.name for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for key, value in times.items():
+            if key not in known:
+                raise ValueError(f"unknown schedule field {key!r} (known: {', '.join(known)})")
+            if key == "late_penalty_turns" or value is None:
+                changes[key] = value
+            else:
+                changes[key] = parse_clock(value) if isinstance(value, str) else value
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: times as ``"HH:MM"``, ``late_penalty_turns`` as an int."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "late_penalty_turns" or value is None:
+                out[f.name] = value
+            else:
+                out[f.name] = clock_name(value)
+        return out
+
+
+# --------------------------------------------------------------------------------------------
+# people and facts
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player (a person), identified by ``name`` within a tournament.
+
+    Closing line of the regulation: ``accepted_ruleset`` (``name@version``) and
+    ``accepted_on`` record which regulation the member accepted and when.
+    """
+
+    name: str
+    accepted_ruleset: str | None = None
+    accepted_on: _dt.date | None = None
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """A player's arrival at an evening (R3), to the minute (see :func:`parse_clock`).
+
+    ``phoned`` is True when the player phoned the organiser about his lateness; ``phoned_at``
+    (optional, minutes) is when: a notice later than the schedule's ``phone_notice_by`` does
+    not count.
+    """
+
+    player: str
+    at: int
+    phoned: bool = False
+    phoned_at: int | None = None
+
+
+@dataclass(frozen=True)
+class Appeal:
+    """The outcome of an appeal on a penalty (preamble), decided by the evening's chief
+    referee: ``upheld`` (points unchanged), ``reduced`` (to ``points``, same unit, closer to
+    zero) or ``annulled`` (0)."""
+
+    outcome: AppealOutcome
+    points: int | None = None
+    referee: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A penalty given by a referee (preamble, R5, R13): ``points`` < 0 in table points (on a
+    table) or ranking points (on an evening), with reason, referee, time (minutes or None)
+    and an optional appeal."""
+
+    player: str
+    points: int
+    reason: str = ""
+    referee: str = ""
+    at: int | None = None
+    appeal: Appeal | None = None
+
+    @property
+    def effective(self) -> int:
+        """The points that count after the appeal: original, reduced, or 0 if annulled."""
+        if self.appeal is None or self.appeal.outcome == "upheld":
+            return self.points
+        if self.appeal.outcome == "annulled":
+            return 0
+        return self.points if self.appeal.points is None else self.appeal.points
+
+
+@dataclass(frozen=True)
+class Discipline:
+    """A disciplinary record (R10): ``level`` warning | table (expelled from the table) |
+    tournament | club, with reason, referee and the table number (1-based) if any.
+
+    A player expelled from the tournament or the club is never seated at a later evening
+    of the tournament (R10 reading)."""
+
+    player: str
+    level: DisciplineLevel
+    reason: str = ""
+    referee: str = ""
+    table: int | None = None
+
+
+@dataclass(frozen=True)
+class CarryOver:
+    """R17: ranking points a new member (1 or 2 games played) keeps from the previous
+    tournament, confirmed per player by a referee."""
+
+    player: str
+    points: int
+    referee: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A draw of lots (R18 reading) ordering players who share a position that straddles a
+    cut: ``stage`` is the stage it seats (``semifinal``: the qualifying ranking;
+    ``final``: the order after the semifinal), ``order`` the players as drawn, best first."""
+
+    stage: Stage
+    order: tuple[str, ...]
+    referee: str = ""
+    note: str = ""
+
+
+# --------------------------------------------------------------------------------------------
+# tables
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's result at a table.
+
+    ``base`` is the table score from the sheet (R1, R5, R15, R16) or as entered; ``penalty``
+    the sum of the seat's table penalties after appeals (<= 0); ``score`` = ``base`` +
+    ``penalty`` (``base`` is 0 for a seat that left the game, R13); ``risiko`` True for a
+    completed objective; ``abandoned`` True when the player left without being eliminated
+    (R13: also ``ruleset.abandon_ranking_penalty`` ranking points lost).
+    """
+
+    player: str
+    base: int
+    penalty: int
+    score: int
+    risiko: bool
+    abandoned: bool
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of an evening: ``seats`` are the players in turn order (seat 1 plays first).
+
+    The result is either ``sheet`` (an end-of-game sheet, scored by :func:`score_sheet`) or
+    ``scores`` (table scores entered directly, ``((player, score), ...)``, with ``risiko``
+    the players who completed their objective); neither = not yet played. ``abandoned``
+    lists players who left the game (R13; a sheet seat marked ``abandoned`` counts too);
+    ``penalties`` are table penalties in table points.
+    """
+
+    seats: tuple[str, ...]
+    sheet: Sheet | None = None
+    scores: tuple[tuple[str, int], ...] | None = None
+    risiko: frozenset[str] = frozenset()
+    abandoned: frozenset[str] = frozenset()
+    penalties: tuple[Penalty, ...] = ()
+
+    @property
+    def played(self) -> bool:
+        """True when a result (sheet or scores) is recorded."""
+        return self.sheet is not None or self.scores is not None
+
+    def left_the_game(self) -> frozenset[str]:
+        """Players who left the game (R13): ``abandoned`` plus sheet seats marked so."""
+        marked = {s.player for s in self.sheet.seats if s.abandoned} if self.sheet else set()
+        return self.abandoned | marked
+
+    def results(self, ruleset: Ruleset) -> tuple[SeatResult, ...]:
+        """Every seat's :class:`SeatResult`, in seat order; () if not played.
+
+        Players missing from ``scores`` count 0. Raises :class:`risiko.sheet.SheetError`
+        only for a sheet whose ruleset cannot be loaded.
+        """
+        if not self.played:
+            return ()
+        gone = self.left_the_game()
+        base: dict[str, int] = {}
+        risiko: set[str] = set()
+        if self.sheet is not None:
+            sheet = self.sheet
+            if any(s.player in gone and not s.abandoned for s in sheet.seats):
+                sheet = replace(sheet, seats=tuple(
+                    replace(s, abandoned=True) if s.player in gone else s for s in sheet.seats))
+            for seat in score_sheet(sheet, ruleset).seats:
+                base[seat.player] = seat.score
+                if seat.risiko:
+                    risiko.add(seat.player)
+        else:
+            base = dict(self.scores or ())
+            risiko = set(self.risiko)
+        out: list[SeatResult] = []
+        for player in self.seats:
+            pen = sum(p.effective for p in self.penalties if p.player == player)
+            b = 0 if player in gone else base.get(player, 0)
+            out.append(SeatResult(player, b, pen, b + pen, player in risiko and player not in
+                                  gone, player in gone))
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class Evening:
+    """An evening (serata) of the tournament: ``date``, ``stage``, ``schedule`` (R2/R3),
+    ``arrivals`` (R3), ``tables`` (numbered from 1 in this order), ``penalties`` (ranking
+    points, referees), ``discipline`` (R10), ``absent`` (players known not to have come:
+    a semifinalist or finalist listed here is not expected at the stage's table)."""
+
+    date: _dt.date
+    stage: Stage = "qualifying"
+    schedule: Schedule = field(default_factory=Schedule)
+    arrivals: tuple[Arrival, ...] = ()
+    tables: tuple[Table, ...] = ()
+    penalties: tuple[Penalty, ...] = ()
+    discipline: tuple[Discipline, ...] = ()
+    absent: frozenset[str] = frozenset()
+
+    @property
+    def label(self) -> str:
+        """``"2027-03-02 (qualifying)"``: how faults name the evening."""
+        return f"{self.date.isoformat()} ({self.stage})"
+
+    def seated(self) -> list[str]:
+        """Every player seated this evening, in table and seat order."""
+        return [p for t in self.tables for p in t.seats]
+
+    def table_of(self, player: str) -> int | None:
+        """The 1-based number of the player's table, or None if not seated."""
+        for i, t in enumerate(self.tables, start=1):
+            if player in t.seats:
+                return i
+        return None
+
+    def arrival_of(self, player: str) -> Arrival | None:
+        """The player's recorded arrival (the last one if recorded twice), or None."""
+        found = None
+        for a in self.arrivals:
+            if a.player == player:
+                found = a
+        return found
+
+
+# --------------------------------------------------------------------------------------------
+# format
+
+
+@dataclass(frozen=True)
+class TournamentFormat:
+    """How a club turns evenings into a ranking, a semifinal and a final (data, not code).
+
+    Qualifying ranking (R18 reading): ``tie_breaks`` names the metrics of
+    :data:`risiko.tournament.standings.METRICS`, compared in order; ``best_of`` N counts only
+    the N best qualifying table scores (an absence counts as the worst, i.e. 0 and dropped
+    first); ``discard_worst`` drops that many worst evenings (only once more evenings than
+    that have been held); ``min_evenings`` is the number of qualifying evenings played to be
+    eligible for the next stages.
+
+    Next stages: the first ``direct_to_final`` eligible players go straight to the final; the
+    next ones, then ``ripescati`` players picked by best single table score among the others
+    ("ripescato"), are the semifinal *entrants*, numbered 1..E in that order;
+    ``semifinal_tables`` lists the entrant numbers of each semifinal table (R18: 1, 2, 8, 9,
+    10 and 3..7); an empty tuple means no semifinal. ``finalists`` players play the final:
+    with ``finalists_rule`` ``top`` the first ones after the semifinal; with
+    ``table_winners`` each semifinal table's winner, then the best others.
+    """
+
+    name: str = "club-milano"
+    tie_breaks: tuple[str, ...] = ("points", "risiko", "best", "penalties")
+    best_of: int | None = None
+    discard_worst: int = 0
+    min_evenings: int = 0
+    direct_to_final: int = 0
+    semifinal_tables: tuple[tuple[int, ...], ...] = ((1, 2, 8, 9, 10), (3, 4, 5, 6, 7))
+    ripescati: int = 0
+    finalists: int = 5
+    finalists_rule: FinalistsRule = "top"
+
+    @property
+    def entrants(self) -> int:
+        """Number of semifinal entrants (E, the seats of all semifinal tables)."""
+        return sum(len(t) for t in self.semifinal_tables)
+
+    @property
+    def qualified_by_rank(self) -> int:
+        """Semifinal entrants taken by qualifying rank (E minus the ripescati)."""
+        return self.entrants - self.ripescati
+
+    def problems(self) -> list[str]:
+        """Inconsistencies of the parameters, one line each ([] when usable)."""
+        out: list[str] = []
+        from .standings import METRICS  # late import: standings imports this module
+
+        for name in self.tie_breaks:
+            if name not in METRICS:
+                out.append(f"format {self.name}: unknown tie-break {name!r} (known: "
+                           f"{', '.join(METRICS)})")
+        if not self.tie_breaks:
+            out.append(f"format {self.name}: tie_breaks needs at least one metric")
+        if self.best_of is not None and self.best_of < 1:
+            out.append(f"format {self.name}: best_of must be at least 1")
+        if self.best_of is not None and self.discard_worst:
+            out.append(f"format {self.name}: use best_of or discard_worst, not both")
+        for label, value in (("discard_worst", self.discard_worst),
+                             ("min_evenings", self.min_evenings),
+                             ("direct_to_final", self.direct_to_final),
+                             ("ripescati", self.ripescati)):
+            if value < 0:
+                out.append(f"format {self.name}: {label} must not be negative")
+        numbers = sorted(n for t in self.semifinal_tables for n in t)
+        if numbers != list(range(1, len(numbers) + 1)):
+            out.append(f"format {self.name}: semifinal_tables must number the entrants 1.."
+                       f"{len(numbers)} once each")
+        if any(not 3 <= len(t) <= 6 for t in self.semifinal_tables):
+            out.append(f"format {self.name}: a semifinal table has 3 to 6 seats")
+        if self.semifinal_tables and self.ripescati > self.entrants:
+            out.append(f"format {self.name}: more ripescati than semifinal seats")
+        if not self.semifinal_tables and self.ripescati:
+            out.append(f"format {self.name}: ripescati need a semifinal")
+        if not 3 <= self.finalists <= 6:
+            out.append(f"format {self.name}: the final table has 3 to 6 seats")
+        if self.direct_to_final > self.finalists:
+            out.append(f"format {self.name}: more players straight to the final than seats")
+        if self.finalists_rule == "table_winners":
+            if not self.semifinal_tables:
+                out.append(f"format {self.name}: table_winners needs a semifinal")
+            elif self.direct_to_final + len(self.semifinal_tables) > self.finalists:
+                out.append(f"format {self.name}: more table winners than final seats")
+        if self.semifinal_tables and (self.finalists - self.direct_to_final) > self.entrants:
+            out.append(f"format {self.name}: fewer semifinal entrants than final seats to fill")
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (tuples as lists)."""
+        return {
+            "name": self.name,
+            "tie_breaks": list(self.tie_breaks),
+            "best_of": self.best_of,
+            "discard_worst": self.discard_worst,
+            "min_evenings": self.min_evenings,
+            "direct_to_final": self.direct_to_final,
+            "semifinal_tables": [list(t) for t in self.semifinal_tables],
+            "ripescati": self.ripescati,
+            "finalists": self.finalists,
+            "finalists_rule": self.finalists_rule,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], base: TournamentFormat | None = None
+                  ) -> TournamentFormat:
+        """``base`` (default: club-milano) with the fields of ``data`` replaced.
+
+        Raises ValueError for an unknown field, a value of the wrong type or parameters that
+        do not fit together (see :meth:`problems`).
+        """
+        start = base or CLUB_MILANO_FORMAT
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown format fields: {', '.join(unknown)} (known: "
+                             f"{', '.join(sorted(known))})")
+        changes: dict[str, Any] = {}
+        for key, value in data.items():
+            if key == "tie_breaks":
+                if not _str_list(value):
+                    raise ValueError("format tie_breaks must be a list of metric names")
+                changes[key] = tuple(value)
+            elif key == "semifinal_tables":
+                if not isinstance(value, list) or not all(
+                        isinstance(t, list) and all(_is_int(n) for n in t) for t in value):
+                    raise ValueError("format semifinal_tables must be lists of entrant numbers")
+                changes[key] = tuple(tuple(t) for t in value)
+            elif key == "name":
+                if not isinstance(value, str) or not value:
+                    raise ValueError("format name must be text")
+                changes[key] = value
+            elif key == "finalists_rule":
+                if value not in get_args(FinalistsRule):
+                    raise ValueError(f"format finalists_rule must be one of "
+                                     f"{', '.join(get_args(FinalistsRule))}, not {value!r}")
+                changes[key] = value
+            elif key == "best_of":
+                if value is not None and not _is_int(value):
+                    raise ValueError("format best_of must be an integer or null")
+                changes[key] = value
+            else:
+                if not _is_int(value):
+                    raise ValueError(f"format {key} must be an integer, not {value!r}")
+                changes[key] = value
+        fmt = replace(start, **changes)
+        problems = fmt.problems()
+        if problems:
+            raise ValueError("; ".join(problems))
+        return fmt
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _str_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+CLUB_MILANO_FORMAT = TournamentFormat()
+
+#: Shipped formats by name; other clubs' formats are objects in the season file (see
+#: docs/tournament.md).
+FORMATS: dict[str, TournamentFormat] = {CLUB_MILANO_FORMAT.name: CLUB_MILANO_FORMAT}
+
+
+def get_format(name: str | None = None) -> TournamentFormat:
+    """A shipped format by name (``club-milano`` when None); ValueError naming the known."""
+    if name is None:
+        return CLUB_MILANO_FORMAT
+    fmt = FORMATS.get(name.strip().lower())
+    if fmt is None:
+        raise ValueError(f"unknown tournament format {name!r} (known: {', '.join(FORMATS)})")
+    return fmt
+
+
+# --------------------------------------------------------------------------------------------
+# tournament
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A tournament: its facts, from which every ranking is computed.
+
+    ``ruleset_name`` and ``ruleset_version`` name the ruleset it is played under (a preset of
+    :mod:`risiko.ruleset`); ``evenings`` are kept in date order by :meth:`sorted`.
+    """
+
+    name: str
+    players: tuple[Player, ...]
+    ruleset_name: str = "club-milano"
+    ruleset_version: int = 1
+    format: TournamentFormat = CLUB_MILANO_FORMAT
+    carry_over: tuple[CarryOver, ...] = ()
+    evenings: tuple[Evening, ...] = ()
+    draws: tuple[Draw, ...] = ()
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset (ValueError if that name and version is not shipped)."""
+        return get_ruleset(f"{self.ruleset_name}@{self.ruleset_version}")
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        """The players' names in registration order."""
+        return tuple(p.name for p in self.players)
+
+    def stage_evenings(self, stage: Stage) -> list[Evening]:
+        """The evenings of ``stage`` in date order."""
+        return sorted((e for e in self.evenings if e.stage == stage), key=lambda e: e.date)
+
+    def evening(self, date: _dt.date) -> Evening:
+        """The evening on ``date`` (KeyError if none)."""
+        for e in self.evenings:
+            if e.date == date:
+                return e
+        raise KeyError(date)
+
+    def with_evening(self, evening: Evening) -> Tournament:
+        """A copy with ``evening`` added, or replacing the evening of the same date."""
+        others = tuple(e for e in self.evenings if e.date != evening.date)
+        return replace(self, evenings=tuple(sorted((*others, evening), key=lambda e: e.date)))
+
+    def sorted(self) -> Tournament:
+        """A copy with evenings in date order."""
+        return replace(self, evenings=tuple(sorted(self.evenings, key=lambda e: e.date)))
+
+
+def players_of(names: Iterable[str]) -> tuple[Player, ...]:
+    """Players from names, in order."""
+    return tuple(Player(n) for n in names)

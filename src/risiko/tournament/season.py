@@ -1,0 +1,693 @@
+"""The season file: a whole tournament as one JSON document, checked and computed.
+
+The format is described by ``season.schema.json`` (JSON Schema 2020-12, shipped in this
+package: :func:`season_schema`) and in docs/tournament.md::
+
+    {"name": "Torneo 2027", "ruleset": "club-milano", "format": "club-milano",
+     "players": ["Alba", "Bice", ...],
+     "carry_over": {"Rita": 37},
+     "draws": [{"stage": "semifinal", "order": ["Ugo", "Vera"], "referee": "Luca"}],
+     "evenings": [
+      {"date": "2027-03-02", "stage": "qualifying",
+       "arrivals": {"Alba": "21:05", "Ciro": {"at": "21:26", "phoned": true}},
+       "absent": ["Nino"],
+       "tables": [{"seats": ["Alba", "Bice", "Ciro", "Dora", "Ezio"],
+                   "sheet": {...a sheet of `risiko score`...}  or  "scores": {"Alba": 57, ...},
+                   "risiko": ["Alba"], "abandoned": ["Dora"],
+                   "penalties": [{"player": "Alba", "points": -7, "reason": "R5"}]}],
+       "penalties": [{"player": "Bice", "points": -10, "reason": "...", "referee": "Luca",
+                      "appeal": {"outcome": "reduced", "points": -5}}],
+       "discipline": [{"player": "Bice", "level": "warning", "reason": "..."}]},
+      {"date": "...", "stage": "semifinal", "tables": [...]},
+      {"date": "...", "stage": "final", "tables": [...]}]}
+
+Table ``penalties`` are table points; evening ``penalties`` are ranking points. Every fault
+of the file is collected - structure first, then :func:`risiko.tournament.checks.tournament_faults`,
+then (only when the rest is clean, since they depend on the ranking) the stage faults of
+:func:`risiko.tournament.finals.compute_stages` - and raised together as one
+:class:`SeasonError`, one line per fault naming the evening, table and player.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..ruleset import get_ruleset
+from ..sheet import Sheet, SheetError, parse_sheet
+from .checks import tournament_faults
+from .finals import Stages, compute_stages
+from .model import (
+    APPEAL_OUTCOMES,
+    DISCIPLINE_LEVELS,
+    STAGES,
+    Appeal,
+    Arrival,
+    CarryOver,
+    Discipline,
+    Draw,
+    Evening,
+    Penalty,
+    Player,
+    Schedule,
+    Table,
+    Tournament,
+    TournamentFormat,
+    clock_name,
+    get_format,
+    parse_clock,
+)
+from .schedule import classify
+
+__all__ = [
+    "SeasonError",
+    "compute_season",
+    "dump_season",
+    "load_season",
+    "parse_season",
+    "parse_season_text",
+    "season_report",
+    "season_schema",
+]
+
+_TOP_KEYS = ("$schema", "name", "ruleset", "format", "players", "carry_over", "draws",
+             "evenings")
+_EVENING_KEYS = ("date", "stage", "schedule", "arrivals", "absent", "tables", "penalties",
+                 "discipline", "note")
+_TABLE_KEYS = ("seats", "sheet", "scores", "risiko", "abandoned", "penalties", "note")
+_PENALTY_KEYS = ("player", "points", "reason", "referee", "at", "appeal")
+_APPEAL_KEYS = ("outcome", "points", "referee", "reason")
+_ARRIVAL_KEYS = ("at", "phoned", "phoned_at")
+_DISCIPLINE_KEYS = ("player", "level", "reason", "referee", "table")
+_DRAW_KEYS = ("stage", "order", "referee", "note")
+_CARRY_KEYS = ("points", "referee", "note")
+_PLAYER_KEYS = ("name", "accepted_ruleset", "accepted_on")
+
+
+class SeasonError(ValueError):
+    """A season file that cannot be computed: ``faults`` is every problem found, one line
+    each naming the evening, table and player concerned."""
+
+    def __init__(self, faults: list[str]) -> None:
+        self.faults = list(faults)
+        super().__init__("\n".join(self.faults))
+
+
+class _Obj(dict[str, Any]):
+    """A JSON object that remembers its duplicate keys."""
+
+    duplicates: list[str]
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> _Obj:
+    obj = _Obj(pairs)
+    seen: set[str] = set()
+    obj.duplicates = []
+    for k, _ in pairs:
+        if k in seen and k not in obj.duplicates:
+            obj.duplicates.append(k)
+        seen.add(k)
+    return obj
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+class _Reader:
+    """Walks the JSON document, builds the model and collects structural faults."""
+
+    def __init__(self) -> None:
+        self.faults: list[str] = []
+
+    def fault(self, where: str, message: str) -> None:
+        self.faults.append(f"{where}: {message}" if where else message)
+
+    def obj(self, value: Any, where: str, keys: tuple[str, ...], what: str
+            ) -> Mapping[str, Any] | None:
+        if not isinstance(value, Mapping):
+            self.fault(where, f"{what} must be an object, not {json.dumps(value)}")
+            return None
+        for k in getattr(value, "duplicates", ()):
+            self.fault(where, f"key {k!r} is given twice")
+        for k in value:
+            if k not in keys:
+                self.fault(where, f"unknown key {k!r} (known: {', '.join(keys)})")
+        return value
+
+    def text(self, value: Any, where: str, what: str, default: str = "") -> str:
+        if value is None:
+            return default
+        if not isinstance(value, str):
+            self.fault(where, f"{what} must be text, not {json.dumps(value)}")
+            return default
+        return value
+
+    def name(self, value: Any, where: str, what: str = "a player") -> str | None:
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        self.fault(where, f"{what} must be a name, not {json.dumps(value)}")
+        return None
+
+    def names(self, value: Any, where: str, what: str) -> list[str]:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.fault(where, f"{what} must be a list of player names")
+            return []
+        out: list[str] = []
+        for v in value:
+            n = self.name(v, where, f"each of {what}")
+            if n is not None:
+                out.append(n)
+        return out
+
+    def clock(self, value: Any, where: str, what: str) -> int | None:
+        try:
+            return parse_clock(value)
+        except ValueError as e:
+            self.fault(where, f"{what}: {e}")
+            return None
+
+    def items(self, value: Any, where: str, what: str) -> list[Any]:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.fault(where, f"{what} must be a list")
+            return []
+        return value
+
+    # ---------------------------------------------------------------------------------------
+
+    def penalty(self, raw: Any, where: str, unit: str) -> Penalty | None:
+        data = self.obj(raw, where, _PENALTY_KEYS, f"a {unit} penalty")
+        if data is None:
+            return None
+        player = self.name(data.get("player"), where, "a penalty's player")
+        points = data.get("points")
+        if not _is_int(points):
+            self.fault(where, f"penalty of {player or '?'}: points must be an integer "
+                       f"({unit} points, e.g. -7), not {json.dumps(points)}")
+            points = None
+        at = None if data.get("at") is None else self.clock(data["at"], where, "penalty time")
+        appeal: Appeal | None = None
+        if data.get("appeal") is not None:
+            adata = self.obj(data["appeal"], f"{where}, appeal of {player or '?'}",
+                             _APPEAL_KEYS, "an appeal")
+            if adata is not None:
+                outcome = adata.get("outcome")
+                apoints = adata.get("points")
+                if outcome not in APPEAL_OUTCOMES:
+                    self.fault(where, f"appeal of {player or '?'}: outcome must be one of "
+                               f"{', '.join(APPEAL_OUTCOMES)}, not {json.dumps(outcome)}")
+                elif apoints is not None and not _is_int(apoints):
+                    self.fault(where, f"appeal of {player or '?'}: points must be an "
+                               "integer")
+                else:
+                    appeal = Appeal(outcome, apoints,
+                                    self.text(adata.get("referee"), where, "referee"),
+                                    self.text(adata.get("reason"), where, "reason"))
+        if player is None or points is None:
+            return None
+        return Penalty(player, points, self.text(data.get("reason"), where, "reason"),
+                       self.text(data.get("referee"), where, "referee"), at, appeal)
+
+    def table(self, raw: Any, where: str, ruleset_label: str) -> Table | None:
+        data = self.obj(raw, where, _TABLE_KEYS, "a table")
+        if data is None:
+            return None
+        seats = data.get("seats")
+        if not isinstance(seats, list) or not seats:
+            self.fault(where, "'seats' must list the table's players in turn order")
+            return None
+        names = self.names(seats, where, "seats")
+        sheet: Sheet | None = None
+        scores: tuple[tuple[str, int], ...] | None = None
+        if data.get("sheet") is not None:
+            raw_sheet = data["sheet"]
+            override = None
+            if isinstance(raw_sheet, Mapping) and "ruleset" not in raw_sheet:
+                override = ruleset_label
+            try:
+                sheet = parse_sheet(raw_sheet, ruleset=override)
+            except SheetError as err:
+                for f in err.faults:
+                    self.fault(where, f"sheet: {f}")
+                scores = tuple((n, 0) for n in names)  # keeps later checks quiet
+        if data.get("scores") is not None:
+            raw_scores = data["scores"]
+            sdata = self.obj(raw_scores, where, tuple(raw_scores) if isinstance(
+                raw_scores, Mapping) else (), "scores")
+            if sdata is not None:
+                pairs: list[tuple[str, int]] = []
+                for player, value in sdata.items():
+                    if not _is_int(value):
+                        self.fault(where, f"score of {player} must be an integer (table "
+                                   f"points), not {json.dumps(value)}")
+                    else:
+                        pairs.append((player, value))
+                scores = tuple(pairs)
+        penalties = []
+        for raw_pen in self.items(data.get("penalties"), where, "penalties"):
+            p = self.penalty(raw_pen, where, "table")
+            if p is not None:
+                penalties.append(p)
+        return Table(
+            seats=tuple(names),
+            sheet=sheet,
+            scores=scores,
+            risiko=frozenset(self.names(data.get("risiko"), where, "risiko")),
+            abandoned=frozenset(self.names(data.get("abandoned"), where, "abandoned")),
+            penalties=tuple(penalties),
+        )
+
+    def evening(self, raw: Any, index: int, t_rules: Any, ruleset_label: str
+                ) -> Evening | None:
+        where = f"evening {index}"
+        data = self.obj(raw, where, _EVENING_KEYS, "an evening")
+        if data is None:
+            return None
+        date_raw = data.get("date")
+        try:
+            if not isinstance(date_raw, str):
+                raise ValueError
+            date = _dt.date.fromisoformat(date_raw)
+        except ValueError:
+            self.fault(where, f"date must be 'YYYY-MM-DD', not {json.dumps(date_raw)}")
+            return None
+        stage = data.get("stage", "qualifying")
+        if stage not in STAGES:
+            self.fault(f"evening {date_raw}", f"stage must be one of {', '.join(STAGES)}, "
+                       f"not {json.dumps(stage)}")
+            return None
+        where = f"evening {date_raw} ({stage})"
+        schedule = Schedule.from_ruleset(t_rules, stage)
+        if data.get("schedule") is not None:
+            sdata = self.obj(data["schedule"], where, tuple(
+                f for f in Schedule.__dataclass_fields__), "schedule")
+            if sdata is not None:
+                try:
+                    schedule = schedule.with_times(sdata)
+                except (ValueError, TypeError) as err:
+                    self.fault(where, f"schedule: {err}")
+        arrivals: list[Arrival] = []
+        raw_arrivals = data.get("arrivals")
+        if raw_arrivals is not None:
+            adata = self.obj(raw_arrivals, f"{where}, arrivals", tuple(raw_arrivals)
+                             if isinstance(raw_arrivals, Mapping) else (), "arrivals")
+            for player, value in (adata or {}).items():
+                a = self.arrival(player, value, f"{where}, arrivals")
+                if a is not None:
+                    arrivals.append(a)
+        tables = []
+        for i, raw_table in enumerate(self.items(data.get("tables"), where, "tables"), 1):
+            table = self.table(raw_table, f"{where}, table {i}", ruleset_label)
+            tables.append(table if table is not None else Table(seats=()))
+        penalties = []
+        for raw_pen in self.items(data.get("penalties"), where, "penalties"):
+            p = self.penalty(raw_pen, f"{where}, penalties", "ranking")
+            if p is not None:
+                penalties.append(p)
+        discipline = []
+        for raw_d in self.items(data.get("discipline"), where, "discipline"):
+            d = self.discipline(raw_d, f"{where}, discipline")
+            if d is not None:
+                discipline.append(d)
+        return Evening(
+            date=date,
+            stage=stage,
+            schedule=schedule,
+            arrivals=tuple(arrivals),
+            tables=tuple(tables),
+            penalties=tuple(penalties),
+            discipline=tuple(discipline),
+            absent=frozenset(self.names(data.get("absent"), where, "absent")),
+        )
+
+    def arrival(self, player: str, value: Any, where: str) -> Arrival | None:
+        if isinstance(value, str):
+            at = self.clock(value, where, player)
+            return None if at is None else Arrival(player, at)
+        data = self.obj(value, where, _ARRIVAL_KEYS, f"the arrival of {player}")
+        if data is None:
+            return None
+        at = self.clock(data.get("at"), where, f"{player} 'at'")
+        phoned = data.get("phoned", False)
+        if not isinstance(phoned, bool):
+            self.fault(where, f"{player}: phoned must be true or false")
+            phoned = False
+        phoned_at = None
+        if data.get("phoned_at") is not None:
+            phoned_at = self.clock(data["phoned_at"], where, f"{player} 'phoned_at'")
+            phoned = True
+        return None if at is None else Arrival(player, at, phoned, phoned_at)
+
+    def discipline(self, raw: Any, where: str) -> Discipline | None:
+        data = self.obj(raw, where, _DISCIPLINE_KEYS, "a disciplinary record")
+        if data is None:
+            return None
+        player = self.name(data.get("player"), where)
+        level = data.get("level")
+        if level not in DISCIPLINE_LEVELS:
+            self.fault(where, f"{player or '?'}: level must be one of "
+                       f"{', '.join(DISCIPLINE_LEVELS)}, not {json.dumps(level)}")
+            return None
+        table = data.get("table")
+        if table is not None and not _is_int(table):
+            self.fault(where, f"{player or '?'}: table must be a table number")
+            table = None
+        if player is None:
+            return None
+        return Discipline(player, level, self.text(data.get("reason"), where, "reason"),
+                          self.text(data.get("referee"), where, "referee"), table)
+
+    def tournament(self, data: Any) -> Tournament | None:
+        top = self.obj(data, "", _TOP_KEYS, "a season file")
+        if top is None:
+            return None
+        name = top.get("name")
+        if not isinstance(name, str) or not name.strip():
+            self.fault("", "'name' must name the tournament")
+            name = "?"
+        rs_raw = top.get("ruleset", "club-milano")
+        try:
+            if not isinstance(rs_raw, str):
+                raise ValueError(f"ruleset must be a name, not {json.dumps(rs_raw)}")
+            ruleset = get_ruleset(rs_raw)
+        except ValueError as err:
+            self.fault("ruleset", str(err))
+            return None
+        fmt = self.format(top.get("format"))
+        players: list[Player] = []
+        raw_players = top.get("players")
+        if not isinstance(raw_players, list):
+            self.fault("players", "'players' must list the players' names")
+            raw_players = []
+        for raw in raw_players:
+            p = self.player(raw)
+            if p is not None:
+                players.append(p)
+        carry: list[CarryOver] = []
+        raw_carry = top.get("carry_over")
+        if raw_carry is not None:
+            cdata = self.obj(raw_carry, "carry_over", tuple(raw_carry) if isinstance(
+                raw_carry, Mapping) else (), "carry_over")
+            for player, value in (cdata or {}).items():
+                c = self.carry(player, value)
+                if c is not None:
+                    carry.append(c)
+        draws: list[Draw] = []
+        for i, raw_draw in enumerate(self.items(top.get("draws"), "draws", "draws"), 1):
+            d = self.draw(raw_draw, f"draws, draw {i}")
+            if d is not None:
+                draws.append(d)
+        evenings: list[Evening] = []
+        raw_evenings = top.get("evenings")
+        if raw_evenings is None:
+            raw_evenings = []
+        if not isinstance(raw_evenings, list):
+            self.fault("evenings", "'evenings' must be a list of evenings")
+            raw_evenings = []
+        for i, raw_e in enumerate(raw_evenings, start=1):
+            e = self.evening(raw_e, i, ruleset, ruleset.label)
+            if e is not None:
+                evenings.append(e)
+        return Tournament(
+            name=name,
+            players=tuple(players),
+            ruleset_name=ruleset.name,
+            ruleset_version=ruleset.version,
+            format=fmt,
+            carry_over=tuple(carry),
+            evenings=tuple(evenings),
+            draws=tuple(draws),
+        ).sorted()
+
+    def format(self, raw: Any) -> TournamentFormat:
+        try:
+            if raw is None or isinstance(raw, str):
+                return get_format(raw)
+            if isinstance(raw, Mapping):
+                base = get_format(raw["base"]) if isinstance(raw.get("base"), str) else None
+                rest = {k: v for k, v in raw.items() if k != "base"}
+                return TournamentFormat.from_dict(rest, base)
+            raise ValueError(f"format must be a name or an object, not {json.dumps(raw)}")
+        except ValueError as err:
+            self.fault("format", str(err))
+            return get_format(None)
+
+    def player(self, raw: Any) -> Player | None:
+        if isinstance(raw, str):
+            n = self.name(raw, "players")
+            return None if n is None else Player(n)
+        data = self.obj(raw, "players", _PLAYER_KEYS, "a player")
+        if data is None:
+            return None
+        n = self.name(data.get("name"), "players")
+        accepted_on = None
+        if data.get("accepted_on") is not None:
+            try:
+                accepted_on = _dt.date.fromisoformat(str(data["accepted_on"]))
+            except ValueError:
+                self.fault("players", f"{n}: accepted_on must be 'YYYY-MM-DD'")
+        accepted = data.get("accepted_ruleset")
+        if accepted is not None and not isinstance(accepted, str):
+            self.fault("players", f"{n}: accepted_ruleset must be 'name@version'")
+            accepted = None
+        return None if n is None else Player(n, accepted, accepted_on)
+
+    def carry(self, player: str, raw: Any) -> CarryOver | None:
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return CarryOver(player, raw)
+        data = self.obj(raw, "carry_over", _CARRY_KEYS, f"the carry-over of {player}")
+        if data is None:
+            return None
+        points = data.get("points")
+        if not isinstance(points, int) or isinstance(points, bool):
+            self.fault("carry_over", f"{player}: points must be an integer")
+            return None
+        return CarryOver(player, points, self.text(data.get("referee"), "carry_over",
+                                                  "referee"),
+                         self.text(data.get("note"), "carry_over", "note"))
+
+    def draw(self, raw: Any, where: str) -> Draw | None:
+        data = self.obj(raw, where, _DRAW_KEYS, "a draw of lots")
+        if data is None:
+            return None
+        stage = data.get("stage")
+        if stage not in ("semifinal", "final"):
+            self.fault(where, f"stage must be 'semifinal' or 'final' (the stage the draw "
+                       f"seats), not {json.dumps(stage)}")
+            return None
+        order = self.names(data.get("order"), where, "order")
+        return Draw(stage, tuple(order), self.text(data.get("referee"), where, "referee"),
+                    self.text(data.get("note"), where, "note"))
+
+
+def parse_season(data: Any) -> Tournament:
+    """Check a season file given as a dict (as from ``json.load``) and return the
+    :class:`Tournament`.
+
+    Raises :class:`SeasonError` listing every fault (see the module docstring): structure
+    (unknown keys, wrong types, bad dates and times, bad sheets), the checks of
+    :func:`~risiko.tournament.checks.tournament_faults`, and - once those are clean - the
+    stage faults (semifinal or final tables not matching the qualified players, a cut
+    waiting for a draw of lots).
+    """
+    reader = _Reader()
+    tournament = reader.tournament(data)
+    faults = reader.faults
+    if tournament is None:
+        raise SeasonError(faults or ["not a season file"])
+    faults += [f for f in tournament_faults(tournament) if f not in faults]
+    if faults:
+        raise SeasonError(faults)
+    stage_faults = compute_stages(tournament).faults
+    if stage_faults:
+        raise SeasonError(list(stage_faults))
+    return tournament
+
+
+def parse_season_text(text: str) -> Tournament:
+    """:func:`parse_season` for JSON text (a bad JSON gives its line and column)."""
+    try:
+        data = json.loads(text.lstrip("\ufeff"), object_pairs_hook=_pairs)
+    except json.JSONDecodeError as e:
+        raise SeasonError([f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"]
+                          ) from e
+    return parse_season(data)
+
+
+def load_season(source: str | os.PathLike[str] | TextIO) -> Tournament:
+    """Read and check a season file from a path or an open text handle (UTF-8)."""
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise SeasonError([f"cannot read {path}: {e.strerror or e}"]) from e
+        except UnicodeDecodeError as e:
+            raise SeasonError([f"{path}: not UTF-8 text ({e.reason})"]) from e
+        return parse_season_text(text)
+    return parse_season_text(source.read())
+
+
+def season_report(tournament: Tournament, stages: Stages | None = None) -> dict[str, Any]:
+    """The computed season (the contract of ``risiko season --json``).
+
+    ``name``, ``ruleset`` (``name@version``), ``format`` (its parameters), ``standings``
+    (``[{rank, player, points, games, risiko, best, penalties, eligible}]``),
+    ``semifinal_tables`` (lists of players, None until enough eligible players are ranked
+    or while a cut waits for a draw), ``direct_to_final``, ``after_semifinal``,
+    ``finalists`` (seat-choice order), ``final_winner``, ``final_standings`` (None until
+    the stage has results), ``pending`` (why a stage is not available yet) and
+    ``evenings`` (date, stage, tables, and every arrival's R3 class and penalty turns).
+    """
+    st = stages if stages is not None else compute_stages(tournament)
+    out: dict[str, Any] = {
+        "name": tournament.name,
+        "ruleset": tournament.ruleset.label,
+        "format": tournament.format.to_dict(),
+    }
+    out.update(st.to_dict())
+    evenings = []
+    for e in tournament.evenings:
+        arrivals = []
+        for a in sorted(e.arrivals, key=lambda a: (a.at, a.player)):
+            ruling = classify(e.schedule, a)
+            arrivals.append({"player": a.player, "at": clock_name(a.at),
+                             "class": ruling.arrival_class,
+                             "penalty_turns": ruling.penalty_turns})
+        evenings.append({"date": e.date.isoformat(), "stage": e.stage,
+                         "tables": [list(t.seats) for t in e.tables],
+                         "arrivals": arrivals})
+    out["evenings"] = evenings
+    return out
+
+
+def compute_season(data: Any) -> dict[str, Any]:
+    """:func:`parse_season` then :func:`season_report` (raises :class:`SeasonError`)."""
+    return season_report(parse_season(data))
+
+
+def dump_season(tournament: Tournament) -> dict[str, Any]:
+    """The season file of ``tournament``: ``parse_season(dump_season(t))`` gives back the
+    same facts (the schedule is written only where it differs from the ruleset's)."""
+    rs = tournament.ruleset
+
+    def penalty(p: Penalty) -> dict[str, Any]:
+        out: dict[str, Any] = {"player": p.player, "points": p.points}
+        if p.reason:
+            out["reason"] = p.reason
+        if p.referee:
+            out["referee"] = p.referee
+        if p.at is not None:
+            out["at"] = clock_name(p.at)
+        if p.appeal is not None:
+            a: dict[str, Any] = {"outcome": p.appeal.outcome}
+            if p.appeal.points is not None:
+                a["points"] = p.appeal.points
+            if p.appeal.referee:
+                a["referee"] = p.appeal.referee
+            if p.appeal.reason:
+                a["reason"] = p.appeal.reason
+            out["appeal"] = a
+        return out
+
+    def table(t: Table) -> dict[str, Any]:
+        out: dict[str, Any] = {"seats": list(t.seats)}
+        if t.sheet is not None:
+            out["sheet"] = t.sheet.to_dict()
+        if t.scores is not None:
+            out["scores"] = dict(t.scores)
+        if t.risiko:
+            out["risiko"] = sorted(t.risiko)
+        if t.abandoned:
+            out["abandoned"] = sorted(t.abandoned)
+        if t.penalties:
+            out["penalties"] = [penalty(p) for p in t.penalties]
+        return out
+
+    def evening(e: Evening) -> dict[str, Any]:
+        out: dict[str, Any] = {"date": e.date.isoformat(), "stage": e.stage}
+        default = Schedule.from_ruleset(rs, e.stage).to_dict()
+        changed = {k: v for k, v in e.schedule.to_dict().items() if default[k] != v}
+        if changed:
+            out["schedule"] = changed
+        if e.arrivals:
+            arr: dict[str, Any] = {}
+            for a in e.arrivals:
+                if not a.phoned and a.phoned_at is None:
+                    arr[a.player] = clock_name(a.at)
+                else:
+                    item: dict[str, Any] = {"at": clock_name(a.at), "phoned": a.phoned}
+                    if a.phoned_at is not None:
+                        item["phoned_at"] = clock_name(a.phoned_at)
+                    arr[a.player] = item
+            out["arrivals"] = arr
+        if e.absent:
+            out["absent"] = sorted(e.absent)
+        out["tables"] = [table(t) for t in e.tables]
+        if e.penalties:
+            out["penalties"] = [penalty(p) for p in e.penalties]
+        if e.discipline:
+            out["discipline"] = [
+                {k: v for k, v in (("player", d.player), ("level", d.level),
+                                   ("reason", d.reason), ("referee", d.referee),
+                                   ("table", d.table)) if v not in (None, "")}
+                for d in e.discipline]
+        return out
+
+    def player(p: Player) -> str | dict[str, Any]:
+        if p.accepted_ruleset is None and p.accepted_on is None:
+            return p.name
+        out: dict[str, Any] = {"name": p.name}
+        if p.accepted_ruleset is not None:
+            out["accepted_ruleset"] = p.accepted_ruleset
+        if p.accepted_on is not None:
+            out["accepted_on"] = p.accepted_on.isoformat()
+        return out
+
+    fmt: str | dict[str, Any] = tournament.format.name
+    if tournament.format != get_format_or_none(tournament.format.name):
+        fmt = tournament.format.to_dict()
+    data: dict[str, Any] = {
+        "name": tournament.name,
+        "ruleset": rs.name if rs.version == 1 else rs.label,
+        "format": fmt,
+        "players": [player(p) for p in tournament.players],
+    }
+    if tournament.carry_over:
+        data["carry_over"] = {
+            c.player: (c.points if not (c.referee or c.note) else
+                       {k: v for k, v in (("points", c.points), ("referee", c.referee),
+                                          ("note", c.note)) if v != ""})
+            for c in tournament.carry_over}
+    if tournament.draws:
+        data["draws"] = [
+            {k: v for k, v in (("stage", d.stage), ("order", list(d.order)),
+                               ("referee", d.referee), ("note", d.note)) if v != ""}
+            for d in tournament.draws]
+    data["evenings"] = [evening(e) for e in tournament.evenings]
+    return data
+
+
+def get_format_or_none(name: str) -> TournamentFormat | None:
+    """The shipped format called ``name``, or None."""
+    try:
+        return get_format(name)
+    except ValueError:
+        return None
+
+
+def season_schema() -> dict[str, Any]:
+    """The JSON Schema of the season file (``season.schema.json`` in this package)."""
+    text = resources.files(__package__).joinpath("season.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
