@@ -253,9 +253,10 @@ def compute_standings(tournament: Tournament, until: _dt.date | None = None,
     """The general ranking after the qualifying evenings (up to ``until`` if given).
 
     Rows are ordered by the format's tie-breaks; players equal on all of them share the
-    rank and are listed in ``draws`` order when a draw covers their whole group, else by
-    name. Eligibility: at least ``format.min_evenings`` qualifying tables played and not
-    expelled from the tournament or the club (R10).
+    rank (a draw of lots does not change the rank shown) and are listed in ``draws`` order
+    when a draw covers their whole group, else by name. Eligibility: at least
+    ``format.min_evenings`` qualifying tables played and not expelled from the tournament
+    or the club (R10).
     """
     fmt = tournament.format
     records = player_records(tournament, until)
@@ -272,11 +273,10 @@ def compute_standings(tournament: Tournament, until: _dt.date | None = None,
             groups[-1].append(name)
         else:
             groups.append([name])
-    groups = apply_draws(groups, draws)
     rows: list[Row] = []
     position = 1
     for group in groups:
-        for name in group:
+        for name in _flat(apply_draws([group], draws)):
             rec, v = records[name], values[name]
             why: str | None = None
             if rec.expelled:
@@ -298,6 +298,10 @@ def compute_standings(tournament: Tournament, until: _dt.date | None = None,
             ))
         position += len(group)
     return Standings(tuple(rows), fmt.tie_breaks, keys)
+
+
+def _flat(groups: Sequence[Sequence[str]]) -> list[str]:
+    return [p for g in groups for p in g]
 
 
 def _int(value: int | None) -> int:
