@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import typer
 
-from . import game_commands, info_commands, odds_commands, score_commands
+from . import (
+    game_commands,
+    info_commands,
+    odds_commands,
+    score_commands,
+    tournament_db_commands,
+)
 
 app = typer.Typer(
     name="risiko",
@@ -14,7 +20,13 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for _module in (game_commands, score_commands, odds_commands, info_commands):
+for _module in (
+    game_commands,
+    score_commands,
+    odds_commands,
+    info_commands,
+    tournament_db_commands,
+):
     _module.register(app)
 
 
