@@ -9,6 +9,7 @@ from . import (
     info_commands,
     odds_commands,
     score_commands,
+    tournament_commands,
     tournament_db_commands,
 )
 
@@ -25,6 +26,7 @@ for _module in (
     score_commands,
     odds_commands,
     info_commands,
+    tournament_commands,
     tournament_db_commands,
 ):
     _module.register(app)
