@@ -441,3 +441,20 @@ def test_refused_closing_dice_change_nothing(ending: str) -> None:
     assert game.hands[0] == [deck[0]]
     assert game.seat == 1
     game.check_invariants()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: Ruleset.penalised_seats_roll (R12) is never read by the engine: a variant "
+    "with penalised_seats_roll=False still lets a penalised seat close the game",
+)
+def test_variant_where_penalised_seats_do_not_roll() -> None:
+    from risiko.ruleset import CLUB_MILANO
+
+    variant = CLUB_MILANO.with_changes(name="no-r12", penalised_seats_roll=False)
+    game = started(late=[4], ruleset=variant, dice=[1, 3])
+    game.push(CallLastRounds())
+    drive_to(game, 2, 4)
+    assert game.penalised_turn
+    game.push(EndTurn())
+    assert not game.over

@@ -554,3 +554,65 @@ def test_club_fortify_may_leave_one_on_a_border() -> None:
     game = fortify_position()
     game.push(Fortify(T("Venezuela"), T("Brasile"), 1))  # Venezuela borders an enemy
     assert game.armies[T("Venezuela")] == 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: fortify_fault does not range-check territories: Fortify(99, ...) raises "
+    "IndexError instead of IllegalActionError, and Fortify(-1, ...) is applied to "
+    "territory 41 (Australia Orientale) through Python's negative indexing",
+)
+@pytest.mark.parametrize(("src", "dst"), [(99, 40), (41, 99), (-1, 40), (41, -2)])
+def test_fortify_with_no_such_territory_refused(src: int, dst: int) -> None:
+    game = new_game(5)
+    finish_setup(game)
+    arrange(game, {41: (0, 5), 40: (0, 5), 39: (0, 5), "Alaska": (1, 1), "Islanda": (2, 1),
+                   "Congo": (3, 1)}, rest=4)
+    set_turn(game, 0)
+    armies = list(game.armies)
+    with pytest.raises(IllegalActionError):
+        game.push(Fortify(src, dst, 1))
+    assert game.armies == armies and game.seat == 0
+
+
+# ------------------------------------------------------------------------ other rulesets
+
+
+@pytest.mark.parametrize(
+    ("cards", "value"),
+    [
+        (("Territori del Nord Ovest", "Quebec", "Scandinavia"), 4),  # 3 cannoni
+        (("Alaska", "Alberta", "Islanda"), 6),  # 3 fanti
+        (("Groenlandia", "Ontario", "Gran Bretagna"), 8),  # 3 cavalieri
+        (("Alaska", "Quebec", "Ontario"), 10),  # one of each
+        (("jolly", "Alaska", "Alberta"), 12),  # jolly + 2 equal
+    ],
+)
+@pytest.mark.parametrize("extra", [0, 3])
+def test_classic_set_values_do_not_depend_on_the_hand(
+    cards: tuple[str, str, str], value: int, extra: int
+) -> None:
+    from risiko.ruleset import CLASSIC
+
+    game = new_game(5, ruleset=CLASSIC)
+    finish_setup(game)
+    arrange(game, {**{k: (1, 2) for k in SEAT1}, "Argentina": (0, 1), "Cina": (2, 1),
+                   "Siam": (3, 1)}, rest=4)
+    ids = [JOLLY if c == "jolly" else T(c) for c in cards]
+    give_cards(game, 1, ids + [T(x) for x in ("Cita", "Giappone", "India")[:extra]])
+    begin_turn(game, 1)
+    assert game.pending == 1
+    game.push(Trade(tuple(ids)))  # type: ignore[arg-type]
+    assert game.pending == 1 + value
+
+
+def test_rtu_army_limit_is_130() -> None:
+    game = new_game(5, ruleset=RTU)
+    finish_setup(game)
+    armies = {t: 9 for t in FIFTEEN}
+    armies["Cina"] = 2  # 14 x 9 + 2 = 128
+    arrange(game, {**{k: (1, v) for k, v in armies.items()}, "Argentina": (0, 1),
+                   "Siam": (2, 1), "Indonesia": (3, 1)}, rest=4)
+    assert game.totals[1] == 128
+    begin_turn(game, 1)
+    assert game.pending == 2 and game.forfeited[1] == 3
