@@ -357,3 +357,17 @@ def test_reinforcements_against_the_regulation(owners: list[int]) -> None:
         want = max(1, len(mine) // 3)
         want += sum(b for r, b in BONUS.items() if set(r) <= mine)
         assert game.reinforcements(s) == want
+
+
+@pytest.mark.parametrize("block", range(2))
+def test_records_of_games_with_referee_actions_replay_exactly(block: int) -> None:
+    from risiko.record import replay, write_record
+
+    for seed in range(1000 + block * 50, 1000 + block * 50 + 50):
+        game = play_checked(seed)
+        text = write_record(game)
+        again = replay(text)
+        assert again.history == game.history, seed
+        assert again.outcome == game.outcome, seed
+        assert again.armies == game.armies and again.hands == game.hands, seed
+        assert write_record(again) == text, seed
