@@ -228,6 +228,8 @@ class _Reader:
         names = self.names(seats, where, "seats")
         sheet: Sheet | None = None
         scores: tuple[tuple[str, int], ...] | None = None
+        if data.get("sheet") is not None and data.get("scores") is not None:
+            self.fault(where, "both a sheet and scores; give one result")
         if data.get("sheet") is not None:
             raw_sheet = data["sheet"]
             override = None
@@ -603,6 +605,8 @@ def dump_season(tournament: Tournament) -> dict[str, Any]:
         out: dict[str, Any] = {"seats": list(t.seats)}
         if t.sheet is not None:
             out["sheet"] = t.sheet.to_dict()
+            if t.sheet.ruleset.partition("@")[0] == rs.name:
+                del out["sheet"]["ruleset"]  # the tournament's: the default
         if t.scores is not None:
             out["scores"] = dict(t.scores)
         if t.risiko:

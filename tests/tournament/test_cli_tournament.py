@@ -1,0 +1,116 @@
+"""``risiko season`` and ``risiko arrival`` through Typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from tournament_helpers import EXAMPLES
+from typer.testing import CliRunner, Result
+
+from risiko.cli import tournament_commands
+
+SEASON = EXAMPLES / "season-2027.json"
+
+
+@pytest.fixture(scope="module")
+def app() -> typer.Typer:
+    application = typer.Typer()
+    tournament_commands.register(application)
+    return application
+
+
+def run(app: typer.Typer, *args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(app, list(args), input=stdin)
+
+
+def run_json(app: typer.Typer, *args: str) -> Any:
+    result = run(app, *args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_season_json_keys(app: typer.Typer) -> None:
+    data = run_json(app, "season", str(SEASON))
+    assert set(data) >= {"standings", "semifinal_tables", "after_semifinal", "finalists",
+                         "final_winner", "final_standings"}
+    assert set(data["standings"][0]) == {"rank", "player", "points", "games", "risiko",
+                                         "best", "penalties", "eligible"}
+
+
+def test_season_from_stdin(app: typer.Typer) -> None:
+    result = run(app, "season", "-", "--json", stdin=SEASON.read_text())
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["final_winner"] == "Ciro"
+
+
+def test_season_mid_way(app: typer.Typer, tmp_path: Path) -> None:
+    data = json.loads(SEASON.read_text())
+    data["evenings"] = data["evenings"][:2]
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(data))
+    out = run_json(app, "season", str(path))
+    assert out["semifinal_tables"] is not None  # 13 ranked players: as if it ended now
+    assert out["after_semifinal"] is None and out["final_standings"] is None
+    assert out["pending"] == ["after the semifinal: no semifinal evening yet"]
+    human = run(app, "season", str(path))
+    assert "no semifinal evening yet" in human.stdout
+
+
+def test_bad_season_exits_1_with_one_line_per_fault(app: typer.Typer, tmp_path: Path) -> None:
+    data = json.loads(SEASON.read_text())
+    data["evenings"][0]["tables"][1]["seats"][0] = "Mara"
+    data["evenings"][1]["tables"][0]["seats"].append("Nicco")
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    for args in (["season", str(path)], ["season", str(path), "--json"]):
+        result = run(app, *args)
+        assert result.exit_code == 1
+        assert result.stdout == ""
+        lines = result.stderr.splitlines()
+        assert lines == [
+            "evening 2027-03-02 (qualifying), table 2: a score for Fede, who is not seated "
+            "at this table",
+            "evening 2027-03-02 (qualifying), table 2: no score for Mara",
+            "evening 2027-03-02 (qualifying): Mara is seated twice (tables 2 and 3)",
+            "evening 2027-03-09 (qualifying), table 1: unknown player 'Nicco' (did you mean "
+            "Nico?)",
+            "evening 2027-03-09 (qualifying), table 1: no score for Nicco",
+        ]
+
+
+def test_missing_season_file(app: typer.Typer, tmp_path: Path) -> None:
+    result = run(app, "season", str(tmp_path / "nope.json"))
+    assert result.exit_code == 1 and "cannot read" in result.stderr
+
+
+@pytest.mark.parametrize(("args", "cls", "turns"), [
+    (["21:10"], "on_time", 0),
+    (["21:11"], "late", 3),
+    (["21:11", "--phoned"], "late", 3),
+    (["21:20"], "late", 3),
+    (["21:21"], "excluded", 0),
+    (["21:21", "--phoned"], "late", 3),
+    (["21:30", "--phoned"], "late", 3),
+    (["21:31", "--phoned"], "excluded", 0),
+    (["21:25", "--phoned-at", "21:05"], "late", 3),
+    (["21:25", "--phoned-at", "21:15"], "excluded", 0),
+    (["20:25", "--final"], "late", 3),
+    (["21:15", "--ruleset", "classic"], "late", 0),
+])
+def test_arrival_json(app: typer.Typer, args: list[str], cls: str, turns: int) -> None:
+    data = run_json(app, "arrival", *args)
+    assert (data["class"], data["penalty_turns"]) == (cls, turns)
+
+
+def test_arrival_human_and_errors(app: typer.Typer) -> None:
+    result = run(app, "arrival", "21:15")
+    assert result.exit_code == 0
+    assert "late, 3 penalty turns" in result.stdout and "R3" in result.stdout
+    bad = run(app, "arrival", "nine")
+    assert bad.exit_code == 2 and "HH:MM" in bad.stderr
+    unknown = run(app, "arrival", "21:00", "--ruleset", "risk")
+    assert unknown.exit_code == 2 and "unknown ruleset" in unknown.stderr
