@@ -13,6 +13,7 @@ reinforcement, set, dice and score figures the tests expect are worked out by ha
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from risiko.actions import EndTurn, Place
 from risiko.board import parse_territory
@@ -72,7 +73,7 @@ def finish_setup(game: Game) -> None:
 
 def arrange(
     game: Game,
-    spec: Mapping[str | int, tuple[int, int]],
+    spec: Mapping[Any, tuple[int, int]],
     *,
     rest: int,
     rest_armies: int = 1,

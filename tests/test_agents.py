@@ -10,7 +10,7 @@ import pytest
 
 from helpers import ATTACK, T, arrange, finish_setup, new_game, pass_turn, set_turn
 from risiko.actions import Action, EndTurn
-from risiko.agents import HeuristicAgent, RandomAgent, agent_by_name
+from risiko.agents import Agent, HeuristicAgent, RandomAgent, agent_by_name
 from risiko.match import AgentError, make_agents, play_bots, play_game
 from risiko.ruleset import CLASSIC, CLUB_MILANO, RTU, Ruleset
 from risiko.view import SeatView
@@ -23,7 +23,9 @@ def heuristic_at(pos: int, seats: int) -> list[str]:
 @pytest.mark.parametrize(("seats", "ruleset"), [(5, CLUB_MILANO), (4, CLUB_MILANO),
                                                 (4, CLASSIC)])
 def test_heuristic_beats_random(seats: int, ruleset: Ruleset) -> None:
-    heuristic, others, wins = [], [], 0
+    heuristic: list[int] = []
+    others: list[int] = []
+    wins = 0
     games = 40
     for seed in range(games):
         pos = seed % seats  # every seat position in turn
@@ -73,7 +75,9 @@ class _Stubborn:
 
 
 def test_a_bot_making_an_illegal_action_is_reported() -> None:
-    agents = [_Stubborn(), RandomAgent(random.Random(1)), RandomAgent(random.Random(2))]
+    agents: list[Agent] = [
+        _Stubborn(), RandomAgent(random.Random(1)), RandomAgent(random.Random(2))
+    ]
     with pytest.raises(AgentError, match="stubborn"):
         play_game(agents, seed=1)
 

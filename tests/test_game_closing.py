@@ -29,6 +29,7 @@ from helpers import (
 )
 from risiko.actions import (
     Abandon,
+    Action,
     Attack,
     CallLastRounds,
     EndGame,
@@ -426,7 +427,7 @@ def test_refused_closing_dice_change_nothing(ending: str) -> None:
     game.push(Attack(T("Brasile"), T("Argentina"), (6, 6, 6), (1,)))
     game.push(Move(3))
     deck, armies = list(game.deck), list(game.armies)
-    offers = {
+    offers: dict[str, tuple[Action, Action]] = {
         "end": (EndTurn((1, 3)), EndTurn()),
         "fortify": (Fortify(T("Brasile"), T("Venezuela"), 2, (1, 3)),
                     Fortify(T("Brasile"), T("Venezuela"), 2)),

@@ -23,6 +23,7 @@ from helpers import (
 )
 from risiko.actions import (
     Abandon,
+    Action,
     Attack,
     CallLastRounds,
     EndGame,
@@ -66,7 +67,7 @@ def test_r3_three_penalised_turns_then_a_normal_one() -> None:
         assert game.phase == ATTACK and game.pending == 0  # no reinforcements
         assert game.forfeited[1] == turn  # 1 a turn, forfeited
         assert game.legal_attacks() == []
-        refused = [
+        refused: list[Action] = [
             Place(T("Brasile"), 1),
             Trade((T("Quebec"), T("Scandinavia"), T("Siberia"))),
             Attack(T("Brasile"), T("Argentina"), (6, 6, 6), (1,)),

@@ -6,6 +6,9 @@ Every expected number is worked out by hand in the comment next to it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pytest
 
 from helpers import (
@@ -48,7 +51,7 @@ CONTINENTS = {
 }
 
 
-def position(seat1: dict[str | int, int], *, others: bool = True) -> Game:
+def position(seat1: Mapping[Any, int], *, others: bool = True) -> Game:
     """5 seats after the initial placement; seat 1 (0-based) holds ``seat1`` (territory ->
     armies); seats 0, 2, 3 hold one far territory each (if free); seat 4 holds the rest."""
     game = new_game(5)

@@ -25,6 +25,7 @@ from helpers import (
 )
 from risiko.actions import (
     Abandon,
+    Action,
     CallLastRounds,
     EndGame,
     EndTurn,
@@ -259,7 +260,7 @@ def test_headers() -> None:
 def test_every_action_survives_the_record() -> None:
     game = new_game(5)
     finish_setup(game)
-    actions = [
+    actions: list[Action] = [
         Place(T("Alaska"), 3),
         CallLastRounds(),
         WidenClosing("slow"),
