@@ -202,13 +202,18 @@ def objective_territories(number: int) -> set[int]:
 
 
 def club_score(
-    objective: int, owned: Iterable[int], armies: int, *, status: str = "in_play"
+    objective: int,
+    owned: Iterable[int],
+    armies: int,
+    *,
+    status: str = "in_play",
+    limit: int | None = 120,
 ) -> int:
     """A seat's table score under the club regulation, from the end board.
 
     R13 / eliminated: 0. R1: objective complete = 100. R16: 4 per territory in the
     objective, 1 otherwise; R15: a whole continent held is worth floor(2.5 n) if in the
-    objective, n otherwise; the base is capped at 100 (R1). R5: -7 above 120 armies.
+    objective, n otherwise; the base is capped at 100 (R1). R5: -7 above ``limit``.
     """
     if status != "in_play":
         return 0
@@ -224,4 +229,4 @@ def club_score(
                 n = len(ts)
                 base += (5 * n) // 2 if name in continents_in else n
         base = min(base, 100)
-    return base - (7 if armies > 120 else 0)
+    return base - (7 if limit is not None and armies > limit else 0)
