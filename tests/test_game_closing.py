@@ -444,11 +444,6 @@ def test_refused_closing_dice_change_nothing(ending: str) -> None:
     game.check_invariants()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: Ruleset.penalised_seats_roll (R12) is never read by the engine: a variant "
-    "with penalised_seats_roll=False still lets a penalised seat close the game",
-)
 def test_variant_where_penalised_seats_do_not_roll() -> None:
     from risiko.ruleset import CLUB_MILANO
 

@@ -559,12 +559,6 @@ def test_club_fortify_may_leave_one_on_a_border() -> None:
     assert game.armies[T("Venezuela")] == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: fortify_fault does not range-check territories: Fortify(99, ...) raises "
-    "IndexError instead of IllegalActionError, and Fortify(-1, ...) is applied to "
-    "territory 41 (Australia Orientale) through Python's negative indexing",
-)
 @pytest.mark.parametrize(("src", "dst"), [(99, 40), (41, 99), (-1, 40), (41, -2)])
 def test_fortify_with_no_such_territory_refused(src: int, dst: int) -> None:
     game = new_game(5)

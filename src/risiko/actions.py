@@ -12,6 +12,7 @@ history always stores the action with the values actually used.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -121,8 +122,8 @@ class WidenClosing:
     reason: str = ""
 
     def text(self) -> str:
-        """Record form."""
-        return f"widen {self.reason}".rstrip()
+        """Record form (the reason as a JSON string)."""
+        return f"widen {json.dumps(self.reason, ensure_ascii=False)}" if self.reason else "widen"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +133,8 @@ class EndGame:
     reason: str = ""
 
     def text(self) -> str:
-        """Record form."""
-        return f"stop {self.reason}".rstrip()
+        """Record form (the reason as a JSON string)."""
+        return f"stop {json.dumps(self.reason, ensure_ascii=False)}" if self.reason else "stop"
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,7 +49,7 @@ from .board import (
     iter_mask,
     territory_name,
 )
-from .cards import NUM_CARDS, card_name, is_jolly, set_kind, set_value
+from .cards import NUM_CARDS, best_set, card_name, is_jolly, set_kind, set_value
 from .dice import Chance, SeededChance, roll
 from .objectives import OBJECTIVES, Objective
 from .ruleset import CLUB_MILANO, Ruleset
@@ -147,6 +147,9 @@ class Game:
             raise ValueError("the deal must list each of the 42 territories once")
         if len(objectives) != n or len(set(objectives)) != n:
             raise ValueError(f"{n} seats need {n} different objectives, got {list(objectives)}")
+        for o in objectives:
+            if isinstance(o, bool) or not isinstance(o, int) or not 1 <= o <= len(OBJECTIVES):
+                raise ValueError(f"objective {o!r}: objectives are numbered 1 to {len(OBJECTIVES)}")
         self.objectives: tuple[Objective, ...] = tuple(OBJECTIVES[o - 1] for o in objectives)
         if sorted(deck) != list(range(NUM_CARDS)):
             raise ValueError("the deck must hold each of the 44 cards once")
@@ -349,6 +352,8 @@ class Game:
 
     def fortify_fault(self, source: Territory, target: Territory, armies: int) -> str | None:
         """Why the seat to act may not make this strategic move now (None = legal)."""
+        if not (0 <= source < NUM_TERRITORIES and 0 <= target < NUM_TERRITORIES):
+            return f"no territory {source if not 0 <= source < NUM_TERRITORIES else target}"
         if self.phase != ATTACK:
             return f"no strategic move in the {self.phase} phase"
         if self.penalised_turn:
@@ -477,6 +482,13 @@ class Game:
             raise IllegalActionError(self._phase_fault("place armies"))
         if not 1 <= n <= self.pending:
             raise IllegalActionError(f"1..{self.pending} reinforcements to place, not {n}")
+        limit = self.ruleset.hand_limit
+        hand = self.hands[seat]
+        if limit is not None and len(hand) > limit and best_set(hand) is not None:
+            raise IllegalActionError(
+                f"{self.players[seat]} holds {len(hand)} cards (more than {limit}): "
+                "trade a set first"
+            )
         if n > self.room(seat):  # pending is clamped, so this guards direct edits only
             raise IllegalActionError(f"R4: more than {self.ruleset.army_limit} armies")
         self.armies[t] += n
@@ -659,6 +671,10 @@ class Game:
                 f"{self.players[self.seat]} conquered {self.conquests} territories this turn "
                 "and does not roll the closing dice (R2)"
             )
+        if self.penalised_turn and not self.ruleset.penalised_seats_roll:
+            raise IllegalActionError(
+                f"{self.players[self.seat]} is penalised and does not roll (penalised_seats_roll)"
+            )
         return closing
 
     def _end_turn(self, closing: Dice | None, *, draws: bool = True) -> Dice | None:
@@ -671,7 +687,9 @@ class Game:
             if self.round == self.last_round:
                 self.closing_anchor = seat
             band_round = k + self.closing_extra
-            if self.conquests >= self.ruleset.closing_skip_if_conquered:
+            if self.conquests >= self.ruleset.closing_skip_if_conquered or (
+                self.penalised_turn and not self.ruleset.penalised_seats_roll
+            ):
                 self.closing_rolls.append(
                     ClosingRoll(seat, self.players[seat], band_round, None, False, self.conquests)
                 )

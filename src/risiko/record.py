@@ -30,6 +30,7 @@ written in Italian; any accepted name parses. :func:`replay` refuses a corrupt r
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -49,10 +50,11 @@ from .actions import (
     Trade,
     WidenClosing,
 )
-from .board import parse_territory, territory_code
-from .cards import card_name, parse_card
+from .board import NUM_TERRITORIES, parse_territory, territory_code
+from .cards import NUM_CARDS, card_name, parse_card
 from .dice import ChanceExhaustedError, ScriptedChance
 from .game import Game, IllegalActionError
+from .objectives import OBJECTIVES
 from .ruleset import get_ruleset
 
 HEADER_ORDER = (
@@ -84,6 +86,8 @@ class Record:
     """A parsed record: headers, the initial chance, and the action lines."""
 
     headers: dict[str, str]
+    header_lines: dict[str, int] = field(default_factory=dict)
+    part_lines: dict[str, int] = field(default_factory=dict)
     deal: list[int] = field(default_factory=list)
     objectives: list[int] = field(default_factory=list)
     deck: list[int] = field(default_factory=list)
@@ -149,6 +153,36 @@ def _parse_dice(token: str, line: int) -> Dice | None:
     return values
 
 
+def _reason(args: list[str], line: int) -> str:
+    """A referee's reason: a JSON string (as written), or bare words (hand-made records)."""
+    text = " ".join(args)
+    if text.startswith('"'):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            raise RecordError(line, f"bad quoted reason {text!r}") from None
+        if not isinstance(value, str):
+            raise RecordError(line, f"bad quoted reason {text!r}")
+        return value
+    return text
+
+
+def _strip_comment(raw: str) -> str:
+    """The line without a ``#`` comment; a ``#`` inside a double-quoted string stays."""
+    quoted = False
+    escaped = False
+    for i, ch in enumerate(raw):
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return raw[:i]
+    return raw
+
+
 def _parse_action(words: list[str], line: int) -> Action:
     verb, args = words[0], words[1:]
 
@@ -196,13 +230,30 @@ def _parse_action(words: list[str], line: int) -> Action:
     if verb == "call":
         return CallLastRounds()
     if verb == "widen":
-        return WidenClosing(" ".join(args))
+        return WidenClosing(_reason(args, line))
     if verb == "stop":
-        return EndGame(" ".join(args))
+        return EndGame(_reason(args, line))
     if verb == "abandon":
         need(1)
         return Abandon(num(args[0]) - 1)
     raise RecordError(line, f"unknown action {verb!r}")
+
+
+def _part_fault(head: str, rec: Record) -> str | None:
+    """Why a deal, objectives or deck line cannot be right, or None."""
+    if head == "deal" and sorted(rec.deal) != list(range(NUM_TERRITORIES)):
+        twice = sorted({territory_code(t) for t in rec.deal if rec.deal.count(t) > 1})
+        return ("deal: each of the 42 territories once"
+                + (f"; twice: {', '.join(twice)}" if twice else f"; got {len(rec.deal)}"))
+    if head == "objectives":
+        bad = [o for o in rec.objectives if not 1 <= o <= len(OBJECTIVES)]
+        if bad:
+            return f"objectives: numbers go from 1 to {len(OBJECTIVES)}, not {bad[0]}"
+        if len(set(rec.objectives)) != len(rec.objectives):
+            return "objectives: two seats have the same objective"
+    if head == "deck" and sorted(rec.deck) != list(range(NUM_CARDS)):
+        return "deck: each of the 44 cards once"
+    return None
 
 
 def parse_record(text: str) -> Record:
@@ -211,7 +262,7 @@ def parse_record(text: str) -> Record:
     rec = Record(headers)
     seen: set[str] = set()
     for no, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("[") else raw.strip()
+        line = _strip_comment(raw).strip() if not raw.lstrip().startswith("[") else raw.strip()
         if not line:
             continue
         if line.startswith("["):
@@ -222,6 +273,7 @@ def parse_record(text: str) -> Record:
             if not (rest.startswith('"') and rest.endswith('"')):
                 raise RecordError(no, "a header value goes in double quotes")
             headers[key] = rest[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+            rec.header_lines[key] = no
             continue
         words = line.split()
         head = words[0]
@@ -229,6 +281,7 @@ def parse_record(text: str) -> Record:
             if head in seen:
                 raise RecordError(no, f"'{head}' given twice")
             seen.add(head)
+            rec.part_lines[head] = no
             try:
                 if head == "deal":
                     rec.deal = [parse_territory(w) for w in words[1:]]
@@ -238,6 +291,9 @@ def parse_record(text: str) -> Record:
                     rec.deck = [parse_card(w) for w in words[1:]]
             except ValueError as e:
                 raise RecordError(no, f"{head}: {e}") from None
+            fault = _part_fault(head, rec)
+            if fault:
+                raise RecordError(no, fault)
             continue
         if len(words) < 2:
             raise RecordError(no, f"expected '<seat> <action>', got {line!r}")
@@ -310,7 +366,18 @@ def replay(text: str) -> Game:
             f"{game.outcome.end} {game.outcome.winner or '-'}" if game.outcome else "*"
         )
         if got != expected:
-            raise RecordError(0, f"the record says Result {expected!r}, the replay gives {got!r}")
+            raise RecordError(
+                rec.header_lines.get("Result", 0),
+                f"the record says Result {expected!r}, the replay gives {got!r}",
+            )
+    stored = h.get("Scores")
+    if stored and game.outcome is not None:
+        got_scores = "|".join(f"{s.player} {s.score}" for s in game.scores())
+        if got_scores != stored:
+            raise RecordError(
+                rec.header_lines.get("Scores", 0),
+                f"the record says Scores {stored!r}, the replay gives {got_scores!r}",
+            )
     return game
 
 

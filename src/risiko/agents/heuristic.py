@@ -99,7 +99,13 @@ class HeuristicAgent:
         if len(hand) < 3:
             return None
         rs = view.ruleset
-        wait = rs.set_values == "by_hand_size" and len(hand) < 5 and view.last_round is None
+        over_limit = rs.hand_limit is not None and len(hand) > rs.hand_limit
+        wait = (
+            rs.set_values == "by_hand_size"
+            and len(hand) < 5
+            and view.last_round is None
+            and not over_limit
+        )
         if wait:
             return None
         # prefer the set with the most owned-territory bonuses

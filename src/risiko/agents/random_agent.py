@@ -25,7 +25,9 @@ class RandomAgent:
         rng = self.rng
         phase = view.phase
         if phase == "setup" or phase == "reinforce":
-            if phase == "reinforce" and len(view.hand) >= 3 and rng.random() < 0.5:
+            limit = view.ruleset.hand_limit
+            must = limit is not None and len(view.hand) > limit
+            if phase == "reinforce" and len(view.hand) >= 3 and (must or rng.random() < 0.5):
                 trio = best_set(view.hand)
                 if trio is not None:
                     return Trade(trio)
