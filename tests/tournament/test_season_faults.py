@@ -301,3 +301,24 @@ def test_duplicate_keys_and_bad_json(tmp_path: Path) -> None:
 
 def test_not_an_object() -> None:
     assert faults([1, 2]) == ["a season file must be an object, not [1, 2]"]
+
+
+def test_expulsion_at_the_final_does_not_reseat_the_semifinal() -> None:
+    data = good()
+    data["evenings"][5]["discipline"] = [{"player": "Ezio", "level": "tournament",
+                                          "reason": "R10", "referee": "Luca"}]
+    data["evenings"][4]["discipline"] = [{"player": "Ciro", "level": "warning",
+                                          "reason": "R10", "table": 1}]
+    t = parse_season(data)
+    from risiko.tournament import season_report
+
+    assert season_report(t)["final_standings"][0] == "Ciro"
+
+
+def test_expulsion_before_the_semifinal_makes_the_player_ineligible() -> None:
+    data = good()
+    data["evenings"][3]["discipline"] = [{"player": "Mara", "level": "club",
+                                          "reason": "R10", "referee": "Luca"}]
+    got = faults(data)
+    assert got[0] == ("evening 2027-03-30 (semifinal), table 1: Mara is seated but was "
+                      "expelled from the club on 2027-03-23 (R10)")

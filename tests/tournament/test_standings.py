@@ -206,3 +206,13 @@ def test_standings_do_not_depend_on_tables_or_penalties_order() -> None:
         e.get("penalties", []).reverse()
     shuffled["players"].reverse()
     assert compute_standings(parse_season(shuffled)).to_list() == base
+
+
+def test_unplayed_table_is_pending_and_counts_nothing() -> None:
+    from risiko.tournament import compute_stages
+
+    data = season(evening("2027-03-02", table({"A": 50, "B": 40, "C": 30}),
+                          {"seats": ["D", "E", "F"]}))
+    st = compute_stages(parse_season(data))
+    assert [r.player for r in st.standings.rows] == ["A", "B", "C"]
+    assert st.pending[0] == "evening 2027-03-02 (qualifying), table 2: no result yet"

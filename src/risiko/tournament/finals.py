@@ -413,7 +413,10 @@ def compute_stages(tournament: Tournament) -> Stages:
     finals = tournament.stage_evenings("final")
     semifinal = semis[0] if semis else None
     final = finals[0] if finals else None
-    pending: list[str] = []
+    pending: list[str] = [
+        f"evening {e.label}, table {n}: no result yet"
+        for e in tournament.stage_evenings("qualifying")
+        for n, t in enumerate(e.tables, start=1) if not t.played]
     faults: list[str] = []
     seating: SemifinalSeating | None = None
     after: list[list[str]] | None = None

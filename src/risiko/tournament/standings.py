@@ -59,7 +59,8 @@ class PlayerRecord:
     ``carry_over`` (R17, ranking points); ``tables`` the played qualifying tables;
     ``ranking_penalties`` effective ranking points (< 0) of referees and of R13;
     ``evenings_held`` the qualifying evenings with a result so far (for best N of M);
-    ``expelled`` why the player may not be seated any more (R10), or None.
+    ``expelled`` why the player may not be seated any more (R10: expelled from the
+    tournament or the club before the first semifinal or final evening), or None.
     """
 
     player: str
@@ -232,8 +233,12 @@ def player_records(tournament: Tournament, until: _dt.date | None = None
                 penalties.setdefault(p.player, []).append(p.effective)
     expelled: dict[str, str] = {}
     if tournament.evenings:
-        future = Evening(date=max(e.date for e in tournament.evenings) + _dt.timedelta(days=1))
-        expelled = expelled_before(tournament, future)
+        # eligibility is judged when the next stage is seated: expulsions recorded at the
+        # semifinal or the final do not reseat a stage already played
+        stages = [e.date for e in tournament.evenings if e.stage != "qualifying"]
+        cutoff = min(stages) if stages else (max(e.date for e in tournament.evenings)
+                                             + _dt.timedelta(days=1))
+        expelled = expelled_before(tournament, Evening(date=cutoff))
     names = set(carry) | set(tables) | set(penalties)
     return {
         name: PlayerRecord(
