@@ -27,10 +27,25 @@ from .common import console, emit_json, fail, ruleset_or_fail
 JsonOpt = Annotated[bool, typer.Option("--json", help="machine-readable output")]
 
 
+SEASON_HELP = (
+    "Compute a season file: general ranking, semifinal tables, finalists, final standings."
+    "\n\n"
+    "Ranking (R18 reading): carry-over (R17) + qualifying table scores + ranking penalties "
+    "(R13 -25, referees); ties: more RisiKo!, best single table score, fewer penalty points, "
+    "then a shared position. Semifinal: table 1 = 1st, 2nd, 8th, 9th, 10th; table 2 = "
+    "3rd-7th. A bad file prints one line per fault and exits 1."
+)
+ARRIVAL_HELP = (
+    "Classify an arrival under R3: on time (by 21:10), late (21:11-21:20, 3 turns without "
+    "reinforcements, moves or attacks) or excluded; a phone notice made by 21:10 admits up "
+    "to 21:30 with the same penalty."
+)
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``season`` and ``arrival`` commands to ``app``."""
-    app.command("season")(season)
-    app.command("arrival")(arrival)
+    app.command("season", help=SEASON_HELP)(season)
+    app.command("arrival", help=ARRIVAL_HELP)(arrival)
 
 
 def season(

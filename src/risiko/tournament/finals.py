@@ -48,6 +48,8 @@ from .standings import (
 
 __all__ = [
     "CutError",
+    "FinalResult",
+    "SemifinalSeating",
     "Stages",
     "absent_players",
     "after_semifinal",

@@ -22,7 +22,7 @@ penalty are *ranking points*. Penalty points are negative numbers (``-7``).
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
@@ -35,6 +35,7 @@ __all__ = [
     "DAY_BREAK",
     "DISCIPLINE_LEVELS",
     "FORMATS",
+    "MINUTES_PER_DAY",
     "STAGES",
     "Appeal",
     "AppealOutcome",
@@ -657,8 +658,3 @@ class Tournament:
     def sorted(self) -> Tournament:
         """A copy with evenings in date order."""
         return replace(self, evenings=tuple(sorted(self.evenings, key=lambda e: e.date)))
-
-
-def players_of(names: Iterable[str]) -> tuple[Player, ...]:
-    """Players from names, in order."""
-    return tuple(Player(n) for n in names)

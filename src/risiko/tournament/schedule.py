@@ -33,7 +33,15 @@ from .model import (
     parse_clock,
 )
 
-__all__ = ["CLUB_TIMEZONE", "ArrivalRuling", "classify_arrival", "minute_of", "schedule_for"]
+__all__ = [
+    "CLUB_TIMEZONE",
+    "ArrivalRuling",
+    "TimeLike",
+    "classify",
+    "classify_arrival",
+    "minute_of",
+    "schedule_for",
+]
 
 #: The club's local time zone (R3 reading: arrivals are recorded in local time).
 CLUB_TIMEZONE = "Europe/Rome"
