@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "risiko.web.evenings",
     "risiko.web.results",
     "risiko.web.auditlog",
+    "risiko.web.site",
 ]
 
 MIDDLEWARE = [
@@ -76,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "risiko.web.site.middleware.FirstRunMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -93,6 +95,7 @@ TEMPLATES: list[dict[str, Any]] = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "risiko.web.site.context_processors.site",
             ],
         },
     },
@@ -130,12 +133,23 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = data_dir() / "static"
+STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns when it is missing
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
+
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "risiko.web.site.backends.CommitteeBackend",  # the committee may do everything
+]
+# Local memory: login failures are counted in the (single) server process.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+RISIKO_CLUB_NAME = os.environ.get("RISIKO_CLUB_NAME", "Risiko! Club Milano")
+RISIKO_LOGIN_MAX_FAILURES = 5  # per username and client address ...
+RISIKO_LOGIN_WINDOW = 15 * 60  # ... in this many seconds
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"

@@ -1,10 +1,19 @@
-"""URL configuration: the admin for now; public and referee pages come with the web app."""
+"""URL configuration: the site foundation at the root, the language switch, the admin.
+
+The admin's own login page is replaced by the site's rate-limited login (``admin/login/``
+is matched before the admin's URLs). Apps add their URLs here; see docs/web.md.
+"""
 
 from __future__ import annotations
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+
+from risiko.web.site import views as site_views
 
 urlpatterns = [
+    path("admin/login/", site_views.admin_login),
     path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("risiko.web.site.urls")),
 ]

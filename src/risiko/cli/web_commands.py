@@ -1,0 +1,395 @@
+"""``risiko serve``, ``risiko backup`` and ``risiko restore``: the club's web app.
+
+``serve`` runs the Django app (ASGI) with uvicorn in this process: it applies pending
+migrations first (:func:`risiko.web.bootstrap.setup`), serves static files through WhiteNoise
+straight from the apps (nothing to collect), and uses the production settings unless
+``--dev``. With ``--host 0.0.0.0`` it prints the address phones on the same network should
+open, with a QR code of it, and allows that host for the process.
+
+``backup FILE`` / ``restore FILE --yes``: the SQLite database file, copied with SQLite's online
+backup (safe while the server runs). ``FILE.json`` is a season file (one tournament), for any
+database, when the services layer offers ``export_season`` and ``import_season``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .common import console, emit_json, fail
+
+ALL_INTERFACES = ("0.0.0.0", "::", "")
+DEFAULT_ALLOWED_HOSTS = "localhost,127.0.0.1,[::1]"
+SEASON_FILE_LATER = "season file backup comes with the tournament commands"
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="machine-readable output")]
+
+
+# --- serve ----------------------------------------------------------------------------------
+
+
+def _host_for_url(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def prepare_environment(
+    host: str, port: int, dev: bool, lan_ip: str | None = None
+) -> list[str]:
+    """Set the process environment for the settings (before Django starts) and return the
+    addresses to open, the one for phones first.
+
+    ``--dev`` sets ``RISIKO_DEBUG=1``. Serving on all interfaces adds ``lan_ip`` and this
+    machine's name to ``RISIKO_ALLOWED_HOSTS``; serving on one address adds that address.
+    """
+    import socket
+
+    if dev:
+        os.environ["RISIKO_DEBUG"] = "1"
+    hosts = [
+        h.strip()
+        for h in os.environ.get("RISIKO_ALLOWED_HOSTS", DEFAULT_ALLOWED_HOSTS).split(",")
+        if h.strip()
+    ]
+    urls: list[str] = []
+    extra: list[str] = []
+    if host in ALL_INTERFACES:
+        if lan_ip:
+            extra.append(lan_ip)
+            urls.append(f"http://{lan_ip}:{port}/")
+        name = socket.gethostname()
+        if name:
+            extra += [name, f"{name}.local"]
+        urls.append(f"http://127.0.0.1:{port}/")
+    else:
+        extra.append(_host_for_url(host))
+        urls.append(f"http://{_host_for_url(host)}:{port}/")
+    for h in extra:
+        if h not in hosts:
+            hosts.append(h)
+    os.environ["RISIKO_ALLOWED_HOSTS"] = ",".join(hosts)
+    return urls
+
+
+def _print_qr(url: str) -> None:
+    import segno
+
+    segno.make(url).terminal(compact=True)
+
+
+# --- backup and restore ---------------------------------------------------------------------
+
+
+def sqlite_database_path() -> Path | None:
+    """The SQLite database file the settings would use (from ``DATABASE_URL`` or the data
+    directory), or None when the database is not SQLite."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        import dj_database_url
+
+        config: dict[str, Any] = dict(dj_database_url.parse(url))
+        if not str(config.get("ENGINE", "")).endswith("sqlite3"):
+            return None
+        name = str(config.get("NAME") or "")
+        if not name or name == ":memory:":
+            return None
+        return Path(name)
+    from risiko.web.settings import data_dir
+
+    return data_dir() / "risiko.sqlite3"
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+
+
+def backup_sqlite(database: Path, dest: Path) -> int:
+    """Copy ``database`` to ``dest`` with SQLite's online backup; return the bytes written."""
+    if not database.is_file():
+        raise ValueError(f"no database at {database} (run `risiko serve` once to create it)")
+    if dest.exists() and dest.resolve() == database.resolve():
+        raise ValueError(f"{dest} is the database itself")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    part = dest.with_name(dest.name + ".part")
+    part.unlink(missing_ok=True)
+    with (
+        closing(_connect_read_only(database)) as source,
+        closing(sqlite3.connect(part)) as target,
+    ):
+        source.backup(target)
+    os.replace(part, dest)
+    return dest.stat().st_size
+
+
+def sqlite_backup_faults(path: Path) -> list[str]:
+    """Why ``path`` is not a backup of the club database (empty list: it is one)."""
+    if not path.is_file():
+        return [f"{path}: no such file"]
+    with path.open("rb") as fh:
+        if fh.read(16) != b"SQLite format 3\x00":
+            return [f"{path}: not an SQLite database"]
+    try:
+        with closing(_connect_read_only(path)) as conn:
+            check = conn.execute("PRAGMA quick_check").fetchone()
+            tables = {
+                row[0]
+                for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+    except sqlite3.DatabaseError as e:
+        return [f"{path}: {e}"]
+    faults = []
+    if not check or check[0] != "ok":
+        faults.append(f"{path}: damaged database ({check[0] if check else 'no answer'})")
+    if "django_migrations" not in tables:
+        faults.append(f"{path}: not a database of this app (no django_migrations table)")
+    return faults
+
+
+def restore_sqlite(backup: Path, database: Path) -> Path | None:
+    """Copy ``backup`` over ``database`` with SQLite's online backup, after keeping the
+    current database as ``<name>.before-restore-<time>``; return that copy's path (None when
+    there was no database)."""
+    faults = sqlite_backup_faults(backup)
+    if faults:
+        raise ValueError("; ".join(faults))
+    if database.exists() and backup.resolve() == database.resolve():
+        raise ValueError(f"{backup} is the database itself")
+    previous = None
+    if database.is_file():
+        stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        previous = database.with_name(f"{database.name}.before-restore-{stamp}")
+        backup_sqlite(database, previous)
+    database.parent.mkdir(parents=True, exist_ok=True)
+    with (
+        closing(_connect_read_only(backup)) as source,
+        closing(sqlite3.connect(database)) as target,
+    ):
+        source.backup(target)
+    return previous
+
+
+def _services() -> Any:
+    """Start Django (migrations on first use) and return the services module when it offers
+    the season file (``export_season`` and ``import_season``); else exit with one line."""
+    from risiko.web import bootstrap
+
+    try:
+        bootstrap.setup()
+    except Exception as e:  # a database that cannot be reached, a bad DATABASE_URL
+        fail(f"database: {e}", code=1)
+    try:
+        from risiko.web import services
+    except ImportError:
+        fail(SEASON_FILE_LATER)
+    if not all(hasattr(services, name) for name in ("export_season", "import_season")):
+        fail(SEASON_FILE_LATER)
+    return services
+
+
+def _service_call(services: Any, fn: Any) -> Any:
+    """Run ``fn()``; a ServiceError becomes its lines on stderr and exit 1."""
+    error = getattr(services, "ServiceError", ValueError)
+    try:
+        return fn()
+    except error as e:
+        fail("; ".join(str(e).splitlines()) or type(e).__name__, code=1)
+
+
+def export_season_file(path: Path, tournament: str | None) -> str:
+    """Write the season file of ``tournament`` (default: the current one) to ``path``;
+    return the tournament's slug."""
+    services = _services()
+    from risiko.web.tournaments.models import Tournament
+
+    if tournament:
+        t = _service_call(services, lambda: services.get_tournament(tournament))
+    else:
+        t = (
+            Tournament.objects.filter(is_current=True).order_by("-created").first()
+            or Tournament.objects.order_by("-created").first()
+        )
+        if t is None:
+            fail("no tournament in the database: nothing to write in a season file")
+    data = _service_call(services, lambda: services.export_season(t))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return str(t.slug)
+
+
+def import_season_file(path: Path, name: str | None, who: str) -> str:
+    """Create a tournament from the season file ``path``; return its slug."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        fail(f"{path}: {e}", code=1)
+    services = _services()
+    t = _service_call(services, lambda: services.import_season(data, who=who, name=name))
+    return str(t.slug)
+
+
+def _who() -> str:
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except Exception:
+        return "cli"
+
+
+# --- commands -------------------------------------------------------------------------------
+
+
+def register(app: typer.Typer) -> None:
+    """Add serve, backup and restore to ``app``."""
+
+    @app.command()
+    def serve(
+        host: Annotated[
+            str, typer.Option(help="address to listen on; 0.0.0.0 for phones on the network")
+        ] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="TCP port")] = 8000,
+        dev: Annotated[
+            bool, typer.Option("--dev", help="development settings (DEBUG on, RISIKO_DEBUG=1)")
+        ] = False,
+    ) -> None:
+        """Serve the club's web app (migrations applied on first use)."""
+        from risiko.web.site.lan import lan_address
+
+        lan_ip = lan_address() if host in ALL_INTERFACES else None
+        urls = prepare_environment(host, port, dev, lan_ip)
+
+        from risiko.web import bootstrap
+
+        bootstrap.setup()
+        from django.conf import settings
+        from django.db import connections
+
+        from risiko.web.site.middleware import no_user_yet
+
+        Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)
+        first_run = no_user_yet()
+        connections.close_all()
+
+        mode = "development (DEBUG on)" if settings.DEBUG else "production"
+        console.print(f"[bold]{settings.RISIKO_CLUB_NAME}[/] - {mode} settings", highlight=False)
+        console.print(f"database: {settings.DATABASES['default']['NAME']}", highlight=False)
+        if host in ALL_INTERFACES:
+            if lan_ip:
+                console.print(
+                    f"Phones on the same Wi-Fi open: [bold]{urls[0]}[/]", highlight=False
+                )
+                _print_qr(urls[0])
+            else:
+                console.print(
+                    "[yellow]Could not find this machine's network address; phones open "
+                    f"http://<this machine's address>:{port}/[/]",
+                    highlight=False,
+                )
+        console.print(f"On this machine: {urls[-1]}", highlight=False)
+        if first_run:
+            console.print(
+                "No user yet: open the address and create the first referee.", highlight=False
+            )
+        console.print("Stop with Ctrl+C.", highlight=False)
+
+        import warnings
+
+        import uvicorn
+
+        # WhiteNoise answers with a synchronous file iterator, which Django's ASGI handler
+        # reads in a worker thread (correct) while warning about it: not for the referee.
+        warnings.filterwarnings(
+            "ignore", message="StreamingHttpResponse must consume synchronous iterators"
+        )
+        uvicorn.run(
+            "risiko.web.asgi:application",
+            host=host or "0.0.0.0",
+            port=port,
+            lifespan="off",
+            log_level="info",
+            access_log=bool(settings.DEBUG),
+        )
+
+    @app.command()
+    def backup(
+        file: Annotated[Path, typer.Argument(help="backup file; FILE.json: the season file")],
+        tournament: Annotated[
+            str | None,
+            typer.Option(help="FILE.json: the tournament (slug, name or id; default current)"),
+        ] = None,
+        json_out: JsonOpt = False,
+    ) -> None:
+        """Back up the SQLite database (online, safe while serving) or a season file."""
+        if file.suffix.lower() == ".json":
+            slug = export_season_file(file, tournament)
+            report: dict[str, Any] = {"backup": str(file), "kind": "season", "tournament": slug}
+        else:
+            database = sqlite_database_path()
+            if database is None:
+                fail(
+                    "the database is not SQLite: back it up with its own tools (pg_dump), "
+                    "or give FILE.json for the season file"
+                )
+            try:
+                size = backup_sqlite(database, file)
+            except (ValueError, sqlite3.Error, OSError) as e:
+                fail(str(e))
+            report = {"backup": str(file), "kind": "sqlite", "database": str(database),
+                      "bytes": size}
+        if json_out:
+            emit_json(report)
+        else:
+            console.print(f"backup written to {file}", highlight=False)
+
+    @app.command()
+    def restore(
+        file: Annotated[Path, typer.Argument(help="a file made by `risiko backup`")],
+        yes: Annotated[
+            bool, typer.Option("--yes", help="confirm: the database is replaced by FILE")
+        ] = False,
+        name: Annotated[
+            str | None, typer.Option(help="FILE.json: create the tournament under this name")
+        ] = None,
+        by: Annotated[str, typer.Option("--by", help="FILE.json: who (audit log)")] = "",
+        json_out: JsonOpt = False,
+    ) -> None:
+        """Put a backup back in place of the database, or create a tournament from a season
+        file (needs --yes)."""
+        if file.suffix.lower() == ".json":
+            if not yes:
+                fail(f"restore creates a tournament from {file}: run again with --yes")
+            slug = import_season_file(file, name, by or _who())
+            report: dict[str, Any] = {"restored_from": str(file), "kind": "season",
+                                      "tournament": slug}
+        else:
+            database = sqlite_database_path()
+            if database is None:
+                fail(
+                    "the database is not SQLite: restore it with its own tools (pg_restore), "
+                    "or give FILE.json for the season file"
+                )
+            faults = sqlite_backup_faults(file)
+            if faults:
+                fail("; ".join(faults))
+            if not yes:
+                fail(f"restore replaces the database {database} with {file}: "
+                     "run again with --yes")
+            try:
+                previous = restore_sqlite(file, database)
+            except (ValueError, sqlite3.Error, OSError) as e:
+                fail(str(e))
+            report = {"restored_from": str(file), "kind": "sqlite", "database": str(database),
+                      "previous_copy": str(previous) if previous else None}
+        if json_out:
+            emit_json(report)
+        else:
+            console.print(f"restored from {file}", highlight=False)
+            if report.get("previous_copy"):
+                console.print(f"the replaced database is kept in {report['previous_copy']}",
+                              highlight=False)

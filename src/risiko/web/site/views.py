@@ -1,0 +1,97 @@
+"""Views of the site foundation: home, first run, login, admin login, regulation."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.models import Group
+from django.contrib.auth.views import LoginView, redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from risiko.web.tournaments.models import Tournament
+
+from . import regulation as reg
+from .forms import FirstRefereeForm, RateLimitedAuthenticationForm
+from .middleware import no_user_yet
+from .permissions import COMMITTEE, GROUPS, REFEREE, admin_has_permission
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The tournaments, newest first, each linking to ``/t/<slug>/``."""
+    tournaments = Tournament.objects.all()
+    return render(request, "site/home.html", {"tournaments": tournaments})
+
+
+@require_http_methods(["GET", "POST"])
+def first_run(request: HttpRequest) -> HttpResponseBase:
+    """Create the first referee (superuser, groups referee and committee); 404 afterwards."""
+    if not no_user_yet():
+        raise Http404
+    form = FirstRefereeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            if not no_user_yet():  # another browser was quicker
+                raise Http404
+            user = form.save(commit=False)
+            user.is_staff = True
+            user.is_superuser = True
+            user.save()
+            groups = [Group.objects.get_or_create(name=name)[0] for name in GROUPS]
+            user.groups.add(*groups)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(
+            request,
+            _("Welcome, %(name)s: you are the first referee and a committee member.")
+            % {"name": user.get_username()},
+        )
+        return redirect("home")
+    return render(
+        request,
+        "site/first_run.html",
+        {"form": form, "groups": (REFEREE, COMMITTEE)},
+    )
+
+
+class SiteLoginView(LoginView):
+    """Django's login view with the rate-limited form."""
+
+    template_name = "site/login.html"
+    authentication_form = RateLimitedAuthenticationForm
+    redirect_authenticated_user = True
+
+
+def admin_login(request: HttpRequest) -> HttpResponseBase:
+    """The admin's login page: the site's (rate-limited) login; 403 when logged in but not in
+    the committee."""
+    if request.user.is_authenticated:
+        if not admin_has_permission(request):
+            raise PermissionDenied
+        target = request.GET.get("next", "")
+        safe = url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
+        return redirect(target if safe else reverse("admin:index"))
+    return redirect_to_login(request.GET.get("next") or reverse("admin:index"))
+
+
+def regulation(request: HttpRequest, lang: str | None = None) -> HttpResponse:
+    """The regulation in ``lang`` (default: the page's language), linking to the other."""
+    language = lang or (get_language() or "it")[:2]
+    if language not in reg.LANGUAGES:
+        if lang is not None:
+            raise Http404
+        language = "it"
+    others = [code for code in reg.LANGUAGES if code != language]
+    return render(
+        request,
+        "site/regulation.html",
+        {"regulation": reg.load(language), "other_languages": others},
+    )

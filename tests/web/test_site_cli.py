@@ -1,0 +1,244 @@
+"""``risiko serve``/``backup``/``restore`` (web_commands) on a fresh Typer app, and the LAN
+address helper (fakes only: no traffic)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner, Result
+
+from risiko.cli import web_commands
+from risiko.web.site import lan
+
+
+def run(*args: str) -> Result:
+    app = typer.Typer()
+
+    @app.callback()
+    def _root() -> None:
+        """Test root."""
+
+    web_commands.register(app)
+    return CliRunner(env={"COLUMNS": "250"}).invoke(app, list(args))
+
+
+# --- serve ----------------------------------------------------------------------------------
+
+
+def test_serve_help():
+    result = run("serve", "--help")
+    assert result.exit_code == 0, result.output
+    for option in ("--host", "--port", "--dev"):
+        assert option in result.output
+    assert "Serve the club's web app" in result.output
+
+
+def test_serve_on_all_interfaces_allows_the_lan_address(monkeypatch):
+    monkeypatch.delenv("RISIKO_ALLOWED_HOSTS", raising=False)
+    monkeypatch.delenv("RISIKO_DEBUG", raising=False)
+    monkeypatch.setattr(socket, "gethostname", lambda: "laptop")
+    urls = web_commands.prepare_environment("0.0.0.0", 8765, dev=False, lan_ip="192.168.1.20")
+    assert urls == ["http://192.168.1.20:8765/", "http://127.0.0.1:8765/"]
+    import os
+
+    hosts = os.environ["RISIKO_ALLOWED_HOSTS"].split(",")
+    assert hosts == ["localhost", "127.0.0.1", "[::1]", "192.168.1.20", "laptop", "laptop.local"]
+    assert "RISIKO_DEBUG" not in os.environ
+
+
+def test_serve_dev_and_one_address(monkeypatch):
+    import os
+
+    monkeypatch.setenv("RISIKO_ALLOWED_HOSTS", "club.example")
+    monkeypatch.delenv("RISIKO_DEBUG", raising=False)
+    urls = web_commands.prepare_environment("10.0.0.5", 8000, dev=True)
+    assert urls == ["http://10.0.0.5:8000/"]
+    assert os.environ["RISIKO_ALLOWED_HOSTS"] == "club.example,10.0.0.5"
+    assert os.environ["RISIKO_DEBUG"] == "1"
+    web_commands.prepare_environment("127.0.0.1", 8000, dev=False)
+    assert os.environ["RISIKO_ALLOWED_HOSTS"] == "club.example,10.0.0.5,127.0.0.1"
+
+
+# --- LAN address ----------------------------------------------------------------------------
+
+
+class _FakeSocket:
+    """Records what is done with it; fails the test on any send."""
+
+    def __init__(self, *args: object, address: str = "192.168.1.20", fail: bool = False):
+        self.address, self.fail, self.connected = address, fail, None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def connect(self, target):
+        if self.fail:
+            raise OSError("Network is unreachable")
+        self.connected = target
+
+    def getsockname(self):
+        return (self.address, 40000)
+
+    def send(self, *args):  # pragma: no cover - must never happen
+        raise AssertionError("the probe must not send")
+
+    sendto = sendall = send
+
+
+def test_route_probe_sends_nothing():
+    made: list[_FakeSocket] = []
+
+    def factory(*args):
+        made.append(_FakeSocket(*args))
+        return made[-1]
+
+    assert lan.route_probe(factory) == "192.168.1.20"
+    assert made[0].connected == lan._ROUTE_PROBE
+    assert lan.route_probe(lambda *a: _FakeSocket(fail=True)) is None
+
+
+def test_hostname_i_parsing_prefers_private_ipv4():
+    out = "172.17.0.1 8.8.4.4 fe80::1 127.0.0.1 169.254.3.3 192.168.1.20 \n"
+    assert lan.parse_hostname_i(out) == ["172.17.0.1", "192.168.1.20", "8.8.4.4"]
+    assert lan.parse_hostname_i("") == []
+
+
+def test_lan_address_takes_the_first_usable_probe():
+    assert lan.lan_address([lambda: None, lambda: "127.0.1.1", lambda: "10.0.0.7"]) == "10.0.0.7"
+    assert lan.lan_address([lambda: "0.0.0.0", lambda: None]) is None
+    assert not lan.usable("::1") and not lan.usable("nonsense") and lan.usable("10.1.2.3")
+
+
+# --- backup and restore of the SQLite file --------------------------------------------------
+
+
+def _make_db(path: Path, value: str) -> None:
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("CREATE TABLE django_migrations (id INTEGER PRIMARY KEY, app TEXT)")
+        conn.execute("CREATE TABLE note (text TEXT)")
+        conn.execute("INSERT INTO note VALUES (?)", (value,))
+        conn.commit()
+
+
+def _value(path: Path) -> str:
+    with closing(sqlite3.connect(path)) as conn:
+        return str(conn.execute("SELECT text FROM note").fetchone()[0])
+
+
+def _set(path: Path, value: str) -> None:
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("UPDATE note SET text = ?", (value,))
+        conn.commit()
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("RISIKO_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    return tmp_path / "data"
+
+
+def test_backup_and_restore_in_the_data_dir(data_dir, tmp_path):
+    data_dir.mkdir()
+    live = data_dir / "risiko.sqlite3"
+    _make_db(live, "before")
+    backup = tmp_path / "saved" / "club.sqlite3"
+
+    result = run("backup", str(backup), "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["database"] == str(live) and report["kind"] == "sqlite"
+    assert report["bytes"] == backup.stat().st_size > 0
+    assert _value(backup) == "before"
+
+    _set(live, "after")
+    refused = run("restore", str(backup))
+    assert refused.exit_code == 2 and "--yes" in refused.output
+    assert _value(live) == "after"
+
+    done = run("restore", str(backup), "--yes", "--json")
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.output)
+    assert _value(live) == "before"
+    previous = Path(report["previous_copy"])
+    assert previous.parent == data_dir and _value(previous) == "after"
+
+
+def test_backup_with_a_database_url(tmp_path, monkeypatch):
+    live = tmp_path / "club.sqlite3"
+    _make_db(live, "x")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{live}")
+    result = run("backup", str(tmp_path / "b.sqlite3"))
+    assert result.exit_code == 0, result.output
+    assert _value(tmp_path / "b.sqlite3") == "x"
+    assert run("backup", str(live)).exit_code == 2  # not over the database itself
+
+
+def test_backup_needs_a_database(data_dir, tmp_path):
+    result = run("backup", str(tmp_path / "b.sqlite3"))
+    assert result.exit_code == 2 and "no database" in result.output
+
+
+def test_restore_refuses_what_is_not_a_backup(data_dir, tmp_path):
+    data_dir.mkdir()
+    _make_db(data_dir / "risiko.sqlite3", "live")
+    text = tmp_path / "notes.txt"
+    text.write_text("hello", encoding="utf-8")
+    other = tmp_path / "other.sqlite3"
+    with closing(sqlite3.connect(other)) as conn:
+        conn.execute("CREATE TABLE t (x)")
+    for bad, why in ((text, "not an SQLite database"), (other, "not a database of this app"),
+                     (tmp_path / "missing.sqlite3", "no such file")):
+        result = run("restore", str(bad), "--yes")
+        assert result.exit_code == 2 and why in result.output, result.output
+    assert _value(data_dir / "risiko.sqlite3") == "live"
+
+
+def test_backup_of_another_database_points_to_its_own_tools(tmp_path, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgres://u@127.0.0.1:5/none")
+    result = run("backup", str(tmp_path / "b.sqlite3"))
+    assert result.exit_code == 2 and "pg_dump" in result.output
+
+
+# --- the season file (FILE.json) ------------------------------------------------------------
+
+
+@pytest.mark.db
+@pytest.mark.django_db
+def test_season_file_backup_and_restore(tmp_path):
+    from risiko.web import services
+    from risiko.web.tournaments.models import Tournament
+
+    t = services.create_tournament("Torneo di prova", who="test")
+    services.add_players(t, ["Alba", "Bice", "Ciro"], who="test")
+    season = tmp_path / "season.json"
+    result = run("backup", str(season), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["tournament"] == t.slug
+    assert json.loads(season.read_text(encoding="utf-8"))["name"] == "Torneo di prova"
+
+    assert run("restore", str(season)).exit_code == 2
+    done = run("restore", str(season), "--yes", "--name", "Copia", "--by", "luca")
+    assert done.exit_code == 0, done.output
+    copy = Tournament.objects.get(name="Copia")
+    assert copy.entries.count() == 3
+
+
+@pytest.mark.db
+@pytest.mark.django_db
+def test_season_file_waits_for_the_services(tmp_path, monkeypatch):
+    from risiko.web import services
+
+    monkeypatch.delattr(services, "export_season")
+    result = run("backup", str(tmp_path / "season.json"))
+    assert result.exit_code == 2
+    assert "season file backup comes with the tournament commands" in result.output
