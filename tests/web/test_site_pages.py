@@ -13,6 +13,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse
+from django.test import Client
 from django.urls import include, path
 
 from risiko.web.site import regulation
@@ -46,7 +47,7 @@ def test_italian_is_the_default_and_english_comes_with_the_switch(client):
     assert _lang(home.content) == "it"
     page = home.content.decode()
     assert "Classifica" in page and "Regolamento" in page and "Tornei" in page
-    assert '<button type="submit" name="language" value="en"' in page
+    assert '<button type="submit" name="language" value="en" lang="en">English</button>' in page
     switched = client.post("/i18n/setlang/", {"language": "en", "next": "/regulation/"})
     assert switched.status_code == 302 and switched["Location"] == "/regulation/"
     home = client.get("/")
@@ -54,9 +55,18 @@ def test_italian_is_the_default_and_english_comes_with_the_switch(client):
     page = home.content.decode()
     assert "Standings" in page and "Regulation" in page and "Tournaments" in page
     assert "Classifica" not in page
-    assert '<button type="submit" name="language" value="it"' in page
+    assert '<button type="submit" name="language" value="it" lang="it">Italiano</button>' in page
     back = client.post("/i18n/setlang/", {"language": "it", "next": "/"})
     assert back.status_code == 302 and _lang(client.get("/").content) == "it"
+
+
+def test_a_browser_in_english_still_gets_italian_until_the_switch(client, settings):
+    english = {"Accept-Language": "en-US,en;q=0.9"}
+    assert _lang(client.get("/", headers=english).content) == "it"
+    client.post("/i18n/setlang/", {"language": "en"})
+    assert _lang(client.get("/", headers=english).content) == "en"
+    settings.RISIKO_BROWSER_LANGUAGE = True
+    assert _lang(Client().get("/", headers=english).content) == "en"
 
 
 def test_the_base_layout(client):

@@ -1,4 +1,6 @@
-"""First run: while the database has no user, every page leads to "create the first referee".
+"""Middleware of the site: the first run and the club's language.
+
+First run: while the database has no user, every page leads to "create the first referee".
 
 Static files, the language switch and the first-run page itself are let through. Tests of
 other pages either create a user first or set ``RISIKO_FIRST_RUN_CHECK = False`` (the
@@ -43,4 +45,19 @@ class FirstRunMiddleware:
             if request.headers.get("HX-Request"):
                 response["HX-Redirect"] = reverse("first_run")
             return response
+        return self.get_response(request)
+
+
+class ClubLanguageMiddleware:
+    """Italian unless the visitor chose otherwise with the language switch: the browser's
+    ``Accept-Language`` is ignored (set ``RISIKO_BROWSER_LANGUAGE = True`` to honour it).
+    Sits before Django's ``LocaleMiddleware``, which then reads the cookie or LANGUAGE_CODE.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if not getattr(settings, "RISIKO_BROWSER_LANGUAGE", False):
+            request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
         return self.get_response(request)
