@@ -11,6 +11,7 @@ from . import (
     score_commands,
     tournament_commands,
     tournament_db_commands,
+    web_commands,
 )
 
 app = typer.Typer(
@@ -28,6 +29,7 @@ for _module in (
     info_commands,
     tournament_commands,
     tournament_db_commands,
+    web_commands,
 ):
     _module.register(app)
 

@@ -67,6 +67,9 @@ INSTALLED_APPS = [
     "risiko.web.results",
     "risiko.web.auditlog",
     "risiko.web.site",
+    "risiko.web.public",
+    "risiko.web.console",
+    "risiko.web.tools",
 ]
 
 MIDDLEWARE = [

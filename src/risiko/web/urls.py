@@ -15,5 +15,8 @@ urlpatterns = [
     path("admin/login/", site_views.admin_login),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("arbitro/", include("risiko.web.console.urls")),
+    path("strumenti/", include("risiko.web.tools.urls")),
+    path("", include("risiko.web.public.urls")),
     path("", include("risiko.web.site.urls")),
 ]

@@ -1,0 +1,1 @@
+"""The referee console: the evening from check-in to results, stages, exports, audit log."""

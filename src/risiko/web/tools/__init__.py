@@ -1,0 +1,1 @@
+"""Referee tools at the table: closing dice, attack check, card sets, turn clock, the board."""
