@@ -399,7 +399,9 @@ def enter_scores(
     who: str,
 ) -> TableResult:
     """Enter (or correct) a table's scores directly: ``{player: table points}`` for every
-    seated player; ``risiko`` the players who completed their objective (100 each, R1)."""
+    seated player; ``risiko`` the players who completed their objective (100 each, R1).
+    Refused, as in the season file: a score above the maximum (R1), a player who left the
+    game (``abandoned``, R13) with a score other than 0."""
     evening = table.evening
     where = f"{_ev(evening)}, table {table.number}"
     seated = _seated(table)
@@ -415,6 +417,14 @@ def enter_scores(
     max_base = get_ruleset(
         f"{evening.tournament.ruleset_name}@{evening.tournament.ruleset_version}"
     ).objective_score
+    for name, value in scores.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            if value > max_base:  # as the season file's checks (R1)
+                faults.append(f"{where}: {name} scores {value}, above the maximum table "
+                              f"score of {max_base} (R1)")
+            if name in abandoned and value != 0:
+                faults.append(f"{where}: {name} left the game (R13) but scores {value}: a "
+                              "seat that leaves scores 0")
     for name in risiko:
         if name not in seated:
             faults.append(f"{where}: {name} completed the objective but is not seated here")
@@ -447,7 +457,7 @@ def _new_result(table: GameTable, who: str, **values: Any) -> TableResult:
 @transaction.atomic
 def mark_abandoned(table: GameTable, player: str, *, who: str) -> TableResult:
     """R13: ``player`` left the game (table score 0, -25 in the ranking). The table must
-    have a result already (the others' scores)."""
+    have a result already (the others' scores); direct scores get his set to 0."""
     res = current_result(table)
     where = f"{_ev(table.evening)}, table {table.number}"
     if res is None:
@@ -455,7 +465,12 @@ def mark_abandoned(table: GameTable, player: str, *, who: str) -> TableResult:
     if player not in _seated(table):
         raise ServiceError(f"{where}: {player} is not seated here")
     gone = sorted(set(res.abandoned or ()) | {player})
-    return _new_result(table, who, sheet=res.sheet, scores=res.scores, risiko=res.risiko,
+    scores = res.scores
+    risiko = res.risiko
+    if scores is not None:  # R13: a seat that leaves scores 0 (as the season file says)
+        scores = {**scores, player: 0}
+        risiko = [p for p in (risiko or ()) if p != player]
+    return _new_result(table, who, sheet=res.sheet, scores=scores, risiko=risiko,
                        abandoned=gone)
 
 
