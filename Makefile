@@ -17,8 +17,9 @@ $(VENV)/.dev: pyproject.toml $(BIN)/risiko
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(VENV)/.dev
 
+# The main job: the club's web app on the embedded SQLite database (http://127.0.0.1:8000/).
 run: $(BIN)/risiko
-	$(BIN)/risiko play --seats 5
+	$(BIN)/risiko serve
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check src tests bench
