@@ -1,0 +1,107 @@
+"""The contracts of ``risiko play``, ``risiko replay`` and ``risiko simulate`` (issue 2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from risiko.cli.main import app
+
+runner = CliRunner()
+
+
+def _json(args: list[str]) -> dict:
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output)
+
+
+def test_play_json_contract_and_final_sheet_scores_the_same(tmp_path: Path) -> None:
+    """Done-when of issue 2: the final_sheet of `play --seats 5 --seed 1`, scored by
+    `risiko score`, gives the same scores."""
+    game = _json(["play", "--seats", "5", "--seed", "1", "--json"])
+    assert set(game) >= {"result", "scores", "final_sheet", "closing_rolls", "record"}
+    assert game["result"]["end"] in ("risiko", "closing_dice", "referee",
+                                     "all_others_eliminated")
+    assert isinstance(game["result"]["rounds"], int) and game["result"]["rounds"] >= 1
+    assert len(game["scores"]) == 5
+    assert game["result"]["winner"] in (None, *game["scores"])
+    for roll in game["closing_rolls"]:
+        assert set(roll) == {"seat", "player", "closing_round", "sum", "closed", "conquests"}
+        if roll["sum"] is None:
+            assert roll["conquests"] >= 3 and not roll["closed"]
+        else:
+            low, high = 4, 4 + roll["closing_round"] - 1
+            assert roll["closed"] == (low <= roll["sum"] <= high)
+    if game["result"]["end"] == "closing_dice":
+        assert game["closing_rolls"][-1]["closed"]
+    sheet = tmp_path / "sheet.json"
+    sheet.write_text(json.dumps(game["final_sheet"], ensure_ascii=False), encoding="utf-8")
+    scored = _json(["score", str(sheet), "--json"])
+    assert {s["player"]: s["score"] for s in scored["seats"]} == game["scores"]
+    # the same seed plays the same game
+    assert _json(["play", "--seats", "5", "--seed", "1", "--json"])["scores"] == game["scores"]
+
+
+def test_play_record_then_replay_gives_the_same_result(tmp_path: Path) -> None:
+    rec = tmp_path / "game.txt"
+    played = _json(["play", "--seats", "4", "--seed", "7", "--bots", "heuristic,random",
+                    "--late", "2", "--record", str(rec), "--json"])
+    assert played["record"] == str(rec)
+    assert played["seats"][1]["late"] is True
+    replayed = _json(["replay", str(rec), "--json"])
+    for key in ("result", "scores", "final_sheet", "closing_rolls"):
+        assert replayed[key] == played[key], key
+
+
+def test_replay_refuses_a_corrupt_record_with_line_and_reason(tmp_path: Path) -> None:
+    rec = tmp_path / "game.txt"
+    _json(["play", "--seats", "4", "--seed", "3", "--record", str(rec), "--json"])
+    lines = rec.read_text(encoding="utf-8").splitlines()
+    no = next(i for i, line in enumerate(lines) if " attack " in line)
+    lines[no] = lines[no].replace(" attack ", " attack Atlantide ", 1)
+    rec.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = runner.invoke(app, ["replay", str(rec)])
+    assert res.exit_code == 1
+    assert f"line {no + 1}" in res.output and "Atlantide" in res.output
+
+
+def test_simulate_json_contract() -> None:
+    out = _json(["simulate", "--games", "6", "--seats", "4", "--bots", "heuristic,random",
+                 "--rotate", "--seed", "5", "--json"])
+    assert out["games"] == 6
+    for key in ("seconds", "games_per_second", "mean_rounds", "mean_rolls", "end_reasons",
+                "wins_by_seat", "mean_score_by_bot"):
+        assert key in out
+    assert sum(out["end_reasons"].values()) == 6
+    assert sorted(out["wins_by_seat"]) == ["1", "2", "3", "4"]
+    assert sum(out["wins_by_seat"].values()) == pytest.approx(6)
+    assert set(out["mean_score_by_bot"]) == {"heuristic", "random"}
+
+
+def test_simulate_with_workers_gives_the_same_figures() -> None:
+    args = ["simulate", "--games", "4", "--seats", "3", "--bots", "random", "--seed", "11",
+            "--json"]
+    one = _json(args)
+    two = _json([*args, "--workers", "2"])
+    for key in ("mean_rounds", "mean_rolls", "end_reasons", "wins_by_seat"):
+        assert one[key] == two[key], key
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "--seats", "7"], "3 to 6 seats"),
+        (["play", "--bots", "genius"], "unknown bot 'genius'"),
+        (["play", "--ruleset", "hasbro"], "unknown ruleset 'hasbro'"),
+        (["play", "--late", "9", "--seats", "4"], "no such seat"),
+        (["simulate", "--games", "0"], "at least 1"),
+    ],
+)
+def test_bad_options_exit_non_zero_with_one_clear_line(args: list[str], message: str) -> None:
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2
+    assert message in res.output
