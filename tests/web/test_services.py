@@ -203,3 +203,31 @@ def test_season_export_import_round_trip_gives_the_same_report():
     exported_again = services.export_season(copy)
     exported_again["name"] = data["name"]
     assert exported_again == data
+
+
+def test_an_excluded_arrival_cannot_be_seated_by_hand():
+    t = _tournament(NAMES[:6])
+    e = services.open_evening(t, "2027-03-02", who=WHO)
+    services.record_arrival(e, "Fede", "21:25", who=WHO)  # no phone notice: excluded (R3)
+    with pytest.raises(services.ServiceError, match="table 1: Fede is seated but"):
+        services.set_tables(e, [["Alba", "Bice", "Ciro", "Fede"]], who=WHO)
+    assert not Seat.objects.filter(table__evening=e).exists()
+
+
+def test_a_player_expelled_from_the_tournament_is_not_seated_again():
+    t = _tournament(NAMES[:6])
+    e1 = _evening_with_tables(t, "2027-03-02", [NAMES[:3], NAMES[3:6]])
+    services.add_discipline(e1, "Ciro", "tournament", reason="bestemmie, recidivo",
+                            referee="Capo", who=WHO)
+    e2 = services.open_evening(t, "2027-03-09", who=WHO)
+    with pytest.raises(services.ServiceError, match="Ciro is seated but was expelled"):
+        services.set_tables(e2, [["Alba", "Bice", "Ciro"]], who=WHO)
+
+
+def test_a_score_above_the_maximum_is_refused():
+    t = _tournament(NAMES[:3])
+    e = _evening_with_tables(t, "2027-03-02", [NAMES[:3]])
+    with pytest.raises(services.ServiceError, match="Alba scores 101, above the maximum"):
+        services.enter_scores(services.get_table(e, 1), {"Alba": 101, "Bice": 1, "Ciro": 1},
+                              who=WHO)
+    assert not TableResult.objects.exists()

@@ -284,6 +284,23 @@ def _write_tables(evening: Evening, tables: Sequence[Sequence[str]]) -> list[Gam
     return out
 
 
+def _check_evening(evening: Evening) -> None:
+    """Refuse (ServiceError, the transaction rolls back) if the evening's recorded facts now
+    contradict the regulation: an excluded arrival (R3) or an expelled player (R10) seated,
+    a player seated twice, a score above the maximum (R1), stage tables that do not match
+    the qualified players (R18), ... — the same checks as a season file's."""
+    from risiko.tournament.checks import tournament_faults
+    from risiko.tournament.finals import compute_stages
+
+    domain = load_tournament(evening.tournament)
+    faults = tournament_faults(domain)
+    if not faults:
+        faults = list(compute_stages(domain).faults)
+    mine = [f for f in faults if f"evening {evening.date.isoformat()} (" in f]
+    if mine:
+        raise ServiceError("\n".join(mine))
+
+
 def _check_not_played(evening: Evening) -> None:
     for table in evening.tables.all():
         if current_result(table) is not None:
@@ -330,6 +347,7 @@ def set_tables(evening: Evening, tables: Sequence[Sequence[str]], *, who: str) -
     before = [[s.player.name for s in tb.seats.order_by("position")]
               for tb in evening.tables.order_by("number")]
     out = _write_tables(evening, tables)
+    _check_evening(evening)
     audit(who, "set tables", evening.tournament, evening, f"{len(out)} tables",
           {"before": before, "after": [list(t) for t in tables]})
     return out
@@ -349,6 +367,7 @@ def swap_seats(evening: Evening, a: str, b: str, *, who: str) -> None:
     sa.player, sb.player = pb, pa
     sa.save(update_fields=["player"])
     sb.save(update_fields=["player"])
+    _check_evening(evening)
     audit(who, "swap seats", evening.tournament, evening,
           f"{a} (table {sa.table.number} seat {sa.position}) <-> "
           f"{b} (table {sb.table.number} seat {sb.position})")
@@ -445,6 +464,7 @@ def _new_result(table: GameTable, who: str, **values: Any) -> TableResult:
         old.superseded = True
         old.save(update_fields=["superseded"])
     row = TableResult.objects.create(table=table, entered_by=who, **values)
+    _check_evening(table.evening)
     kind = "sheet" if values.get("sheet") is not None else "scores"
     audit(who, "correct result" if old else "enter result", table.evening.tournament, row,
           f"{_ev(table.evening)} table {table.number}: {kind}",
