@@ -1,0 +1,182 @@
+"""What the console's views share: who is acting, finding rows or 404, the R3 ruling of
+every arrival, the tables of an evening in turn order, a table's computed result."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import Http404, HttpRequest
+
+from risiko.ruleset import Ruleset, get_ruleset
+from risiko.sheet import SheetError, TableScore, parse_sheet, score_sheet
+from risiko.tournament import model as dm
+from risiko.tournament.schedule import ArrivalRuling, classify
+from risiko.web.evenings.models import Arrival, Evening
+from risiko.web.results.models import GameTable, TableResult
+from risiko.web.selectors import current_result, schedule_of
+from risiko.web.tournaments.models import Tournament
+
+
+def who(request: HttpRequest) -> str:
+    """The username recorded in the audit log."""
+    return str(request.user.get_username())
+
+
+def referee_name(request: HttpRequest) -> str:
+    """The default referee name of forms: the user's full name, else the username."""
+    user: Any = request.user
+    full = user.get_full_name() if hasattr(user, "get_full_name") else ""
+    return str(full or user.get_username())
+
+
+def ruleset_of(t: Tournament) -> Ruleset:
+    """The tournament's ruleset preset."""
+    return get_ruleset(f"{t.ruleset_name}@{t.ruleset_version}")
+
+
+def tournament_or_404(slug: str) -> Tournament:
+    """The tournament with ``slug``."""
+    t = Tournament.objects.filter(slug=slug).first()
+    if t is None:
+        raise Http404
+    return t
+
+
+def evening_or_404(t: Tournament, date: str) -> Evening:
+    """The evening of ``t`` on ``date`` (``YYYY-MM-DD``)."""
+    try:
+        day = _dt.date.fromisoformat(date)
+    except ValueError:
+        raise Http404 from None
+    e = t.evenings.filter(date=day).first()
+    if e is None:
+        raise Http404
+    return e
+
+
+def table_or_404(evening: Evening, number: int) -> GameTable:
+    """Table ``number`` of ``evening``."""
+    table = evening.tables.filter(number=number).first()
+    if table is None:
+        raise Http404
+    return table
+
+
+def player_names(t: Tournament) -> list[str]:
+    """The tournament's players, by name."""
+    return sorted(t.entries.values_list("player__name", flat=True), key=str.casefold)
+
+
+@dataclass(frozen=True)
+class ArrivalInfo:
+    """A recorded arrival (the row that counts) and how R3 classifies it."""
+
+    row: Arrival
+    ruling: ArrivalRuling
+
+
+def ruling_of(evening: Evening, row: Arrival) -> ArrivalRuling:
+    """R3 on one recorded arrival (the evening's schedule)."""
+    schedule = schedule_of(evening, ruleset_of(evening.tournament))
+    return classify(schedule, dm.Arrival(
+        row.player.name, dm.parse_clock(row.at), row.phoned,
+        dm.parse_clock(row.phoned_at) if row.phoned_at else None,
+    ))
+
+
+def arrivals_of(evening: Evening) -> dict[str, ArrivalInfo]:
+    """Player name -> the arrival that counts (not superseded) and its R3 ruling."""
+    schedule = schedule_of(evening, ruleset_of(evening.tournament))
+    out: dict[str, ArrivalInfo] = {}
+    rows = evening.arrivals.filter(superseded=False).select_related("player").order_by("id")
+    for row in rows:
+        ruling = classify(schedule, dm.Arrival(
+            row.player.name, dm.parse_clock(row.at), row.phoned,
+            dm.parse_clock(row.phoned_at) if row.phoned_at else None,
+        ))
+        out[row.player.name] = ArrivalInfo(row, ruling)
+    return out
+
+
+@dataclass
+class TableInfo:
+    """A table with its seats in turn order and whether it has a result."""
+
+    table: GameTable
+    seats: list[str]
+    result: TableResult | None
+
+    @property
+    def number(self) -> int:
+        return int(self.table.number)
+
+
+def tables_of(evening: Evening) -> list[TableInfo]:
+    """The evening's tables in number order, seats in turn order."""
+    out = []
+    for table in evening.tables.order_by("number").prefetch_related("seats__player"):
+        seats = [s.player.name for s in sorted(table.seats.all(), key=lambda s: s.position)]
+        out.append(TableInfo(table, seats, current_result(table)))
+    return out
+
+
+def seated_names(evening: Evening) -> list[str]:
+    """Every player seated at the evening, in table and turn order."""
+    return [name for info in tables_of(evening) for name in info.seats]
+
+
+@dataclass(frozen=True)
+class ResultView:
+    """A stored result made readable: per seat the base score, the table penalties, the
+    table score, RisiKo! and left-the-game; for a sheet also the sheet's own breakdown."""
+
+    row: TableResult
+    kind: str  # "sheet" | "scores"
+    seats: list[dm.SeatResult]
+    sheet_score: TableScore | None
+    problem: str = ""
+
+
+def read_result(table: GameTable, row: TableResult, penalties: tuple[dm.Penalty, ...] = ()
+                ) -> ResultView:
+    """The computed scores of ``row`` (current or superseded) at ``table``."""
+    t = table.evening.tournament
+    rs = ruleset_of(t)
+    seats = tuple(s.player.name for s in table.seats.order_by("position").select_related("player"))
+    sheet = None
+    sheet_score = None
+    problem = ""
+    if row.sheet is not None:
+        try:
+            sheet = parse_sheet(row.sheet)
+            sheet_score = score_sheet(sheet, rs)
+        except SheetError as e:  # stored sheets were checked when entered
+            problem = str(e)
+    domain = dm.Table(
+        seats=seats,
+        sheet=sheet,
+        scores=(tuple((str(k), int(v)) for k, v in row.scores.items())
+                if row.scores is not None else None),
+        risiko=frozenset(row.risiko or ()) if row.scores is not None else frozenset(),
+        abandoned=frozenset(row.abandoned or ()),
+        penalties=penalties,
+    )
+    return ResultView(row, "sheet" if row.sheet is not None else "scores",
+                      list(domain.results(rs)), sheet_score, problem)
+
+
+def table_penalties(table: GameTable) -> tuple[dm.Penalty, ...]:
+    """The table's penalties that count (not voided; appeals applied), as domain facts."""
+    from risiko.web.selectors import current_appeal
+
+    out = []
+    for p in table.penalties.filter(voided=False).select_related("player").order_by("id"):
+        appeal = current_appeal(p)
+        out.append(dm.Penalty(
+            player=p.player.name, points=p.points, reason=p.reason, referee=p.referee,
+            appeal=(dm.Appeal(appeal.outcome, appeal.points, appeal.referee,  # type: ignore[arg-type]
+                              appeal.reason) if appeal is not None else None),
+        ))
+    return tuple(out)

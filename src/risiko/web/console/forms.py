@@ -1,0 +1,363 @@
+"""Forms of the referee console. They only shape the input: every rule of the regulation is
+checked by :mod:`risiko.web.services`, whose :class:`~risiko.web.services.ServiceError`
+lines the views add to the form as errors (:func:`add_service_error`)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from risiko.ruleset import PRESETS
+from risiko.tournament.model import FORMATS
+from risiko.tournament.schedule import CLUB_TIMEZONE
+
+from . import labels
+
+TIME = forms.TextInput(attrs={"type": "time", "inputmode": "numeric"})
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+NUMBER = forms.NumberInput(attrs={"inputmode": "numeric"})
+
+
+def add_service_error(form: forms.BaseForm, error: Exception) -> None:
+    """Each line of a ServiceError as an error of the whole form."""
+    for line in str(error).splitlines() or [str(error)]:
+        if line.strip():
+            form.add_error(None, line)
+
+
+def now_hhmm() -> str:
+    """The club's local time now (Europe/Rome), ``HH:MM``."""
+    from zoneinfo import ZoneInfo
+
+    return _dt.datetime.now(ZoneInfo(CLUB_TIMEZONE)).strftime("%H:%M")
+
+
+def today() -> _dt.date:
+    """The club's local date today (Europe/Rome)."""
+    from zoneinfo import ZoneInfo
+
+    return _dt.datetime.now(ZoneInfo(CLUB_TIMEZONE)).date()
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _choices(names: Sequence[str], blank: bool = False) -> list[tuple[str, str]]:
+    out = [(n, n) for n in names]
+    return [("", "—"), *out] if blank else out
+
+
+class PlayersField(forms.CharField):
+    """A textarea of names, one per line (blank lines ignored)."""
+
+    widget = forms.Textarea(attrs={"rows": 6, "autocapitalize": "words"})
+
+    def to_python(self, value: Any) -> list[str]:  # type: ignore[override]
+        return _lines(str(value or ""))
+
+    def validate(self, value: Any) -> None:
+        if self.required and not value:
+            raise forms.ValidationError(self.error_messages["required"], code="required")
+
+
+class TournamentForm(forms.Form):
+    """A new tournament: name, ruleset preset, format (with optional parameters), players."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    ruleset = forms.ChoiceField(
+        label=_("Ruleset"),
+        choices=[(name, rs.label) for name, rs in PRESETS.items()],
+        initial="club-milano",
+    )
+    format = forms.ChoiceField(
+        label=_("Format"), choices=[(name, name) for name in FORMATS], initial="club-milano"
+    )
+    format_params = forms.CharField(
+        label=_("Format parameters (JSON, optional)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": '{"discard_worst": 1}'}),
+        help_text=_("Changes to the format, e.g. {\"discard_worst\": 1, \"min_evenings\": 4}."),
+    )
+    players = PlayersField(label=_("Players (one per line)"), required=False)
+
+    def clean_format_params(self) -> dict[str, Any]:
+        raw = self.cleaned_data.get("format_params", "").strip()
+        if not raw:
+            return {}
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise forms.ValidationError(
+                _("Not valid JSON: %(error)s"), params={"error": e.msg}
+            ) from None
+        if not isinstance(value, dict):
+            raise forms.ValidationError(_("The format parameters are a JSON object {...}."))
+        return value
+
+    def format_dict(self) -> dict[str, Any] | None:
+        """The format for :func:`services.create_tournament` (None: the club-milano one)."""
+        params: dict[str, Any] = self.cleaned_data["format_params"]
+        name = self.cleaned_data["format"]
+        if not params and name == "club-milano":
+            return None
+        return {**FORMATS[name].to_dict(), **params}
+
+
+class PlayersForm(forms.Form):
+    """Players to register, one per line."""
+
+    players = PlayersField(label=_("Players (one per line)"))
+
+
+class EveningForm(forms.Form):
+    """Open an evening."""
+
+    date = forms.DateField(label=_("Date"), widget=DATE)
+    stage = forms.ChoiceField(
+        label=_("Stage"), choices=list(labels.STAGES.items()), initial="qualifying"
+    )
+    chief_referee = forms.CharField(label=_("Chief referee"), max_length=80, required=False)
+
+
+class CarryOverForm(forms.Form):
+    """R17: the points a new member keeps."""
+
+    player = forms.ChoiceField(label=_("Player"))
+    points = forms.IntegerField(label=_("Points"), widget=NUMBER)
+    referee = forms.CharField(label=_("Referee"), max_length=80)
+    note = forms.CharField(label=_("Note"), max_length=200, required=False, initial="R17")
+
+    def __init__(self, *args: Any, players: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = _choices(players)  # type: ignore[attr-defined]
+
+
+class ArrivalForm(forms.Form):
+    """A player's arrival (R3): time (now by default), phone notice, when he phoned."""
+
+    at = forms.CharField(label=_("Arrival"), max_length=8, widget=TIME)
+    phoned = forms.BooleanField(label=_("Phoned"), required=False)
+    phoned_at = forms.CharField(
+        label=_("Phoned at"), max_length=8, required=False, widget=TIME,
+        help_text=_("Only if the notice came after the deadline."),
+    )
+
+
+class SeedForm(forms.Form):
+    """The optimiser's seed (optional: a random seating)."""
+
+    seed = forms.CharField(
+        label=_("Seed (optional)"), max_length=40, required=False,
+        help_text=_("The same seed gives the same seating."),
+    )
+
+
+class SwapForm(forms.Form):
+    """Swap two seated players."""
+
+    a = forms.ChoiceField(label=_("Player"))
+    b = forms.ChoiceField(label=_("with"))
+
+    def __init__(self, *args: Any, seated: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("a", "b"):
+            self.fields[name].choices = _choices(seated)  # type: ignore[attr-defined]
+
+
+class TablesForm(forms.Form):
+    """Seat by hand: one table per line, names separated by commas, in turn order."""
+
+    tables = forms.CharField(
+        label=_("Tables (one per line, players separated by commas, in turn order)"),
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+
+    def clean_tables(self) -> list[list[str]]:
+        return [
+            [name.strip() for name in line.split(",") if name.strip()]
+            for line in _lines(self.cleaned_data["tables"])
+        ]
+
+
+class ScoresForm(forms.Form):
+    """A table's scores typed directly: one score per seat, RisiKo! and left-the-game (R13)
+    boxes. Fields are numbered by seat (``score_1``, ``risiko_1``, ``abandoned_1`` ...)."""
+
+    def __init__(self, *args: Any, seats: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = list(seats)
+        for i, name in enumerate(self.seats, start=1):
+            self.fields[f"score_{i}"] = forms.IntegerField(
+                label=name, widget=forms.NumberInput(attrs={"inputmode": "numeric"})
+            )
+            self.fields[f"risiko_{i}"] = forms.BooleanField(label=_("RisiKo!"), required=False)
+            self.fields[f"abandoned_{i}"] = forms.BooleanField(
+                label=_("Left the game"), required=False
+            )
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Per seat: its name and bound fields, for the template."""
+        return [
+            {"seat": i, "player": name, "score": self[f"score_{i}"],
+             "risiko": self[f"risiko_{i}"], "abandoned": self[f"abandoned_{i}"]}
+            for i, name in enumerate(self.seats, start=1)
+        ]
+
+    def values(self) -> tuple[dict[str, int], list[str], list[str]]:
+        """``(scores, risiko, abandoned)`` for :func:`services.enter_scores`."""
+        d = self.cleaned_data
+        scores = {name: int(d[f"score_{i}"]) for i, name in enumerate(self.seats, start=1)}
+        risiko = [n for i, n in enumerate(self.seats, start=1) if d.get(f"risiko_{i}")]
+        gone = [n for i, n in enumerate(self.seats, start=1) if d.get(f"abandoned_{i}")]
+        return scores, risiko, gone
+
+
+class SheetForm(forms.Form):
+    """An end-of-game sheet, JSON or CSV (as ``risiko score`` reads it): pasted or uploaded."""
+
+    text = forms.CharField(
+        label=_("Sheet (paste JSON or CSV)"), required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+    )
+    file = forms.FileField(label=_("or upload the file"), required=False)
+    abandoned = forms.MultipleChoiceField(
+        label=_("Left the game (R13)"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args: Any, seats: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["abandoned"].choices = _choices(seats)  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("file")
+        text = data.get("text", "")
+        if upload is not None:
+            raw = upload.read()
+            try:
+                text = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                text = raw.decode("cp1252", errors="replace")  # spreadsheets saved on Windows
+        if not text.strip():
+            raise forms.ValidationError(_("Paste the sheet or choose its file."))
+        data["sheet_text"] = text
+        return data
+
+
+class AbandonForm(forms.Form):
+    """R13 after the result: who left the game."""
+
+    player = forms.ChoiceField(label=_("Player who left the game (R13)"))
+
+    def __init__(self, *args: Any, seats: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = _choices(seats)  # type: ignore[attr-defined]
+
+
+class PenaltyForm(forms.Form):
+    """A referee's penalty in table points (on the player's table) or ranking points."""
+
+    player = forms.ChoiceField(label=_("Player"))
+    unit = forms.ChoiceField(label=_("Points"), choices=list(labels.UNITS.items()))
+    points = forms.IntegerField(
+        label=_("Penalty"), widget=forms.NumberInput(attrs={"inputmode": "numeric",
+                                                            "placeholder": "-5"}),
+        help_text=_("Negative, e.g. -5."),
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=300)
+    referee = forms.CharField(label=_("Referee"), max_length=80)
+    at = forms.CharField(label=_("Time"), max_length=8, required=False, widget=TIME)
+
+    def __init__(self, *args: Any, players: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = _choices(players)  # type: ignore[attr-defined]
+
+
+class VoidForm(forms.Form):
+    """Void a penalty entered by mistake."""
+
+    reason = forms.CharField(label=_("Why"), max_length=300)
+
+
+class AppealForm(forms.Form):
+    """The chief referee's decision on an appeal."""
+
+    outcome = forms.ChoiceField(
+        label=_("Outcome"), choices=list(labels.APPEAL_OUTCOMES.items()),
+        widget=forms.RadioSelect,
+    )
+    points = forms.IntegerField(
+        label=_("Reduced to (points)"), required=False, widget=NUMBER,
+        help_text=_("Only for a reduced penalty: between the penalty and 0."),
+    )
+    referee = forms.CharField(label=_("Chief referee"), max_length=80)
+    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+
+
+class DisciplineForm(forms.Form):
+    """A disciplinary record (R10)."""
+
+    player = forms.ChoiceField(label=_("Player"))
+    level = forms.ChoiceField(label=_("Measure"), choices=list(labels.DISCIPLINE_LEVELS.items()))
+    reason = forms.CharField(label=_("Reason"), max_length=300)
+    referee = forms.CharField(label=_("Referee"), max_length=80)
+    table_number = forms.IntegerField(
+        label=_("Table"), required=False, min_value=1, widget=NUMBER
+    )
+
+    def __init__(self, *args: Any, players: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = _choices(players)  # type: ignore[attr-defined]
+
+
+class DrawForm(forms.Form):
+    """A draw of lots ordering tied players at a cut."""
+
+    stage = forms.ChoiceField(
+        label=_("Stage it seats"),
+        choices=[(k, v) for k, v in labels.STAGES.items() if k != "qualifying"],
+    )
+    order = PlayersField(
+        label=_("Order drawn, best first (one per line)"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    referee = forms.CharField(label=_("Referee"), max_length=80)
+    note = forms.CharField(label=_("Note"), max_length=200, required=False)
+
+
+class StageForm(forms.Form):
+    """Seat the semifinal or the final from the ranking (R18)."""
+
+    stage = forms.ChoiceField(
+        label=_("Stage"), choices=[(k, v) for k, v in labels.STAGES.items() if k != "qualifying"]
+    )
+    date = forms.DateField(label=_("Date"), widget=DATE)
+    chief_referee = forms.CharField(label=_("Chief referee"), max_length=80, required=False)
+
+
+class ImportForm(forms.Form):
+    """A season file to create a tournament from (committee)."""
+
+    file = forms.FileField(label=_("Season file (JSON)"))
+    name = forms.CharField(
+        label=_("Name (optional)"), max_length=120, required=False,
+        help_text=_("Instead of the name in the file, e.g. when that tournament exists."),
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        try:
+            return json.loads(upload.read().decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            raise forms.ValidationError(_("Not a text file.")) from None
+        except json.JSONDecodeError as e:
+            raise forms.ValidationError(
+                _("Not valid JSON: %(error)s at line %(line)d column %(column)d"),
+                params={"error": e.msg, "line": e.lineno, "column": e.colno},
+            ) from None

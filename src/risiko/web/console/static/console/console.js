@@ -1,0 +1,37 @@
+/* The referee console: small helpers, no build step.
+   - check-in arrival times not yet recorded nor edited follow the clock (Europe/Rome);
+   - input[data-filter="#list"] hides the list's rows whose data-name does not match;
+   - [data-print] buttons print the page. */
+(function () {
+  "use strict";
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function nowHHMM() {
+    try {  // the club's time (Europe/Rome), whatever the device's time zone
+      return new Intl.DateTimeFormat("it-IT", {timeZone: "Europe/Rome", hour: "2-digit",
+        minute: "2-digit", hourCycle: "h23"}).format(new Date());
+    } catch (err) {
+      var d = new Date();
+      return pad(d.getHours()) + ":" + pad(d.getMinutes());
+    }
+  }
+
+  function tick() {
+    document.querySelectorAll(".checkin-row:not(.on_time):not(.late):not(.excluded) input[name='at']").forEach(function (input) {
+      if (!input.dataset.touched && document.activeElement !== input) { input.value = nowHHMM(); }
+    });
+  }
+  document.addEventListener("input", function (e) {
+    if (e.target && e.target.name === "at") { e.target.dataset.touched = "1"; }
+    var filter = e.target && e.target.dataset ? e.target.dataset.filter : null;
+    if (filter) {
+      var q = e.target.value.trim().toLowerCase();
+      document.querySelectorAll(filter + " > li").forEach(function (li) {
+        li.hidden = q !== "" && (li.dataset.name || "").indexOf(q) === -1;
+      });
+    }
+  });
+  document.addEventListener("click", function (e) {
+    if (e.target && e.target.closest && e.target.closest("[data-print]")) { window.print(); }
+  });
+  setInterval(tick, 20000);
+})();

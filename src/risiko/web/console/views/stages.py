@@ -1,0 +1,120 @@
+"""Semifinal and final (R18): the ranking, what is pending, draws of lots for ties across a
+cut, seating a stage from the ranking, the final standings."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from risiko.web import selectors, services
+from risiko.web.site.permissions import referee_required
+from risiko.web.tournaments.models import Draw, Tournament
+
+from .. import labels
+from ..common import player_names, referee_name, tables_of, tournament_or_404, who
+from ..forms import DrawForm, StageForm, add_service_error, today
+
+#: "semifinal: Dora and Ezio share the 10th place ..." (risiko.tournament.finals)
+_TIE = re.compile(r"^(semifinal|final): (.+?) share the \d+\w* place")
+
+
+def split_names(text: str, known: set[str]) -> list[str] | None:
+    """``"A, B and C"`` -> ``["A", "B", "C"]`` when those are players' names, else None."""
+    head, _sep, last = text.rpartition(" and ")
+    names = [*head.split(", "), last] if head else [text]
+    return names if all(n in known for n in names) else None
+
+
+def pending_ties(pending: list[str], players: list[str]) -> list[dict[str, Any]]:
+    """The ties across a cut waiting for a draw of lots, from the pending reasons."""
+    known = set(players)
+    out = []
+    for reason in pending:
+        m = _TIE.match(reason)
+        if m:
+            names = split_names(m.group(2), known)
+            if names:
+                out.append({"reason": reason, "stage": m.group(1), "players": names})
+    return out
+
+
+def _stages_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpResponse:
+    report = selectors.season_report_of(t)
+    players = player_names(t)
+    me = referee_name(request)
+    ties = pending_ties(report["pending"], players)
+    for i, tie in enumerate(ties):
+        tie["form"] = forms.pop(f"tie_{i}", None) or DrawForm(
+            initial={"stage": tie["stage"], "order": "\n".join(tie["players"]), "referee": me},
+            auto_id=f"d{i}_%s",
+        )
+    stage_evenings = list(t.evenings.exclude(stage="qualifying").order_by("date"))
+    taken = {e.stage for e in stage_evenings}
+    context: dict[str, Any] = {
+        "t": t, "tab": "stages", "report": report, "faults": selectors.faults_of(t),
+        "ties": ties,
+        "stage_evenings": [
+            {"evening": e, "label": labels.label(labels.STAGES, e.stage),
+             "tables": tables_of(e)} for e in stage_evenings
+        ],
+        "draws": Draw.objects.filter(tournament=t).order_by("id"),
+        "stage_form": StageForm(initial={
+            "stage": "final" if "semifinal" in taken else "semifinal", "date": today(),
+            "chief_referee": me}),
+        "draw_form": DrawForm(initial={"referee": me}),
+        "can_seat": not {"semifinal", "final"} <= taken,
+    }
+    context.update(forms)
+    return render(request, "console/stages.html", context)
+
+
+@referee_required
+def stages(request: HttpRequest, slug: str) -> HttpResponse:
+    """The ranking, the semifinal and final as far as the results go, pending reasons."""
+    return _stages_page(request, tournament_or_404(slug))
+
+
+@referee_required
+@require_POST
+def seat_stage(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """Open the semifinal or final evening seated from the ranking (R18)."""
+    t = tournament_or_404(slug)
+    form = StageForm(request.POST)
+    if form.is_valid():
+        d = form.cleaned_data
+        try:
+            e = services.seat_stage(t, d["date"], d["stage"],
+                                    chief_referee=d["chief_referee"], who=who(request))
+        except services.ServiceError as err:
+            add_service_error(form, err)
+        else:
+            messages.success(request, _("%(stage)s of %(date)s seated.") % {
+                "stage": labels.label(labels.STAGES, e.stage).capitalize(), "date": e.date})
+            return redirect("console_seating", t.slug, e.date.isoformat())
+    return _stages_page(request, t, stage_form=form)
+
+
+@referee_required
+@require_POST
+def draw(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """Record a draw of lots ordering tied players at a cut."""
+    t = tournament_or_404(slug)
+    form = DrawForm(request.POST)
+    if form.is_valid():
+        d = form.cleaned_data
+        try:
+            services.record_draw(t, d["stage"], d["order"], referee=d["referee"],
+                                 note=d["note"], who=who(request))
+        except services.ServiceError as err:
+            add_service_error(form, err)
+        else:
+            messages.success(request, _("Draw of lots recorded: %(order)s.")
+                             % {"order": ", ".join(d["order"])})
+            return redirect("console_stages", t.slug)
+    return _stages_page(request, t, draw_form=form)

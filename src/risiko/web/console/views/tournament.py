@@ -1,0 +1,170 @@
+"""Console home (tournaments, the current evening), a tournament's page (players, evenings,
+carry-over), and the season file import (committee)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.db import transaction
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from risiko.web import selectors, services
+from risiko.web.evenings.models import Evening
+from risiko.web.site.permissions import committee_required, referee_required
+from risiko.web.tournaments.models import CarryOver, Tournament
+
+from ..common import player_names, referee_name, tournament_or_404, who
+from ..forms import (
+    CarryOverForm,
+    EveningForm,
+    ImportForm,
+    PlayersForm,
+    TournamentForm,
+    add_service_error,
+    today,
+)
+
+
+def current_evening() -> Evening | None:
+    """Today's evening (club time) of any tournament, else the latest evening of a current
+    tournament."""
+    day = today()
+    found = Evening.objects.filter(date=day).select_related("tournament").first()
+    if found is None:
+        found = (Evening.objects.filter(tournament__is_current=True, date__lte=day)
+                 .select_related("tournament").order_by("-date").first())
+    return found
+
+
+@referee_required
+@require_http_methods(["GET", "POST"])
+def home(request: HttpRequest) -> HttpResponseBase:
+    """The tournaments, creating one (with its players), the current evening."""
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():
+                t = services.create_tournament(
+                    form.cleaned_data["name"], ruleset=form.cleaned_data["ruleset"],
+                    format=form.format_dict(), who=who(request),
+                )
+                if form.cleaned_data["players"]:
+                    services.add_players(t, form.cleaned_data["players"], who=who(request))
+        except services.ServiceError as e:
+            add_service_error(form, e)
+        else:
+            messages.success(request, _("Tournament %(name)s created.") % {"name": t.name})
+            return redirect("console_tournament", t.slug)
+    tournaments = Tournament.objects.annotate(
+        n_players=Count("entries", distinct=True), n_evenings=Count("evenings", distinct=True)
+    ).order_by("-is_current", "-created")
+    return render(request, "console/home.html", {
+        "tournaments": tournaments, "form": form, "current": current_evening(),
+    })
+
+
+def _tournament_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpResponse:
+    players = player_names(t)
+    evenings = t.evenings.annotate(
+        n_tables=Count("tables", distinct=True), n_arrivals=Count("arrivals", distinct=True)
+    ).order_by("date")
+    context: dict[str, Any] = {
+        "t": t,
+        "players": players,
+        "evenings": evenings,
+        "carry_overs": CarryOver.objects.filter(tournament=t, superseded=False)
+        .select_related("player").order_by("player__name"),
+        "report": selectors.season_report_of(t),
+        "faults": selectors.faults_of(t),
+        "players_form": PlayersForm(),
+        "evening_form": EveningForm(initial={"date": today(), "chief_referee":
+                                             referee_name(request)}),
+        "carry_form": CarryOverForm(players=players, initial={"referee": referee_name(request)}),
+        "tab": "tournament",
+    }
+    context.update(forms)
+    return render(request, "console/tournament.html", context)
+
+
+@referee_required
+def tournament(request: HttpRequest, slug: str) -> HttpResponse:
+    """A tournament: its players, evenings, carry-over, the ranking so far."""
+    return _tournament_page(request, tournament_or_404(slug))
+
+
+@referee_required
+@require_POST
+def add_players(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """Register players, one per line."""
+    t = tournament_or_404(slug)
+    form = PlayersForm(request.POST)
+    if form.is_valid():
+        try:
+            added = services.add_players(t, form.cleaned_data["players"], who=who(request))
+        except services.ServiceError as e:
+            add_service_error(form, e)
+        else:
+            messages.success(request, _("%(n)d players registered.") % {"n": len(added)})
+            return redirect("console_tournament", t.slug)
+    return _tournament_page(request, t, players_form=form)
+
+
+@referee_required
+@require_POST
+def open_evening(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """Open an evening, then go to its check-in."""
+    t = tournament_or_404(slug)
+    form = EveningForm(request.POST)
+    if form.is_valid():
+        d = form.cleaned_data
+        try:
+            e = services.open_evening(t, d["date"], stage=d["stage"],
+                                      chief_referee=d["chief_referee"], who=who(request))
+        except services.ServiceError as err:
+            add_service_error(form, err)
+        else:
+            messages.success(request, _("Evening of %(date)s opened.") % {"date": e.date})
+            return redirect("console_checkin", t.slug, e.date.isoformat())
+    return _tournament_page(request, t, evening_form=form)
+
+
+@referee_required
+@require_POST
+def carry_over(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """R17: confirm a new member's carried-over points."""
+    t = tournament_or_404(slug)
+    form = CarryOverForm(request.POST, players=player_names(t))
+    if form.is_valid():
+        d = form.cleaned_data
+        try:
+            services.set_carry_over(t, d["player"], d["points"], referee=d["referee"],
+                                    note=d["note"], who=who(request))
+        except services.ServiceError as e:
+            add_service_error(form, e)
+        else:
+            messages.success(request, _("Carry-over of %(player)s confirmed.")
+                             % {"player": d["player"]})
+            return redirect("console_tournament", t.slug)
+    return _tournament_page(request, t, carry_form=form)
+
+
+@committee_required
+@require_http_methods(["GET", "POST"])
+def import_season(request: HttpRequest) -> HttpResponseBase:
+    """Create a tournament from a season file (committee only)."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            t = services.import_season(form.cleaned_data["file"], who=who(request),
+                                       name=form.cleaned_data["name"] or None)
+        except services.ServiceError as e:
+            add_service_error(form, e)
+        else:
+            messages.success(request, _("Tournament %(name)s imported.") % {"name": t.name})
+            return redirect("console_tournament", t.slug)
+    return render(request, "console/import.html", {"form": form})
