@@ -179,6 +179,19 @@ def test_import_refusals_are_shown_and_nothing_is_created():
     assert r.status_code == 302 and Tournament.objects.count() == 2
 
 
+def test_the_console_can_draw_the_lots():
+    _client("comitato", "committee").post(reverse("console_import"),
+                                          {"file": _upload(_qualifying_only())})
+    t = Tournament.objects.get()
+    ref = _client("arbitro", "referee")
+    r = ref.post(reverse("console_draw", args=[t.slug]), {
+        "stage": "semifinal", "order": "Dora\nEzio", "shuffle": "on", "referee": "Luca"})
+    assert r.status_code == 302
+    draw = t.draws.get()
+    assert sorted(draw.order) == ["Dora", "Ezio"] and draw.note == "sorteggio fatto dalla console"
+    assert selectors.season_report_of(t)["semifinal_tables"] is not None
+
+
 def test_the_print_stylesheet_and_the_console_script_are_served():
     css = finders.find("console/console.css")
     js = finders.find("console/console.js")

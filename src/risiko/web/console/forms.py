@@ -327,6 +327,9 @@ class DrawForm(forms.Form):
         label=_("Order drawn, best first (one per line)"),
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+    shuffle = forms.BooleanField(
+        label=_("Let the console draw (the players above in a random order)"), required=False
+    )
     referee = forms.CharField(label=_("Referee"), max_length=80)
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
 

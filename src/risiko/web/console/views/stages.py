@@ -4,6 +4,7 @@ cut, seating a stage from the ranking, the final standings."""
 from __future__ import annotations
 
 import re
+import secrets
 from typing import Any
 
 from django.contrib import messages
@@ -108,13 +109,17 @@ def draw(request: HttpRequest, slug: str) -> HttpResponseBase:
     form = DrawForm(request.POST)
     if form.is_valid():
         d = form.cleaned_data
+        order, note = list(d["order"]), d["note"]
+        if d["shuffle"]:
+            secrets.SystemRandom().shuffle(order)
+            note = " · ".join(x for x in (note, _("drawn by the console")) if x)
         try:
-            services.record_draw(t, d["stage"], d["order"], referee=d["referee"],
-                                 note=d["note"], who=who(request))
+            services.record_draw(t, d["stage"], order, referee=d["referee"], note=note,
+                                 who=who(request))
         except services.ServiceError as err:
             add_service_error(form, err)
         else:
             messages.success(request, _("Draw of lots recorded: %(order)s.")
-                             % {"order": ", ".join(d["order"])})
+                             % {"order": ", ".join(order)})
             return redirect("console_stages", t.slug)
     return _stages_page(request, t, draw_form=form)
