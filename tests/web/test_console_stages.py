@@ -84,6 +84,9 @@ def test_import_draw_semifinal_final_and_the_final_standings():
     r = ref.post(reverse("console_seat_stage", args=[t.slug]),
                  {"stage": "semifinal", "date": "2027-03-30", "chief_referee": "Luca"})
     assert r.status_code == 200 and "the semifinal cannot be seated yet" in r.content.decode()
+    r = ref.post(reverse("console_open_evening", args=[t.slug]),
+                 {"date": "2027-03-30", "stage": "semifinal", "chief_referee": "Luca"})
+    assert r.status_code == 200 and "the semifinal cannot be seated yet" in r.content.decode()
     assert not t.evenings.filter(stage="semifinal").exists()
     r = ref.post(reverse("console_draw", args=[t.slug]),
                  {"stage": "semifinal", "order": "Ezio\nDora", "referee": "Luca",
@@ -97,6 +100,9 @@ def test_import_draw_semifinal_final_and_the_final_standings():
                  {"stage": "semifinal", "date": "2027-03-30", "chief_referee": "Luca"})
     assert r.status_code == 302
     assert r["Location"] == reverse("console_seating", args=[t.slug, "2027-03-30"])
+    checkin = ref.get(reverse("console_checkin", args=[t.slug, "2027-03-30"])).content.decode()
+    assert checkin.count('class="checkin-row') == 10  # the semifinalists only
+    assert "non arrivati: <strong>10</strong>" in checkin
     semi = next(e for e in full["evenings"] if e["stage"] == "semifinal")
     assert sorted(map(sorted, _seats(t, "2027-03-30"))) == sorted(
         sorted(tb["seats"]) for tb in semi["tables"])
@@ -109,9 +115,10 @@ def test_import_draw_semifinal_final_and_the_final_standings():
     assert "Finalisti (ordine di scelta del posto)" in page
 
     # the final: the finalists in seat-choice order
-    r = ref.post(reverse("console_seat_stage", args=[t.slug]),
+    r = ref.post(reverse("console_open_evening", args=[t.slug]),  # as the stages page does
                  {"stage": "final", "date": "2027-04-06", "chief_referee": "Luca"})
     assert r.status_code == 302
+    assert r["Location"] == reverse("console_checkin", args=[t.slug, "2027-04-06"])
     assert _seats(t, "2027-04-06") == [expected["finalists"]]
     page = ref.get(reverse("console_seating", args=[t.slug, "2027-04-06"])).content.decode()
     assert "ordine di scelta del posto" in page

@@ -38,10 +38,12 @@ def _evening_context(t: Tournament, e: Evening, tab: str) -> dict[str, Any]:
             "stage_label": labels.label(labels.STAGES, e.stage)}
 
 
-def _counts(arrivals: dict[str, ArrivalInfo], n_players: int) -> dict[str, int]:
-    c = Counter(a.ruling.arrival_class for a in arrivals.values())
+def _counts(arrivals: dict[str, ArrivalInfo], players: list[Player]) -> dict[str, int]:
+    """Players by R3 class, and those not arrived yet, among ``players``."""
+    names = [p.name for p in players]
+    c = Counter(arrivals[n].ruling.arrival_class for n in names if n in arrivals)
     return {"on_time": c["on_time"], "late": c["late"], "excluded": c["excluded"],
-            "waiting": n_players - len(arrivals)}
+            "waiting": sum(1 for n in names if n not in arrivals)}
 
 
 @referee_required
@@ -51,7 +53,7 @@ def evening(request: HttpRequest, slug: str, date: str) -> HttpResponse:
     e = evening_or_404(t, date)
     arrivals = arrivals_of(e)
     context = _evening_context(t, e, "evening")
-    context.update({"tables": tables_of(e), "counts": _counts(arrivals, t.entries.count()),
+    context.update({"tables": tables_of(e), "counts": _counts(arrivals, _players_of(t, e)),
                     "penalties": e.penalties.count(), "discipline": e.discipline.count()})
     return render(request, "console/evening.html", context)
 
@@ -77,16 +79,26 @@ def _players(t: Tournament) -> list[Player]:
                   key=lambda p: p.name.casefold())
 
 
+def _players_of(t: Tournament, e: Evening) -> list[Player]:
+    """The players to check in: everyone, or at a seated semifinal or final only those
+    seated (the qualified, R18)."""
+    players = _players(t)
+    if e.stage != "qualifying" and e.tables.exists():
+        seated = set(seated_names(e))
+        players = [p for p in players if p.name in seated]
+    return players
+
+
 def _checkin_page(request: HttpRequest, t: Tournament, e: Evening,
                   bad: tuple[Player, ArrivalForm] | None = None) -> HttpResponse:
     arrivals = arrivals_of(e)
-    players = _players(t)
+    players = _players_of(t, e)
     rows = [
         _row(e, p, arrivals.get(p.name), bad[1] if bad and bad[0].pk == p.pk else None)
         for p in players
     ]
     context = _evening_context(t, e, "checkin")
-    context.update({"rows": rows, "counts": _counts(arrivals, len(players)),
+    context.update({"rows": rows, "counts": _counts(arrivals, players),
                     "seated": bool(e.tables.exists())})
     return render(request, "console/checkin.html", context)
 
@@ -132,7 +144,7 @@ def arrival(request: HttpRequest, slug: str, date: str, player: int) -> HttpResp
             info = ArrivalInfo(current, ruling_of(e, current))
     context = _evening_context(t, e, "checkin")
     context.update(_row(e, p, info, form))
-    context["counts"] = _counts(arrivals_of(e), t.entries.count())
+    context["counts"] = _counts(arrivals_of(e), _players_of(t, e))
     context["oob"] = True
     return render(request, "console/_arrival_row.html", context)
 

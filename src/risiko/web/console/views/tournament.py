@@ -117,14 +117,19 @@ def add_players(request: HttpRequest, slug: str) -> HttpResponseBase:
 @referee_required
 @require_POST
 def open_evening(request: HttpRequest, slug: str) -> HttpResponseBase:
-    """Open an evening, then go to its check-in."""
+    """Open an evening, then go to its check-in; a semifinal or final evening is seated
+    from the ranking as it opens (R18)."""
     t = tournament_or_404(slug)
     form = EveningForm(request.POST)
     if form.is_valid():
         d = form.cleaned_data
         try:
-            e = services.open_evening(t, d["date"], stage=d["stage"],
-                                      chief_referee=d["chief_referee"], who=who(request))
+            if d["stage"] == "qualifying":
+                e = services.open_evening(t, d["date"], chief_referee=d["chief_referee"],
+                                          who=who(request))
+            else:  # the semifinal and the final are seated from the ranking (R18)
+                e = services.seat_stage(t, d["date"], d["stage"],
+                                        chief_referee=d["chief_referee"], who=who(request))
         except services.ServiceError as err:
             add_service_error(form, err)
         else:
