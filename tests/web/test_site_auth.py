@@ -365,3 +365,13 @@ def test_async_views_are_protected_too(referee):
     assert _call(_async_referee_view, AnonymousUser(), async_view=True) == 302
     assert _call(_async_referee_view, _user("giocatore"), async_view=True) == 403
 
+
+
+@pytest.mark.db
+@pytest.mark.django_db
+def test_htmx_request_after_the_session_expired_redirects_the_whole_page(client: Client) -> None:
+    User.objects.create_user("someone", password="x-Very-long-pw-1")  # no first-run page
+    res = client.post("/arbitro/", HTTP_HX_REQUEST="true",
+                      HTTP_HX_CURRENT_URL="http://testserver/arbitro/")
+    assert res.status_code == 200
+    assert res["HX-Redirect"].startswith("/login/?next=/arbitro/")

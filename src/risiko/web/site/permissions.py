@@ -16,13 +16,14 @@ import functools
 from collections.abc import Callable
 from inspect import iscoroutinefunction
 from typing import Any, TypeVar, cast
+from urllib.parse import urlsplit
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.mixins import UserPassesTestMixin
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 
 REFEREE = "referee"
 COMMITTEE = "committee"
@@ -72,6 +73,14 @@ def _check(request: HttpRequest, allowed: Callable[[AnyUser], bool]) -> HttpResp
     if allowed(user):
         return None
     if not user.is_authenticated:
+        if request.headers.get("HX-Request"):
+            # an htmx request (e.g. a check-in row) after the session expired: send the whole
+            # page to the login, not the login page into the row
+            page = urlsplit(request.headers.get("HX-Current-URL", "")).path
+            target = redirect_to_login(page or request.get_full_path())
+            response = HttpResponse(status=200)
+            response["HX-Redirect"] = target["Location"]
+            return response
         return redirect_to_login(request.get_full_path())
     raise PermissionDenied
 
