@@ -245,3 +245,11 @@ def test_the_tools_catalogues_are_complete_and_compiled(lang):
         assert msgstr, f"{lang}: {msgid!r} has no translation"
         got = compiled.get(msgid, compiled.get((msgid, 0)))
         assert got == msgstr, f"{lang}: {msgid!r}: run compilemessages"
+
+
+@pytest.mark.db
+@pytest.mark.django_db
+def test_the_tools_scripts_and_stylesheet_are_served(client):
+    for path in ("tools/board.js", "tools/clock.js", "tools/tools.css"):
+        response = client.get(f"/static/{path}")
+        assert response.status_code == 200, path
