@@ -8,3 +8,14 @@ class PublicConfig(AppConfig):
 
     name = "risiko.web.public"
     label = "public"
+
+    def ready(self) -> None:
+        """Count the saves and deletes of the domain models (see ``data.change_key``)."""
+        from django.apps import apps
+
+        from .data import connect_signals
+
+        connect_signals(
+            m for label in ("players", "tournaments", "evenings", "results")
+            for m in apps.get_app_config(label).get_models()
+        )

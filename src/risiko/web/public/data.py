@@ -1,0 +1,567 @@
+"""What the public pages show, computed from the recorded facts and cached until they change.
+
+:func:`load_tournament` builds the same domain :class:`risiko.tournament.model.Tournament` as
+:func:`risiko.web.selectors.load_tournament` (a test checks they are equal) in a fixed number
+of queries instead of a few per table. :func:`snapshot` gives everything computed from it -
+the season report (``risiko season --json``), each evening's tables with every seat's score,
+the points of every player after each qualifying evening - cached in this process under a key
+that changes with every write: nothing stale is ever served (see :func:`change_key`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import itertools
+import json
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from functools import cached_property, lru_cache
+from typing import Any
+
+from django.contrib.admin.models import LogEntry
+from django.db import models, transaction
+from django.db.models import TextField
+from django.db.models.functions import Cast
+from django.db.models.signals import post_delete, post_save
+
+from risiko.ruleset import Ruleset
+from risiko.sheet import Sheet, SheetError, parse_sheet
+from risiko.tournament import model as dm
+from risiko.tournament.finals import Stages, compute_stages
+from risiko.tournament.schedule import classify
+from risiko.tournament.standings import compute_standings
+from risiko.web.auditlog.models import AuditEntry
+from risiko.web.evenings.models import Arrival, Evening
+from risiko.web.results.models import Appeal, Discipline, GameTable, Penalty, Seat, TableResult
+from risiko.web.selectors import schedule_of
+from risiko.web.tournaments.models import CarryOver, Draw, Tournament
+
+# ------------------------------------------------------------------------------ loading
+
+
+def load_tournament(t: Tournament) -> dm.Tournament:
+    """The domain tournament of ``t``: equal to :func:`risiko.web.selectors.load_tournament`
+    (facts not superseded or voided, the latest result and appeal), in 11 queries.
+
+    Raises ValueError if a stored sheet no longer parses."""
+    players = tuple(
+        dm.Player(name, accepted or None, accepted_on)
+        for name, accepted, accepted_on in t.entries.order_by("order", "id").values_list(
+            "player__name", "player__accepted_ruleset", "player__accepted_on"
+        )
+    )
+    fmt = dm.TournamentFormat.from_dict(t.format) if t.format else dm.get_format(None)
+    head = dm.Tournament(name=t.name, players=players, ruleset_name=t.ruleset_name,
+                         ruleset_version=t.ruleset_version, format=fmt)
+    ruleset = head.ruleset
+    evening_rows = list(Evening.objects.filter(tournament=t).order_by("date"))
+    ev_ids = [e.pk for e in evening_rows]
+
+    appeals: dict[int, dm.Appeal] = {}
+    for a in Appeal.objects.filter(
+        penalty__evening_id__in=ev_ids, penalty__voided=False, superseded=False
+    ).order_by("id"):
+        appeals[a.penalty_id] = dm.Appeal(
+            a.outcome, a.points, a.referee, a.reason  # type: ignore[arg-type]
+        )
+    by_table: dict[int, list[dm.Penalty]] = defaultdict(list)
+    by_evening: dict[int, list[dm.Penalty]] = defaultdict(list)
+    for pid, ev_id, table_id, unit, name, points, reason, referee, at in (
+        Penalty.objects.filter(evening_id__in=ev_ids, voided=False).order_by("id").values_list(
+            "id", "evening_id", "table_id", "unit", "player__name", "points", "reason",
+            "referee", "at")
+    ):
+        pen = dm.Penalty(player=name, points=points, reason=reason, referee=referee,
+                         at=_clock(at) if at else None, appeal=appeals.get(pid))
+        if unit == "table" and table_id is not None:
+            by_table[table_id].append(pen)
+        else:
+            by_evening[ev_id].append(pen)
+
+    arrivals: dict[int, list[dm.Arrival]] = defaultdict(list)
+    for ev_id, name, at, phoned, phoned_at in (
+        Arrival.objects.filter(evening_id__in=ev_ids, superseded=False).order_by("id")
+        .values_list("evening_id", "player__name", "at", "phoned", "phoned_at")
+    ):
+        arrivals[ev_id].append(dm.Arrival(
+            name, _clock(at), phoned, _clock(phoned_at) if phoned_at else None))
+
+    seats: dict[int, list[str]] = defaultdict(list)
+    for table_id, name in (
+        Seat.objects.filter(table__evening_id__in=ev_ids).order_by("table_id", "position")
+        .values_list("table_id", "player__name")
+    ):
+        seats[table_id].append(name)
+    results: dict[int, tuple[Any, Any, Any, Any]] = {}
+    for table_id, sheet_text, scores, risiko, abandoned in TableResult.objects.filter(
+        table__evening_id__in=ev_ids, superseded=False
+    ).order_by("id").annotate(sheet_text=Cast("sheet", TextField())).values_list(
+        "table_id", "sheet_text", "scores", "risiko", "abandoned"
+    ):
+        results[table_id] = (sheet_text, scores, risiko, abandoned)  # the latest counts
+    tables: dict[int, list[dm.Table]] = defaultdict(list)
+    for table_id, ev_id, number, date in (
+        GameTable.objects.filter(evening_id__in=ev_ids).order_by("evening_id", "number")
+        .values_list("id", "evening_id", "number", "evening__date")
+    ):
+        tables[ev_id].append(_table(table_id, seats[table_id], results.get(table_id),
+                                    by_table[table_id], f"{date} table {number}"))
+
+    discipline: dict[int, list[dm.Discipline]] = defaultdict(list)
+    for d in Discipline.objects.filter(evening_id__in=ev_ids, voided=False).order_by(
+        "id"
+    ).select_related("player"):
+        discipline[d.evening_id].append(dm.Discipline(
+            d.player.name, d.level, d.reason, d.referee, d.table_number  # type: ignore[arg-type]
+        ))
+
+    evenings = tuple(
+        dm.Evening(
+            date=e.date,
+            stage=e.stage,  # type: ignore[arg-type]
+            schedule=schedule_of(e, ruleset),
+            arrivals=tuple(arrivals[e.pk]),
+            tables=tuple(tables[e.pk]),
+            penalties=tuple(by_evening[e.pk]),
+            discipline=tuple(discipline[e.pk]),
+        )
+        for e in evening_rows
+    )
+    carry = tuple(
+        dm.CarryOver(name, points, referee, note)
+        for name, points, referee, note in CarryOver.objects.filter(
+            tournament=t, superseded=False
+        ).order_by("id").values_list("player__name", "points", "referee", "note")
+    )
+    draws = tuple(
+        dm.Draw(stage, tuple(order), referee, note)  # type: ignore[arg-type]
+        for stage, order, referee, note in Draw.objects.filter(
+            tournament=t, superseded=False
+        ).order_by("id").values_list("stage", "order", "referee", "note")
+    )
+    return replace(head, carry_over=carry, evenings=evenings, draws=draws)
+
+
+_classify = lru_cache(maxsize=65536)(classify)
+
+
+@lru_cache(maxsize=2048)
+def _clock(text: str) -> int:
+    return dm.parse_clock(text)
+
+
+def _table(table_id: int, seats: list[str], res: tuple[Any, Any, Any, Any] | None,
+           penalties: list[dm.Penalty], where: str) -> dm.Table:
+    sheet = None
+    scores = None
+    risiko: frozenset[str] = frozenset()
+    abandoned: frozenset[str] = frozenset()
+    if res is not None:
+        sheet_text, res_scores, res_risiko, res_abandoned = res
+        if sheet_text is not None and sheet_text != "null":
+            sheet = _parse_sheet(sheet_text, where)
+        elif res_scores is not None:
+            scores = tuple((str(k), int(v)) for k, v in res_scores.items())
+            risiko = frozenset(res_risiko or ())
+        abandoned = frozenset(res_abandoned or ())
+    return dm.Table(seats=tuple(seats), sheet=sheet, scores=scores, risiko=risiko,
+                    abandoned=abandoned, penalties=tuple(penalties))
+
+
+_SHEETS: OrderedDict[str, Sheet] = OrderedDict()
+_SHEETS_SIZE = 8192
+_sheets_lock = threading.Lock()
+
+
+def _parse_sheet(text: str, where: str) -> Sheet:
+    """``parse_sheet`` of a stored sheet (its JSON text as the database gives it),
+    remembered by that text: a stored sheet never changes (a correction is a new result)
+    and the same text always gives the same sheet."""
+    with _sheets_lock:
+        found = _SHEETS.get(text)
+        if found is not None:
+            _SHEETS.move_to_end(text)
+            return found
+    try:
+        sheet = parse_sheet(json.loads(text))
+    except SheetError as err:
+        raise ValueError(f"{where}: stored sheet is invalid: {err}") from err
+    with _sheets_lock:
+        _SHEETS[text] = sheet
+        while len(_SHEETS) > _SHEETS_SIZE:
+            _SHEETS.popitem(last=False)
+    return sheet
+
+
+# ------------------------------------------------------------------------------ views of data
+
+
+@dataclass(frozen=True)
+class PenaltyView:
+    """A penalty as shown: ``points`` given, ``effective`` after the appeal (``appeal`` is
+    the outcome: upheld | reduced | annulled, or "" without one); ``kind`` "table" (table
+    points, ``table`` its number), "ranking" (a referee's, ranking points) or "r13" (left
+    the game: the ruleset's ranking penalty)."""
+
+    player: str
+    kind: str
+    points: int
+    effective: int
+    reason: str = ""
+    referee: str = ""
+    appeal: str = ""
+    table: int | None = None
+    date: _dt.date | None = None
+    stage: str = ""
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat of a table: ``position`` in turn order; ``base`` the table score before the
+    table penalties (``penalty`` <= 0), ``score`` = base + penalty; ``risiko`` objective
+    completed; ``abandoned`` left the game (R13). Scores are None while not played."""
+
+    position: int
+    player: str
+    base: int | None = None
+    penalty: int | None = None
+    score: int | None = None
+    risiko: bool = False
+    abandoned: bool = False
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A table: ``number``, ``played`` (a result is recorded), ``seats`` in turn order, its
+    table penalties."""
+
+    number: int
+    played: bool
+    seats: tuple[SeatView, ...]
+    penalties: tuple[PenaltyView, ...]
+
+
+@dataclass(frozen=True)
+class ArrivalView:
+    """An arrival with its R3 ruling: ``arrival_class`` on_time | late | excluded,
+    ``penalty_turns``, ``phoned`` (a phone notice was recorded)."""
+
+    player: str
+    at: str
+    phoned: bool
+    arrival_class: str
+    penalty_turns: int
+
+
+@dataclass(frozen=True)
+class EveningView:
+    """An evening: date, stage, tables, arrivals (by time), ranking penalties (referees'
+    after appeals and R13), ``played`` and ``total`` tables."""
+
+    date: _dt.date
+    stage: str
+    tables: tuple[TableView, ...]
+    arrivals: tuple[ArrivalView, ...]
+    penalties: tuple[PenaltyView, ...]
+
+    @property
+    def played(self) -> int:
+        return sum(t.played for t in self.tables)
+
+    @property
+    def total(self) -> int:
+        return len(self.tables)
+
+    @property
+    def players(self) -> int:
+        return sum(len(t.seats) for t in self.tables)
+
+
+@dataclass(frozen=True)
+class EveningSummary:
+    """An evening in the list: date, stage, tables with a result, tables, players seated."""
+
+    date: _dt.date
+    stage: str
+    played: int
+    total: int
+    players: int
+
+
+@dataclass(frozen=True)
+class Point:
+    """A player's place in the qualifying ranking after an evening."""
+
+    date: _dt.date
+    points: int
+    rank: int
+
+
+def _penalty_view(p: dm.Penalty, kind: str, table: int | None, e: dm.Evening) -> PenaltyView:
+    return PenaltyView(
+        player=p.player, kind=kind, points=p.points, effective=p.effective, reason=p.reason,
+        referee=p.referee, appeal=p.appeal.outcome if p.appeal else "", table=table,
+        date=e.date, stage=e.stage,
+    )
+
+
+# ------------------------------------------------------------------------------ snapshot
+
+
+class Snapshot:
+    """Everything the public pages show of one tournament, computed once per change.
+
+    ``domain`` (the pure tournament as loaded), ``scored`` (the same with every sheet
+    replaced by the scores it gives: the same standings and stages, without scoring each
+    sheet again), ``stages`` (standings and R18 stages), ``report`` (the dict of ``risiko
+    season --json`` but its ``evenings``: name, ruleset, format, standings and the stage
+    keys); computed when first asked: ``evening(date)`` and ``evenings``
+    (:class:`EveningView`), ``summaries`` (:class:`EveningSummary`, newest first),
+    ``history`` (each player's :class:`Point` after every qualifying evening with a
+    result).
+    """
+
+    def __init__(self, domain: dm.Tournament) -> None:
+        self.domain = domain
+        self.ruleset = domain.ruleset
+        self.scored = replace(domain, evenings=tuple(
+            replace(e, tables=tuple(_prescored(t, self.ruleset) for t in e.tables))
+            for e in domain.evenings))
+        self.stages: Stages = compute_stages(self.scored)
+        self.report: dict[str, Any] = {
+            "name": domain.name,
+            "ruleset": self.ruleset.label,
+            "format": domain.format.to_dict(),
+            **self.stages.to_dict(),
+        }
+        self.rows: list[dict[str, Any]] = self.report["standings"]
+        self.row_of = {r["player"]: r for r in self.rows}
+        self._views: dict[_dt.date, EveningView | None] = {}
+        self._lock = threading.Lock()
+
+    @cached_property
+    def evenings(self) -> dict[_dt.date, EveningView]:
+        """Every evening's tables, arrivals and ranking penalties, by date."""
+        return {e.date: self._evening_view(e) for e in self.scored.evenings}
+
+    def evening(self, date: _dt.date) -> EveningView | None:
+        """The evening on ``date`` (None if there is none)."""
+        if "evenings" in self.__dict__:
+            return self.evenings.get(date)
+        with self._lock:
+            if date not in self._views:
+                found = next((e for e in self.scored.evenings if e.date == date), None)
+                self._views[date] = None if found is None else self._evening_view(found)
+            return self._views[date]
+
+    @cached_property
+    def summaries(self) -> list[EveningSummary]:
+        """Every evening, newest first, with how many tables have a result."""
+        return [EveningSummary(e.date, e.stage, sum(t.played for t in e.tables), len(e.tables),
+                               sum(len(t.seats) for t in e.tables))
+                for e in sorted(self.scored.evenings, key=lambda e: e.date, reverse=True)]
+
+    def _evening_view(self, e: dm.Evening) -> EveningView:
+        abandon = self.ruleset.abandon_ranking_penalty
+        tables = []
+        r13 = []
+        for number, table in enumerate(e.tables, start=1):
+            results = {s.player: s for s in table.results(self.ruleset)}
+            seats = []
+            for pos, name in enumerate(table.seats, start=1):
+                s = results.get(name)
+                if s is None:
+                    seats.append(SeatView(pos, name))
+                    continue
+                seats.append(SeatView(pos, name, s.base, s.penalty, s.score, s.risiko,
+                                      s.abandoned))
+                if s.abandoned:
+                    r13.append(PenaltyView(name, "r13", -abandon, -abandon, "R13",
+                                           table=number, date=e.date, stage=e.stage))
+            tables.append(TableView(
+                number, table.played, tuple(seats),
+                tuple(_penalty_view(p, "table", number, e) for p in table.penalties)))
+        arrivals = []
+        for a in sorted(e.arrivals, key=lambda a: (a.at, a.player)):
+            ruling = _classify(e.schedule, a)
+            arrivals.append(ArrivalView(a.player, dm.clock_name(a.at), a.phoned,
+                                        ruling.arrival_class, ruling.penalty_turns))
+        penalties = [_penalty_view(p, "ranking", None, e) for p in e.penalties]
+        return EveningView(e.date, e.stage, tuple(tables), tuple(arrivals),
+                           tuple(penalties + r13))
+
+    @cached_property
+    def history(self) -> dict[str, list[Point]]:
+        """Each ranked player's points and rank after every qualifying evening with at least
+        one result (``compute_standings(until=date)``, see :func:`_ranking_history`)."""
+        return _ranking_history(self.scored)
+
+    def games_of(self, player: str) -> list[tuple[EveningView, TableView, SeatView]]:
+        """The tables ``player`` sat at, by date."""
+        out = []
+        for e in self.evenings.values():
+            for t in e.tables:
+                for s in t.seats:
+                    if s.player == player:
+                        out.append((e, t, s))
+        return out
+
+    def penalties_of(self, player: str) -> list[PenaltyView]:
+        """Every penalty of ``player``: table penalties, ranking penalties and R13, by date."""
+        out: list[PenaltyView] = []
+        for e in self.evenings.values():
+            for t in e.tables:
+                out += [p for p in t.penalties if p.player == player]
+            out += [p for p in e.penalties if p.player == player]
+        return out
+
+
+_SCORED: OrderedDict[dm.Table, dm.Table] = OrderedDict()
+_SCORED_SIZE = 8192
+_scored_lock = threading.Lock()
+
+
+def _prescored(table: dm.Table, ruleset: Ruleset) -> dm.Table:
+    """``table`` with its sheet replaced by the scores it gives (base scores, RisiKo!, who
+    left the game): ``results()`` is the same, seat by seat. Remembered by the table."""
+    if table.sheet is None:
+        return table
+    key = table
+    with _scored_lock:
+        found = _SCORED.get(key)
+        if found is not None:
+            _SCORED.move_to_end(key)
+            return found
+    results = table.results(ruleset)
+    scored = replace(table, sheet=None, scores=tuple((s.player, s.base) for s in results),
+                     risiko=frozenset(s.player for s in results if s.risiko),
+                     abandoned=table.left_the_game())
+    with _scored_lock:
+        _SCORED[key] = scored
+        while len(_SCORED) > _SCORED_SIZE:
+            _SCORED.popitem(last=False)
+    return scored
+
+
+_STANDINGS: OrderedDict[int, tuple[tuple[str, int, int], ...]] = OrderedDict()
+_CHAIN: OrderedDict[tuple[Any, ...], int] = OrderedDict()
+_MEMO_SIZE = 1024
+_tokens = itertools.count(1)
+_standings_lock = threading.Lock()
+
+
+def _token(key: tuple[Any, ...]) -> int:
+    """A number naming ``key`` for as long as it is remembered (never reused)."""
+    with _standings_lock:
+        found = _CHAIN.get(key)
+        if found is None:
+            found = _CHAIN[key] = next(_tokens)
+        _CHAIN.move_to_end(key)
+        while len(_CHAIN) > _MEMO_SIZE:
+            _CHAIN.popitem(last=False)
+        return found
+
+
+def _ranking_history(t: dm.Tournament) -> dict[str, list[Point]]:
+    """Each ranked player's points and rank after every qualifying evening of ``t`` with at
+    least one result: ``compute_standings(t, until=date)``, remembered by the facts up to
+    that date - the format, the ruleset, the carry-over and the evenings so far, named by a
+    chain of tokens (token of the evenings before, this evening) so that each evening is
+    hashed once - so a new result on the last evening recomputes that evening only."""
+    out: dict[str, list[Point]] = defaultdict(list)
+    token = _token(("start", t.format, t.ruleset_name, t.ruleset_version, t.carry_over))
+    qualifying = t.stage_evenings("qualifying")
+    for k, e in enumerate(qualifying):
+        token = _token((token, e))
+        if not any(table.played for table in e.tables):
+            continue
+        with _standings_lock:
+            rows = _STANDINGS.get(token)
+            if rows is not None:
+                _STANDINGS.move_to_end(token)
+        if rows is None:
+            computed = compute_standings(replace(t, evenings=tuple(qualifying[:k + 1]))).rows
+            rows = tuple((r.player, r.points, r.rank) for r in computed)
+            with _standings_lock:
+                _STANDINGS[token] = rows
+                while len(_STANDINGS) > _MEMO_SIZE:
+                    _STANDINGS.popitem(last=False)
+        for player, points, rank in rows:
+            out[player].append(Point(e.date, points, rank))
+    return dict(out)
+
+
+# ------------------------------------------------------------------------------ the cache
+
+_signal_writes = 0  # model saves and deletes committed in this process (admin, shell, ...)
+_CACHE: OrderedDict[int, tuple[tuple[Any, ...], Snapshot]] = OrderedDict()
+_CACHE_SIZE = 4
+_cache_lock = threading.Lock()
+
+
+def _count_write() -> None:
+    global _signal_writes
+    with _cache_lock:
+        _signal_writes += 1
+
+
+def _bump(**_kwargs: Any) -> None:
+    # once the write is committed (at once outside a transaction): a request reading the
+    # key before the data would otherwise keep the old data under the new key
+    transaction.on_commit(_count_write)
+
+
+def connect_signals(models_: Iterable[type[models.Model]]) -> None:
+    """Count every committed save and delete of these models (called by the app config)."""
+    for model in models_:
+        post_save.connect(_bump, sender=model, dispatch_uid=f"public-save-{model._meta.label}")
+        post_delete.connect(_bump, sender=model,
+                            dispatch_uid=f"public-delete-{model._meta.label}")
+
+
+def _latest(model: type[models.Model], time_field: str) -> tuple[Any, ...]:
+    count = model._default_manager.count()
+    last = model._default_manager.order_by("-pk").values_list("pk", time_field).first()
+    return (count, *(last or (None, None)))
+
+
+def change_key() -> tuple[Any, ...]:
+    """Changes whenever a fact may have changed: every write through the services adds an
+    audit entry (its count, last id and time: ids reused after a rollback or a restore of
+    an older database still give a new time), the admin adds a log entry, and the saves and
+    deletes of the domain models in this process are counted. Read before the facts, so a
+    write landing in between is picked up by the next request."""
+    return (_signal_writes, _latest(AuditEntry, "when"), _latest(LogEntry, "action_time"))
+
+
+def snapshot(t: Tournament) -> Snapshot:
+    """The :class:`Snapshot` of ``t``, from the cache when nothing changed since it was
+    computed."""
+    key = change_key()
+    with _cache_lock:
+        hit = _CACHE.get(t.pk)
+        if hit is not None and hit[0] == key:
+            _CACHE.move_to_end(t.pk)
+            return hit[1]
+    snap = Snapshot(load_tournament(t))
+    with _cache_lock:
+        _CACHE[t.pk] = (key, snap)
+        _CACHE.move_to_end(t.pk)
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return snap
+
+
+def clear_cache() -> None:
+    """Forget every snapshot, parsed sheet and past ranking (tests, benchmarks)."""
+    with _cache_lock:
+        _CACHE.clear()
+    with _sheets_lock:
+        _SHEETS.clear()
+    with _standings_lock:
+        _STANDINGS.clear()
+        _CHAIN.clear()
+    with _scored_lock:
+        _SCORED.clear()

@@ -1,0 +1,220 @@
+"""What the public pages compute: the fast loader gives the selectors' domain tournament, the
+snapshot gives the season report and the ranking evening by evening, the cache never serves
+stale data; the chart's geometry; the pending lines in Italian; the catalogues compiled."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import gettext
+import json
+from pathlib import Path
+
+import pytest
+from django.contrib.admin.models import ADDITION, LogEntry
+from django.contrib.auth.models import User
+from django.utils import translation
+from test_public_pages import WHO, _second_table_result, build
+
+from risiko.tournament.season import season_report
+from risiko.tournament.standings import compute_standings
+from risiko.web import selectors, services
+from risiko.web.public import chart, data, texts
+from risiko.web.results.models import TableResult
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+LOCALE = Path(__file__).resolve().parents[2] / "src" / "risiko" / "web" / "public" / "locale"
+
+
+@pytest.fixture(autouse=True)
+def _clear():
+    data.clear_cache()
+    yield
+    data.clear_cache()
+
+
+def _season():
+    season = json.loads((EXAMPLES / "season-2027.json").read_text(encoding="utf-8"))
+    return services.import_season(season, who=WHO)
+
+
+@pytest.mark.db
+@pytest.mark.django_db
+def test_the_loader_gives_the_selectors_tournament():
+    t = build()
+    for tournament in (t, _season()):
+        domain = data.load_tournament(tournament)
+        assert domain == selectors.load_tournament(tournament)
+        report = season_report(domain)
+        report.pop("evenings")
+        assert data.Snapshot(domain).report == report  # sheets scored once: same report
+    # corrections, voided penalties and superseded appeals are not facts any more
+    table = t.evenings.get(date="2027-03-02").tables.get(number=2)
+    services.enter_scores(table, {"Ezio": 50, "Fede": 33, "Gino": 35, "Ivo": 0},
+                          abandoned=["Ivo"], who=WHO)
+    pen = t.evenings.get(date="2027-03-02").penalties.get(player__name="Ciro")
+    services.decide_appeal(pen, "annulled", referee="Sara", who=WHO)
+    bice = t.evenings.get(date="2027-03-02").penalties.get(player__name="Bice")
+    services.void_penalty(bice, reason="wrong player", who=WHO)
+    domain = data.load_tournament(t)
+    assert domain == selectors.load_tournament(t)
+    row = data.Snapshot(domain).row_of
+    assert (row["Ezio"]["points"], row["Ciro"]["points"], row["Bice"]["points"]) == (110, 30, 40)
+
+
+@pytest.mark.db
+@pytest.mark.django_db
+def test_the_ranking_evening_by_evening_is_compute_standings_until_each_evening():
+    t = _season()
+    domain = data.load_tournament(t)
+    history = data.Snapshot(domain).history
+    dates = [e.date for e in domain.stage_evenings("qualifying")]
+    assert len(dates) == 4
+    for date in dates:
+        for row in compute_standings(domain, until=date).rows:
+            point = next(p for p in history[row.player] if p.date == date)
+            assert (point.points, point.rank) == (row.points, row.rank)
+    # Mara: 100, 135, 179, 240 (examples: tests/tournament/test_season_2027.py)
+    assert [p.points for p in history["Mara"]] == [100, 135, 179, 240]
+    assert [p.date for p in history["Nico"]] == dates  # absent on 03-09: still ranked
+    assert history["Nico"][0].points == history["Nico"][1].points == 12
+
+
+@pytest.mark.db
+@pytest.mark.django_db
+def test_the_cache_is_used_until_something_changes(django_assert_max_num_queries,
+                                                  django_capture_on_commit_callbacks):
+    t = build()
+    first = data.snapshot(t)
+    with django_assert_max_num_queries(6):  # the change key only
+        assert data.snapshot(t) is first
+    _second_table_result(t)  # through the services: an audit entry
+    second = data.snapshot(t)
+    assert second is not first and second.row_of["Bice"]["points"] == 103
+    result = TableResult.objects.filter(superseded=False).order_by("-id").first()
+    assert result is not None
+    result.scores = {"Bice": 71, "Ciro": 20, "Fede": 45, "Ivo": 25}
+    with django_capture_on_commit_callbacks(execute=True):
+        result.save()  # a model save in this process, without the services
+    third = data.snapshot(t)
+    assert third is not second and third.row_of["Bice"]["points"] == 104
+    TableResult.objects.filter(pk=result.pk).update(
+        scores={"Bice": 72, "Ciro": 20, "Fede": 45, "Ivo": 25})
+    LogEntry.objects.create(user=User.objects.create_user("comitato"), action_flag=ADDITION,
+                            object_repr="x")  # an admin change from another process
+    assert data.snapshot(t).row_of["Bice"]["points"] == 105
+
+
+def test_chart_geometry():
+    points = [data.Point(_dt.date(2027, 3, 2), -25, 8), data.Point(_dt.date(2027, 3, 9), 0, 8),
+              data.Point(_dt.date(2027, 3, 16), 75, 3)]
+    with translation.override("en"):
+        c = chart.points_chart("Ivo", points)
+    assert c is not None
+    assert [d.x for d in c.dots] == [chart.LEFT, (chart.LEFT + c.right) / 2, c.right]
+    assert [t.label for t in c.y_ticks] == ["-40", "-20", "0", "20", "40", "60", "80"]
+    assert c.y_ticks[0].at == c.bottom and c.y_ticks[-1].at == chart.TOP
+    assert c.dots[2].y < c.dots[1].y < c.dots[0].y  # more points, higher up
+    assert c.zero is not None and c.dots[1].y == c.zero == c.y_ticks[2].at
+    assert c.line == " ".join(f"{d.x},{d.y}" for d in c.dots)
+    assert c.title == "Ranking points of Ivo, evening by evening"
+    assert c.dots[0].tooltip == "March 2, 2027: -25 points, rank 8"
+    assert chart.points_chart("Ivo", []) is None
+    one = chart.points_chart("Ugo", points[:1])
+    assert one is not None and one.dots[0].x == (chart.LEFT + one.right) / 2
+    many = [data.Point(_dt.date(2027, 1, 1) + _dt.timedelta(weeks=k), k, 1) for k in range(30)]
+    labelled = chart.points_chart("Ugo", many)
+    assert labelled is not None and len(labelled.x_ticks) <= chart.MAX_X_LABELS + 1
+    assert labelled.x_ticks[-1].at == labelled.dots[-1].x
+
+
+def test_nice_steps():
+    assert [chart.nice_step(s) for s in (0, 4, 10, 37, 100, 265, 1000)] == [
+        1, 1, 2, 10, 20, 100, 200]
+
+
+def test_pending_lines_in_italian():
+    lines = {
+        "evening 2027-03-09 (qualifying), table 2: no result yet":
+            "Serata del 9 Marzo 2027 (qualificazione), tavolo 2: risultato non ancora inserito",
+        "semifinal: 8 eligible players are ranked; the semifinal needs 10":
+            "Semifinale: in classifica ci sono 8 giocatori ammissibili, la semifinale ne "
+            "richiede 10",
+        "final: 4 players are ranked; the final needs 5":
+            "Finale: in classifica ci sono 4 giocatori, la finale ne richiede 5",
+        "semifinal: Dora and Ezio share the 10th place of the qualifying ranking, across a "
+        "cut of the semifinal: record a draw of lots (draws: stage 'semifinal', order of "
+        "these players)":
+            "Semifinale: Dora e Ezio sono pari in posizione 10 a cavallo di un taglio: si "
+            "attende il sorteggio",
+        "final: Ada, Bea and Cloe share the 5th place after the semifinal, across a cut of "
+        "the final: record a draw of lots (draws: stage 'final', order of these players)":
+            "Finale: Ada, Bea e Cloe sono pari in posizione 5 a cavallo di un taglio: si "
+            "attende il sorteggio",
+        "after the semifinal: waiting for the result of semifinal table 1 and 2":
+            "Ordine dopo la semifinale: si attende il risultato del tavolo 1 e 2 della "
+            "semifinale",
+        "after the semifinal: no semifinal evening yet":
+            "Ordine dopo la semifinale: la serata di semifinale non c&#x27;è ancora",
+        "final standings: waiting for the result of the final":
+            "Classifica finale: si attende il risultato della finale",
+        "final standings: no final evening yet":
+            "Classifica finale: la serata di finale non c&#x27;è ancora",
+        "something new <b>": '<span lang="en">something new &lt;b&gt;</span>',
+    }
+    with translation.override("it"):
+        for english, italian in lines.items():
+            assert texts.pending_line(english) == italian, english
+
+
+def _po_entries(po: Path) -> dict[object, str]:
+    entries: dict[object, str] = {}
+    key: object = None
+    ctx = None
+    field = ""
+    values: dict[str, str] = {}
+
+    def flush() -> None:
+        if key:
+            full = f"{ctx}\x04{key}" if ctx else key
+            if "msgstr" in values:
+                entries[full] = values["msgstr"]
+            for name, text in values.items():
+                if name.startswith("msgstr["):
+                    entries[(full, int(name[7:-1]))] = text
+
+    for line in [*po.read_text(encoding="utf-8").splitlines(), ""]:
+        if line.startswith("msgctxt "):
+            flush()
+            values, key, field, ctx = {}, None, "msgctxt", json.loads(line[8:])
+        elif line.startswith("msgid "):
+            if field != "msgctxt":
+                flush()
+                values, ctx = {}, None
+            field, key = "msgid", json.loads(line[6:])
+        elif line.startswith(("msgstr", "msgid_plural")):
+            field, _, rest = line.partition(" ")
+            values[field] = json.loads(rest)
+        elif line.startswith('"') and field:
+            if field == "msgid":
+                key = str(key or "") + json.loads(line)
+            elif field in values:
+                values[field] += json.loads(line)
+        elif not line.strip():
+            field = ""
+    flush()
+    return entries
+
+
+def test_the_catalogues_are_translated_and_compiled():
+    for lang in ("it", "en"):
+        folder = LOCALE / lang / "LC_MESSAGES"
+        with (folder / "django.mo").open("rb") as fh:
+            compiled = gettext.GNUTranslations(fh)._catalog  # type: ignore[attr-defined]
+        entries = _po_entries(folder / "django.po")
+        assert len(entries) > 100, lang
+        flags = [line for line in (folder / "django.po").read_text(encoding="utf-8")
+                 .splitlines() if line.startswith("#,")]
+        assert not [f for f in flags if "fuzzy" in f], f"{lang}: fuzzy entries are not used"
+        for msgid, msgstr in entries.items():
+            assert msgstr, f"{lang}: {msgid!r} has no translation"
+            assert compiled.get(msgid) == msgstr, f"{lang}: {msgid!r}: compile the catalogue"
