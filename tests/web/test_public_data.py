@@ -1,4 +1,4 @@
-"""What the public pages compute: the fast loader gives the selectors' domain tournament, the
+"""What the public pages compute: the fast loader gives the row-by-row oracle's tournament, the
 snapshot gives the season report and the ranking evening by evening, the cache never serves
 stale data; the chart's geometry; the pending lines in Italian; the catalogues compiled."""
 
@@ -13,11 +13,12 @@ import pytest
 from django.contrib.admin.models import ADDITION, LogEntry
 from django.contrib.auth.models import User
 from django.utils import translation
+from oracle_loader import load_tournament_row_by_row
 from test_public_pages import WHO, _second_table_result, build
 
 from risiko.tournament.season import season_report
 from risiko.tournament.standings import compute_standings
-from risiko.web import selectors, services
+from risiko.web import services
 from risiko.web.public import chart, data, texts
 from risiko.web.results.models import TableResult
 
@@ -43,7 +44,7 @@ def test_the_loader_gives_the_selectors_tournament():
     t = build()
     for tournament in (t, _season()):
         domain = data.load_tournament(tournament)
-        assert domain == selectors.load_tournament(tournament)
+        assert domain == load_tournament_row_by_row(tournament)
         report = season_report(domain)
         report.pop("evenings")
         assert data.Snapshot(domain).report == report  # sheets scored once: same report
@@ -56,7 +57,7 @@ def test_the_loader_gives_the_selectors_tournament():
     bice = t.evenings.get(date="2027-03-02").penalties.get(player__name="Bice")
     services.void_penalty(bice, reason="wrong player", who=WHO)
     domain = data.load_tournament(t)
-    assert domain == selectors.load_tournament(t)
+    assert domain == load_tournament_row_by_row(t)
     row = data.Snapshot(domain).row_of
     assert (row["Ezio"]["points"], row["Ciro"]["points"], row["Bice"]["points"]) == (110, 30, 40)
 

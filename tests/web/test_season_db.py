@@ -81,3 +81,11 @@ def test_cli_refuses_bad_input_with_one_line_per_fault(season: dict) -> None:
     res = runner.invoke(app, ["tournament", "standings", "no-such-tournament"])
     assert res.exit_code == 1
     assert "no tournament 'no-such-tournament'" in res.output
+
+
+def test_the_database_holds_the_same_facts_as_the_file(season: dict) -> None:
+    """Reading the imported tournament back gives the very tournament the file describes."""
+    from risiko.tournament.season import parse_season
+
+    t = services.import_season(season, who="test")
+    assert selectors.load_tournament(t) == parse_season(season)

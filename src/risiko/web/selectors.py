@@ -7,15 +7,22 @@ kept in the database for the audit trail but are not facts any more.
 
 from __future__ import annotations
 
-from collections import defaultdict
+import json
+import threading
+from collections import OrderedDict, defaultdict
+from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
-from risiko.sheet import SheetError, parse_sheet
+from django.db.models import TextField
+from django.db.models.functions import Cast
+
+from risiko.sheet import Sheet, SheetError, parse_sheet
 from risiko.tournament import model as dm
 from risiko.tournament.standings import Standings, compute_standings
 
-from .evenings.models import Evening
-from .results.models import Appeal, Discipline, GameTable, Penalty, TableResult
+from .evenings.models import Arrival, Evening
+from .results.models import Appeal, Discipline, GameTable, Penalty, Seat, TableResult
 from .tournaments.models import CarryOver, Draw, Tournament
 
 
@@ -29,24 +36,6 @@ def current_appeal(penalty: Penalty) -> Appeal | None:
     return penalty.appeals.filter(superseded=False).order_by("-id").first()
 
 
-def _appeal(row: Appeal | None) -> dm.Appeal | None:
-    if row is None:
-        return None
-    outcome: dm.AppealOutcome = row.outcome  # type: ignore[assignment]
-    return dm.Appeal(outcome, row.points, row.referee, row.reason)
-
-
-def _penalty(row: Penalty, appeals: dict[int, Appeal]) -> dm.Penalty:
-    return dm.Penalty(
-        player=row.player.name,
-        points=row.points,
-        reason=row.reason,
-        referee=row.referee,
-        at=dm.parse_clock(row.at) if row.at else None,
-        appeal=_appeal(appeals.get(row.pk)),
-    )
-
-
 def schedule_of(evening: Evening, ruleset: Any) -> dm.Schedule:
     """The evening's schedule: the ruleset's for its stage, with the evening's own times."""
     base = dm.Schedule.from_ruleset(ruleset, evening.stage)  # type: ignore[arg-type]
@@ -54,128 +43,162 @@ def schedule_of(evening: Evening, ruleset: Any) -> dm.Schedule:
 
 
 def load_tournament(t: Tournament) -> dm.Tournament:
-    """The domain :class:`risiko.tournament.model.Tournament` of a database tournament.
+    """The domain :class:`risiko.tournament.model.Tournament` of a database tournament: the
+    facts not superseded or voided, the latest result and appeal decision, in 11 queries
+    whatever the size of the tournament (tests/web/oracle_loader.py is the row-by-row
+    reading it is checked against).
 
-    Raises ValueError if a stored sheet no longer parses (it was validated when entered).
-    """
+    Raises ValueError if a stored sheet no longer parses."""
     players = tuple(
-        dm.Player(
-            e.player.name,
-            e.player.accepted_ruleset or None,
-            e.player.accepted_on,
+        dm.Player(name, accepted or None, accepted_on)
+        for name, accepted, accepted_on in t.entries.order_by("order", "id").values_list(
+            "player__name", "player__accepted_ruleset", "player__accepted_on"
         )
-        for e in t.entries.select_related("player").order_by("order", "id")
     )
     fmt = dm.TournamentFormat.from_dict(t.format) if t.format else dm.get_format(None)
-    domain = dm.Tournament(
-        name=t.name,
-        players=players,
-        ruleset_name=t.ruleset_name,
-        ruleset_version=t.ruleset_version,
-        format=fmt,
-    )
-    ruleset = domain.ruleset
-    evenings_rows = list(t.evenings.order_by("date"))
-    ev_ids = [e.pk for e in evenings_rows]
-    penalties = list(
-        Penalty.objects.filter(evening_id__in=ev_ids, voided=False)
-        .select_related("player", "table")
-        .order_by("id")
-    )
-    appeals: dict[int, Appeal] = {}
-    for a in Appeal.objects.filter(penalty__in=penalties, superseded=False).order_by("id"):
-        appeals[a.penalty_id] = a
-    pens_by_table: dict[int, list[dm.Penalty]] = defaultdict(list)
-    pens_by_evening: dict[int, list[dm.Penalty]] = defaultdict(list)
-    for p in penalties:
-        if p.unit == "table" and p.table_id is not None:
-            pens_by_table[p.table_id].append(_penalty(p, appeals))
+    head = dm.Tournament(name=t.name, players=players, ruleset_name=t.ruleset_name,
+                         ruleset_version=t.ruleset_version, format=fmt)
+    ruleset = head.ruleset
+    evening_rows = list(Evening.objects.filter(tournament=t).order_by("date"))
+    ev_ids = [e.pk for e in evening_rows]
+
+    appeals: dict[int, dm.Appeal] = {}
+    for a in Appeal.objects.filter(
+        penalty__evening_id__in=ev_ids, penalty__voided=False, superseded=False
+    ).order_by("id"):
+        appeals[a.penalty_id] = dm.Appeal(
+            a.outcome, a.points, a.referee, a.reason  # type: ignore[arg-type]
+        )
+    by_table: dict[int, list[dm.Penalty]] = defaultdict(list)
+    by_evening: dict[int, list[dm.Penalty]] = defaultdict(list)
+    for pid, ev_id, table_id, unit, name, points, reason, referee, at in (
+        Penalty.objects.filter(evening_id__in=ev_ids, voided=False).order_by("id").values_list(
+            "id", "evening_id", "table_id", "unit", "player__name", "points", "reason",
+            "referee", "at")
+    ):
+        pen = dm.Penalty(player=name, points=points, reason=reason, referee=referee,
+                         at=_clock(at) if at else None, appeal=appeals.get(pid))
+        if unit == "table" and table_id is not None:
+            by_table[table_id].append(pen)
         else:
-            pens_by_evening[p.evening_id].append(_penalty(p, appeals))
-    evenings: list[dm.Evening] = []
-    for e in evenings_rows:
-        arrivals = tuple(
-            dm.Arrival(
-                a.player.name,
-                dm.parse_clock(a.at),
-                a.phoned,
-                dm.parse_clock(a.phoned_at) if a.phoned_at else None,
-            )
-            for a in e.arrivals.filter(superseded=False).select_related("player").order_by("id")
+            by_evening[ev_id].append(pen)
+
+    arrivals: dict[int, list[dm.Arrival]] = defaultdict(list)
+    for ev_id, name, at, phoned, phoned_at in (
+        Arrival.objects.filter(evening_id__in=ev_ids, superseded=False).order_by("id")
+        .values_list("evening_id", "player__name", "at", "phoned", "phoned_at")
+    ):
+        arrivals[ev_id].append(dm.Arrival(
+            name, _clock(at), phoned, _clock(phoned_at) if phoned_at else None))
+
+    seats: dict[int, list[str]] = defaultdict(list)
+    for table_id, name in (
+        Seat.objects.filter(table__evening_id__in=ev_ids).order_by("table_id", "position")
+        .values_list("table_id", "player__name")
+    ):
+        seats[table_id].append(name)
+    results: dict[int, tuple[Any, Any, Any, Any]] = {}
+    for table_id, sheet_text, scores, risiko, abandoned in TableResult.objects.filter(
+        table__evening_id__in=ev_ids, superseded=False
+    ).order_by("id").annotate(sheet_text=Cast("sheet", TextField())).values_list(
+        "table_id", "sheet_text", "scores", "risiko", "abandoned"
+    ):
+        results[table_id] = (sheet_text, scores, risiko, abandoned)  # the latest counts
+    tables: dict[int, list[dm.Table]] = defaultdict(list)
+    for table_id, ev_id, number, date in (
+        GameTable.objects.filter(evening_id__in=ev_ids).order_by("evening_id", "number")
+        .values_list("id", "evening_id", "number", "evening__date")
+    ):
+        tables[ev_id].append(_table(table_id, seats[table_id], results.get(table_id),
+                                    by_table[table_id], f"{date} table {number}"))
+
+    discipline: dict[int, list[dm.Discipline]] = defaultdict(list)
+    for d in Discipline.objects.filter(evening_id__in=ev_ids, voided=False).order_by(
+        "id"
+    ).select_related("player"):
+        discipline[d.evening_id].append(dm.Discipline(
+            d.player.name, d.level, d.reason, d.referee, d.table_number  # type: ignore[arg-type]
+        ))
+
+    evenings = tuple(
+        dm.Evening(
+            date=e.date,
+            stage=e.stage,  # type: ignore[arg-type]
+            schedule=schedule_of(e, ruleset),
+            arrivals=tuple(arrivals[e.pk]),
+            tables=tuple(tables[e.pk]),
+            penalties=tuple(by_evening[e.pk]),
+            discipline=tuple(discipline[e.pk]),
         )
-        tables: list[dm.Table] = []
-        for table in e.tables.order_by("number").prefetch_related("seats__player"):
-            seats = tuple(s.player.name for s in table.seats.order_by("position"))
-            res = current_result(table)
-            sheet = None
-            scores = None
-            risiko: frozenset[str] = frozenset()
-            abandoned: frozenset[str] = frozenset()
-            if res is not None:
-                if res.sheet is not None:
-                    try:
-                        sheet = parse_sheet(res.sheet)
-                    except SheetError as err:
-                        raise ValueError(
-                            f"{e.date} table {table.number}: stored sheet is invalid: {err}"
-                        ) from err
-                elif res.scores is not None:
-                    scores = tuple((str(k), int(v)) for k, v in res.scores.items())
-                    risiko = frozenset(res.risiko or ())
-                abandoned = frozenset(res.abandoned or ())
-            tables.append(
-                dm.Table(
-                    seats=seats,
-                    sheet=sheet,
-                    scores=scores,
-                    risiko=risiko,
-                    abandoned=abandoned,
-                    penalties=tuple(pens_by_table.get(table.pk, ())),
-                )
-            )
-        discipline = tuple(
-            dm.Discipline(
-                d.player.name,
-                d.level,  # type: ignore[arg-type]
-                d.reason,
-                d.referee,
-                d.table_number,
-            )
-            for d in Discipline.objects.filter(evening=e, voided=False)
-            .select_related("player")
-            .order_by("id")
-        )
-        evenings.append(
-            dm.Evening(
-                date=e.date,
-                stage=e.stage,  # type: ignore[arg-type]
-                schedule=schedule_of(e, ruleset),
-                arrivals=arrivals,
-                tables=tuple(tables),
-                penalties=tuple(pens_by_evening.get(e.pk, ())),
-                discipline=discipline,
-            )
-        )
+        for e in evening_rows
+    )
     carry = tuple(
-        dm.CarryOver(c.player.name, c.points, c.referee, c.note)
-        for c in CarryOver.objects.filter(tournament=t, superseded=False)
-        .select_related("player")
-        .order_by("id")
+        dm.CarryOver(name, points, referee, note)
+        for name, points, referee, note in CarryOver.objects.filter(
+            tournament=t, superseded=False
+        ).order_by("id").values_list("player__name", "points", "referee", "note")
     )
     draws = tuple(
-        dm.Draw(d.stage, tuple(d.order), d.referee, d.note)  # type: ignore[arg-type]
-        for d in Draw.objects.filter(tournament=t, superseded=False).order_by("id")
+        dm.Draw(stage, tuple(order), referee, note)  # type: ignore[arg-type]
+        for stage, order, referee, note in Draw.objects.filter(
+            tournament=t, superseded=False
+        ).order_by("id").values_list("stage", "order", "referee", "note")
     )
-    return dm.Tournament(
-        name=domain.name,
-        players=domain.players,
-        ruleset_name=domain.ruleset_name,
-        ruleset_version=domain.ruleset_version,
-        format=domain.format,
-        carry_over=carry,
-        evenings=tuple(evenings),
-        draws=draws,
-    )
+    return replace(head, carry_over=carry, evenings=evenings, draws=draws)
+
+
+@lru_cache(maxsize=2048)
+def _clock(text: str) -> int:
+    return dm.parse_clock(text)
+
+
+def _table(table_id: int, seats: list[str], res: tuple[Any, Any, Any, Any] | None,
+           penalties: list[dm.Penalty], where: str) -> dm.Table:
+    sheet = None
+    scores = None
+    risiko: frozenset[str] = frozenset()
+    abandoned: frozenset[str] = frozenset()
+    if res is not None:
+        sheet_text, res_scores, res_risiko, res_abandoned = res
+        if sheet_text is not None and sheet_text != "null":
+            sheet = _parse_sheet(sheet_text, where)
+        elif res_scores is not None:
+            scores = tuple((str(k), int(v)) for k, v in res_scores.items())
+            risiko = frozenset(res_risiko or ())
+        abandoned = frozenset(res_abandoned or ())
+    return dm.Table(seats=tuple(seats), sheet=sheet, scores=scores, risiko=risiko,
+                    abandoned=abandoned, penalties=tuple(penalties))
+
+
+_SHEETS: OrderedDict[str, Sheet] = OrderedDict()
+_SHEETS_SIZE = 8192
+_sheets_lock = threading.Lock()
+
+
+def _parse_sheet(text: str, where: str) -> Sheet:
+    """``parse_sheet`` of a stored sheet (its JSON text as the database gives it),
+    remembered by that text: a stored sheet never changes (a correction is a new result)
+    and the same text always gives the same sheet."""
+    with _sheets_lock:
+        found = _SHEETS.get(text)
+        if found is not None:
+            _SHEETS.move_to_end(text)
+            return found
+    try:
+        sheet = parse_sheet(json.loads(text))
+    except SheetError as err:
+        raise ValueError(f"{where}: stored sheet is invalid: {err}") from err
+    with _sheets_lock:
+        _SHEETS[text] = sheet
+        while len(_SHEETS) > _SHEETS_SIZE:
+            _SHEETS.popitem(last=False)
+    return sheet
+
+
+def clear_sheet_cache() -> None:
+    """Forget the parsed stored sheets (tests)."""
+    with _sheets_lock:
+        _SHEETS.clear()
 
 
 def standings(t: Tournament) -> Standings:
