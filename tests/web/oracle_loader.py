@@ -98,7 +98,9 @@ def load_tournament_row_by_row(t: Tournament) -> dm.Tournament:
                             f"{e.date} table {table.number}: stored sheet is invalid: {err}"
                         ) from err
                 elif res.scores is not None:
-                    scores = tuple((str(k), int(v)) for k, v in res.scores.items())
+                    scores = dm.scores_in_seat_order(
+                        seats, ((str(k), int(v)) for k, v in res.scores.items())
+                    )
                     risiko = frozenset(res.risiko or ())
                 abandoned = frozenset(res.abandoned or ())
             tables.append(

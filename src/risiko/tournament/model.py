@@ -22,7 +22,7 @@ penalty are *ranking points*. Penalty points are negative numbers (``-7``).
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
@@ -658,3 +658,13 @@ class Tournament:
     def sorted(self) -> Tournament:
         """A copy with evenings in date order."""
         return replace(self, evenings=tuple(sorted(self.evenings, key=lambda e: e.date)))
+
+
+def scores_in_seat_order(
+    seats: Iterable[str], scores: Iterable[tuple[str, int]]
+) -> tuple[tuple[str, int], ...]:
+    """Direct table scores in the canonical order: seat order, then any other name (a fault
+    the checks report) by name. Where the scores come from (a file, a JSON column whose key
+    order the database may change) does not change the facts."""
+    order = {p: i for i, p in enumerate(seats)}
+    return tuple(sorted(scores, key=lambda ps: (order.get(ps[0], len(order)), ps[0])))

@@ -61,6 +61,7 @@ from .model import (
     clock_name,
     get_format,
     parse_clock,
+    scores_in_seat_order,
 )
 from .schedule import classify
 
@@ -253,7 +254,7 @@ class _Reader:
                                    f"points), not {json.dumps(value)}")
                     else:
                         pairs.append((player, value))
-                scores = tuple(pairs)
+                scores = scores_in_seat_order(names, pairs)
         penalties = []
         for raw_pen in self.items(data.get("penalties"), where, "penalties"):
             p = self.penalty(raw_pen, where, "table")

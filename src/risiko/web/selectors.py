@@ -163,7 +163,9 @@ def _table(table_id: int, seats: list[str], res: tuple[Any, Any, Any, Any] | Non
         if sheet_text is not None and sheet_text != "null":
             sheet = _parse_sheet(sheet_text, where)
         elif res_scores is not None:
-            scores = tuple((str(k), int(v)) for k, v in res_scores.items())
+            scores = dm.scores_in_seat_order(
+                seats, ((str(k), int(v)) for k, v in res_scores.items())
+            )
             risiko = frozenset(res_risiko or ())
         abandoned = frozenset(res_abandoned or ())
     return dm.Table(seats=tuple(seats), sheet=sheet, scores=scores, risiko=risiko,
