@@ -231,3 +231,15 @@ def test_a_score_above_the_maximum_is_refused():
         services.enter_scores(services.get_table(e, 1), {"Alba": 101, "Bice": 1, "Ciro": 1},
                               who=WHO)
     assert not TableResult.objects.exists()
+
+
+def test_an_arrival_correction_that_excludes_a_seated_player_is_refused():
+    t = _tournament(NAMES[:4])
+    e = services.open_evening(t, "2027-03-02", who=WHO)
+    for name in NAMES[:4]:
+        services.record_arrival(e, name, "21:05", who=WHO)
+    services.set_tables(e, [NAMES[:4]], who=WHO)
+    with pytest.raises(services.ServiceError, match="table 1: Dora is seated but"):
+        services.record_arrival(e, "Dora", "21:45", who=WHO)
+    current = e.arrivals.get(player__name="Dora", superseded=False)
+    assert current.at == "21:05"

@@ -267,6 +267,7 @@ def record_arrival(
         phoned_at=dm.clock_name(phoned_minute) if phoned_minute is not None else "",
         recorded_by=who,
     )
+    _check_evening(evening)  # e.g. a correction that excludes a player already seated (R3)
     audit(who, "arrival", t, row, f"{player} {row.at}{' (phoned)' if phoned else ''}: "
           f"{ruling.arrival_class}", {"replaced": [a.at for a in old]})
     return row, ruling

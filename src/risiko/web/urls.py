@@ -7,11 +7,14 @@ is matched before the admin's URLs). Apps add their URLs here; see docs/web.md.
 from __future__ import annotations
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from risiko.web.site import views as site_views
 
 urlpatterns = [
+    path("favicon.ico", RedirectView.as_view(url=static("site/favicon.svg"), permanent=True)),
     path("admin/login/", site_views.admin_login),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
