@@ -322,3 +322,20 @@ def test_expulsion_before_the_semifinal_makes_the_player_ineligible() -> None:
     got = faults(data)
     assert got[0] == ("evening 2027-03-30 (semifinal), table 1: Mara is seated but was "
                       "expelled from the club on 2027-03-23 (R10)")
+
+
+def test_two_risiko_at_one_table_and_impossible_scores_are_faults():
+    from risiko.tournament.season import SeasonError, parse_season
+
+    season = {
+        "name": "T", "ruleset": "club-milano", "format": "club-milano",
+        "players": ["Alba", "Bice", "Ciro"],
+        "evenings": [{"date": "2027-03-02", "stage": "qualifying", "tables": [
+            {"seats": ["Alba", "Bice", "Ciro"], "scores": {"Alba": 100, "Bice": 100, "Ciro": -8},
+             "risiko": ["Alba", "Bice"]}]}],
+    }
+    with pytest.raises(SeasonError) as err:
+        parse_season(season)
+    text = str(err.value)
+    assert "Alba and Bice both completed the objective" in text
+    assert "Ciro scores -8, below the lowest possible table score of -7" in text

@@ -243,3 +243,34 @@ def test_an_arrival_correction_that_excludes_a_seated_player_is_refused():
         services.record_arrival(e, "Dora", "21:45", who=WHO)
     current = e.arrivals.get(player__name="Dora", superseded=False)
     assert current.at == "21:05"
+
+
+def test_a_new_tournament_does_not_replace_the_current_one():
+    first = services.create_tournament("Primo", who=WHO)
+    second = services.create_tournament("Secondo", who=WHO)
+    first.refresh_from_db()
+    assert first.is_current and not second.is_current
+    services.set_current(second, who=WHO)
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert second.is_current and not first.is_current
+
+
+def test_names_differing_only_in_capitals_are_refused():
+    t = _tournament(["Alba"])
+    with pytest.raises(services.ServiceError, match="'alba' differs from the player 'Alba'"):
+        services.add_players(t, ["alba"], who=WHO)
+
+
+def test_an_impossible_date_names_the_fault():
+    t = _tournament(["Alba"])
+    with pytest.raises(services.ServiceError, match="'2027-02-30' is not a date"):
+        services.open_evening(t, "2027-02-30", who=WHO)
+
+
+def test_two_risiko_at_one_table_are_refused():
+    t = _tournament(NAMES[:3])
+    e = _evening_with_tables(t, "2027-03-02", [NAMES[:3]])
+    with pytest.raises(services.ServiceError, match="both completed the objective"):
+        services.enter_scores(services.get_table(e, 1), {"Alba": 100, "Bice": 100, "Ciro": 5},
+                              risiko=["Alba", "Bice"], who=WHO)

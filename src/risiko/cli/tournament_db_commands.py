@@ -116,6 +116,13 @@ def list_tournaments(json_out: JsonOpt = False) -> None:
     console.print(table)
 
 
+@tournament_app.command("current")
+def set_current(tournament: TOpt, by: ByOpt = "") -> None:
+    """Make a tournament the one the public pages show (the current tournament)."""
+    t = _run(lambda s: s.set_current(s.get_tournament(tournament), who=by or _default_by()))
+    console.print(f"{t.name} is the current tournament")
+
+
 @tournament_app.command("add-players")
 def add_players(tournament: TOpt,
                 names: Annotated[list[str], typer.Argument(help="player names")],
@@ -170,11 +177,15 @@ def arrive(tournament: TOpt, date: DateArg,
            player: Annotated[str, typer.Argument(help="player name")],
            at: Annotated[str, typer.Argument(help="arrival time HH:MM")],
            phoned: Annotated[bool, typer.Option(help="lateness phoned in (R3)")] = False,
+           phoned_at: Annotated[str | None, typer.Option(
+               help="when the phone notice was made, HH:MM (a notice after 21:10 does not "
+               "count, R3)")] = None,
            by: ByOpt = "", json_out: JsonOpt = False) -> None:
-    """Record an arrival (R3) and show its class."""
+    """Record (or correct) an arrival (R3) and show its class."""
     def go(s: Any) -> Any:
         t = s.get_tournament(tournament)
-        return s.record_arrival(s.get_evening(t, date), player, at, phoned=phoned,
+        return s.record_arrival(s.get_evening(t, date), player, at,
+                                phoned=phoned or phoned_at is not None, phoned_at=phoned_at,
                                 who=by or _default_by())
 
     _, ruling = _run(go)
@@ -392,10 +403,12 @@ def standings(tournament: TOpt, json_out: JsonOpt = False,
     if csv_out:
         buf = io.StringIO()
         writer = csv.writer(buf)
-        writer.writerow(["rank", "player", "points", "games", "risiko", "best", "penalties"])
+        writer.writerow(["rank", "player", "points", "games", "risiko", "best", "penalties",
+                         "eligible"])
         for r in rows:
             writer.writerow([r["rank"], r["player"], r["points"], r["games"], r["risiko"],
-                             "" if r["best"] is None else r["best"], r["penalties"]])
+                             "" if r["best"] is None else r["best"], r["penalties"],
+                             r["eligible"]])
         sys.stdout.write(buf.getvalue())
         return
     table = RichTable("#", "player", "points", "games", "RisiKo!", "best", "penalties",
@@ -422,7 +435,10 @@ def audit_log(tournament: TOpt,
         from risiko.web.auditlog.models import AuditEntry
 
         t = s.get_tournament(tournament)
-        return [{"when": a.when.isoformat(), "who": a.who, "action": a.action,
+        from django.utils import timezone
+
+        return [{"when": timezone.localtime(a.when).isoformat(), "who": a.who,
+                 "action": a.action,
                  "target": a.target, "summary": a.summary}
                 for a in AuditEntry.objects.filter(tournament=t.name)[:limit]]
 

@@ -114,10 +114,15 @@ def _evening_faults(t: Tournament, e: Evening, known: set[str]) -> list[str]:
             for p in table.seats:
                 if p not in scored:
                     faults.append(f"{where}: no score for {p}")
+            lowest = 0 if rs.scores_floor_at_zero else -rs.army_limit_penalty
             for p, s in table.scores:
                 if s > rs.objective_score:
                     faults.append(f"{where}: {p} scores {s}, above the maximum table score "
                                   f"of {rs.objective_score} (R1)")
+                if s < lowest:
+                    faults.append(f"{where}: {p} scores {s}, below the lowest possible table "
+                                  f"score of {lowest} (R5; referee penalties are entered as "
+                                  "penalties)")
                 if p in table.abandoned and s != 0:
                     faults.append(f"{where}: {p} left the game (R13) but scores {s}: a seat "
                                   "that leaves scores 0")
@@ -136,6 +141,9 @@ def _evening_faults(t: Tournament, e: Evening, known: set[str]) -> list[str]:
             if table.sheet.ruleset.split("@")[0] != t.ruleset_name:
                 faults.append(f"{where}: the sheet is scored under {table.sheet.ruleset!r}, "
                               f"the tournament under {t.ruleset_name!r}")
+        if len(table.risiko) > 1:
+            faults.append(f"{where}: {' and '.join(sorted(table.risiko))} both completed "
+                          "the objective, but the game ends at the first RisiKo! (R1)")
         for p in sorted(table.risiko - seats):
             faults.append(f"{where}: risiko names {p}, who is not seated at this table")
         for p in sorted(table.abandoned - seats):

@@ -14,7 +14,7 @@ import datetime as _dt
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from risiko.ruleset import get_ruleset
@@ -102,7 +102,9 @@ def _date(value: str | _dt.date) -> _dt.date:
         return value
     try:
         return _dt.date.fromisoformat(value)
-    except ValueError:
+    except ValueError as err:
+        if len(value) == 10 and value[4] == "-" and value[7] == "-":
+            raise ServiceError(f"{value!r} is not a date: {err}") from None
         raise ServiceError(f"a date is YYYY-MM-DD, not {value!r}") from None
 
 
@@ -143,15 +145,32 @@ def create_tournament(
         fmt = dm.TournamentFormat.from_dict(dict(format)) if format else dm.get_format(None)
     except ValueError as e:
         raise ServiceError(str(e)) from None
-    t = Tournament.objects.create(
-        name=name,
-        slug=_unique_slug(name),
-        ruleset_name=rs.name,
-        ruleset_version=rs.version,
-        format=fmt.to_dict(),
-        previous=previous,
-    )
+    try:
+        with transaction.atomic():
+            t = Tournament.objects.create(
+                name=name,
+                slug=_unique_slug(name),
+                ruleset_name=rs.name,
+                ruleset_version=rs.version,
+                format=fmt.to_dict(),
+                previous=previous,
+                # the tournament players see stays the same until a referee changes it
+                is_current=not Tournament.objects.filter(is_current=True).exists(),
+            )
+    except IntegrityError:
+        raise ServiceError(f"a tournament named {name!r} exists already") from None
     audit(who, "create tournament", t, t, f"{name} ({rs.label}, format {fmt.name})")
+    return t
+
+
+@transaction.atomic
+def set_current(t: Tournament, *, who: str) -> Tournament:
+    """Make ``t`` the tournament the public pages show (the only current one)."""
+    Tournament.objects.exclude(pk=t.pk).filter(is_current=True).update(is_current=False)
+    if not t.is_current:
+        t.is_current = True
+        t.save(update_fields=["is_current"])
+    audit(who, "set current tournament", t, t, t.name)
     return t
 
 
@@ -162,10 +181,23 @@ def add_players(t: Tournament, names: Iterable[str], *, who: str) -> list[Player
     out = []
     order = t.entries.count()
     for raw in names:
-        name = raw.strip()
+        name = " ".join(raw.split())
         if not name:
             raise ServiceError("a player needs a name")
-        player, _ = Player.objects.get_or_create(name=name)
+        twin = (
+            t.entries.filter(player__name__iexact=name)
+            .exclude(player__name=name)
+            .values_list("player__name", flat=True)
+            .first()
+        )
+        if twin is not None:
+            raise ServiceError(f"{t.name}: {name!r} differs from the player {twin!r} only in "
+                               "capitals: use the same name")
+        try:
+            with transaction.atomic():
+                player, _ = Player.objects.get_or_create(name=name)
+        except IntegrityError:  # created at the same moment by another request
+            player = Player.objects.get(name=name)
         if not t.entries.filter(player=player).exists():
             order += 1
             Entry.objects.create(tournament=t, player=player, order=order)
@@ -230,10 +262,14 @@ def open_evening(
             dm.Schedule().with_times(schedule)
         except ValueError as err:
             raise ServiceError(f"evening {day}: {err}") from None
-    evening = Evening.objects.create(
-        tournament=t, date=day, stage=stage, schedule=dict(schedule or {}),
-        chief_referee=chief_referee,
-    )
+    try:
+        with transaction.atomic():
+            evening = Evening.objects.create(
+                tournament=t, date=day, stage=stage, schedule=dict(schedule or {}),
+                chief_referee=chief_referee,
+            )
+    except IntegrityError:  # opened at the same moment by another request
+        raise ServiceError(f"{t.name}: there is already an evening on {day}") from None
     audit(who, "open evening", t, evening, f"{day} ({stage})")
     return evening
 
@@ -316,7 +352,7 @@ def seat_evening(evening: Evening, *, seed: int | str | None = None, who: str) -
     opponents, rotating first seats). Refused once a table has a result."""
     _check_not_played(evening)
     if evening.tables.exists():
-        raise ServiceError(f"{_ev(evening)} is already seated (use swap or set_tables)")
+        raise ServiceError(f"{_ev(evening)} is already seated: swap players or seat it by hand")
     domain = load_tournament(evening.tournament)
     ev = next(e for e in domain.evenings if e.date == evening.date)
     try:
@@ -535,6 +571,8 @@ def add_penalty(
 @transaction.atomic
 def void_penalty(penalty: Penalty, *, reason: str, who: str) -> Penalty:
     """Void a penalty entered by mistake (kept, not counted)."""
+    if penalty.voided:
+        raise ServiceError(f"penalty {penalty.pk} is already voided")
     penalty.voided = True
     penalty.save(update_fields=["voided"])
     audit(who, "void penalty", penalty.evening.tournament, penalty, reason)
@@ -557,8 +595,11 @@ def decide_appeal(
         raise ServiceError(f"an appeal is {', '.join(dm.APPEAL_OUTCOMES)}, not {outcome!r}")
     if outcome == "reduced" and (points is None or not penalty.points < points <= 0):
         raise ServiceError(
-            f"a reduced penalty is between {penalty.points + 1} and 0 points, not {points}"
+            f"a reduced penalty is between {penalty.points + 1} and 0 points"
+            + ("" if points is None else f", not {points}")
         )
+    if penalty.voided:
+        raise ServiceError(f"penalty {penalty.pk} was voided: there is nothing to appeal")
     old = current_appeal(penalty)
     if old is not None:
         old.superseded = True

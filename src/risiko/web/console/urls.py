@@ -42,6 +42,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("importa/", tournament.import_season, name="console_import"),
     path(T, tournament.tournament, name="console_tournament"),
     path(T + "giocatori/", tournament.add_players, name="console_add_players"),
+    path(T + "in-corso/", tournament.make_current, name="console_make_current"),
     path(T + "serate/", tournament.open_evening, name="console_open_evening"),
     path(T + "riporto/", tournament.carry_over, name="console_carry_over"),
     path(T + "fasi/", stages.stages, name="console_stages"),

@@ -158,6 +158,17 @@ def carry_over(request: HttpRequest, slug: str) -> HttpResponseBase:
     return _tournament_page(request, t, carry_form=form)
 
 
+@referee_required
+@require_POST
+def make_current(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """Make this tournament the one the public pages show."""
+    t = tournament_or_404(slug)
+    services.set_current(t, who=who(request))
+    messages.success(request, _("%(name)s is now the tournament the public pages show.")
+                     % {"name": t.name})
+    return redirect("console_tournament", t.slug)
+
+
 @committee_required
 @require_http_methods(["GET", "POST"])
 def import_season(request: HttpRequest) -> HttpResponseBase:
