@@ -255,9 +255,15 @@ def register(app: typer.Typer) -> None:
             f"({summary['games_per_second']:.1f} games/s); mean rounds "
             f"{summary['mean_rounds']:.1f}, mean rolls {summary['mean_rolls']:.1f}"
         )
-        console.print(f"end reasons: {summary['end_reasons']}")
-        console.print(f"wins by seat: {summary['wins_by_seat']}")
-        console.print(f"mean score by bot: {summary['mean_score_by_bot']}")
+        def pairs(d: dict[str, Any]) -> str:
+            return ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
+                             for k, v in d.items())
+
+        console.print(f"end reasons: {pairs(summary['end_reasons'])}", highlight=False)
+        console.print(f"wins by seat: {pairs(summary['wins_by_seat'])}", highlight=False)
+        console.print(f"wins by bot: {pairs(summary['wins_by_bot'])}", highlight=False)
+        console.print(f"mean score by bot: {pairs(summary['mean_score_by_bot'])}",
+                      highlight=False)
 
 
 def _rotated(names: list[str], i: int) -> list[str]:
