@@ -49,6 +49,14 @@ def _table_page(request: HttpRequest, t: Tournament, e: Evening, table: GameTabl
             initial[f"score_{i}"] = current.scores.get(name)
             initial[f"risiko_{i}"] = name in (current.risiko or ())
             initial[f"abandoned_{i}"] = name in (current.abandoned or ())
+    elif current is not None and result is not None and result.sheet_score is not None:
+        # a sheet's result: the correction form starts from the scores the sheet gave
+        by_player = {sc.player: sc for sc in result.sheet_score.seats}
+        for i, name in enumerate(seats, start=1):
+            if name in by_player:
+                initial[f"score_{i}"] = by_player[name].score
+                initial[f"risiko_{i}"] = by_player[name].risiko
+            initial[f"abandoned_{i}"] = name in (current.abandoned or ())
     arrivals = arrivals_of(e)
     numbers = [info.number for info in tables_of(e)]
     context: dict[str, Any] = {
