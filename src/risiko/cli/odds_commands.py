@@ -7,9 +7,7 @@ Every command takes ``--ruleset`` (a preset name, ``club-milano`` by default) an
 
 from __future__ import annotations
 
-import json
-import sys
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich import box
@@ -35,7 +33,8 @@ from ..closing import (
     p_game_closes_in_round,
 )
 from ..odds import AttackOdds, attack_odds, illegal_reason, odds_table
-from ..ruleset import Ruleset, get_ruleset
+from ..ruleset import Ruleset
+from .common import emit_json, fail, ruleset_or_fail
 
 RulesetOption = Annotated[
     str | None,
@@ -44,21 +43,9 @@ RulesetOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
-def _fail(message: str) -> NoReturn:
-    """One error line on stderr, exit code 2."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def _ruleset(name: str | None) -> Ruleset:
-    try:
-        return get_ruleset(name)
-    except ValueError as e:
-        _fail(str(e))
-
-
-def _emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+_fail = fail
+_ruleset = ruleset_or_fail
+_emit_json = emit_json
 
 
 def _pct(p: float) -> str:
