@@ -124,6 +124,7 @@ def backup_sqlite(database: Path, dest: Path) -> int:
     ):
         source.backup(target)
     os.replace(part, dest)
+    dest.chmod(0o600)  # the club's data: readable by its owner only, like secret.key
     return dest.stat().st_size
 
 
