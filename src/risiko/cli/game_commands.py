@@ -16,7 +16,7 @@ from rich.table import Table
 
 from ..game import Game
 from ..match import AgentError, play_bots
-from ..record import RecordError, replay, write_record
+from ..record import RecordError, parse_record, replay, write_record
 from ..ruleset import Ruleset
 from .common import console, emit_json, fail, ruleset_or_fail
 
@@ -183,11 +183,7 @@ def register(app: typer.Typer) -> None:
             fail(f"{file}: {e}", code=1)
         if game.outcome is None:
             fail(f"{file}: the record ends before the game does", code=1)
-        headers = {}
-        for line in text.splitlines():
-            if line.startswith("[Bots ") or line.startswith("[Seed "):
-                key, _, value = line[1:-1].partition(" ")
-                headers[key] = value.strip('"')
+        headers = parse_record(text).headers  # already parsed once by replay: it is valid
         bots = headers["Bots"].split("|") if "Bots" in headers else None
         seed = int(headers["Seed"]) if headers.get("Seed", "").isdigit() else None
         report = game_report(game, bots=bots, seed=seed, record=str(file))
