@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # PostgreSQL for the database tests (skipped when unreachable, unless RISIKO_REQUIRE_POSTGRES=1)
 RISIKO_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 
-.PHONY: run test lint typecheck unit unit-postgres bench clean
+.PHONY: run test lint typecheck unit unit-postgres bench clean catalogues
 
 $(BIN)/risiko: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,7 @@ run: $(BIN)/risiko
 	$(BIN)/risiko serve
 
 lint: $(VENV)/.dev
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench tools
 
 typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict src/risiko
@@ -42,6 +42,10 @@ unit-postgres: $(VENV)/.dev
 	fi
 
 test: lint typecheck unit unit-postgres
+
+# The fault catalogues (src/risiko/locale): add new codes, then compile (needs msgfmt).
+catalogues: $(VENV)/.dev
+	$(BIN)/python tools/catalogue.py
 
 bench: $(VENV)/.dev
 	$(BIN)/python bench/run.py

@@ -1,0 +1,109 @@
+"""Faults as values: the type, the errors, the languages and the catalogues."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from risiko.faults import (
+    AmbiguousNameError,
+    Fault,
+    IllegalActionError,
+    InvalidInputError,
+    RisikoError,
+    Severity,
+    current_language,
+    define,
+    faults_json,
+    kinds,
+    set_language,
+    use_language,
+)
+from risiko.names import clean_name, name_key, same_name
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TEST_KIND = define("test.too_many", "R4", "{player} has {armies} armies, more than {limit}")
+
+
+def _catalogue_tool():
+    spec = importlib.util.spec_from_file_location("catalogue", ROOT / "tools" / "catalogue.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_fault_takes_its_clause_from_its_kind_and_formats_subjects_and_params():
+    f = TEST_KIND({"player": "Anna"}, armies=121, limit=120)
+    assert f.code == "test.too_many"
+    assert f.clause == "R4"
+    assert f.severity is Severity.ERROR and f.is_error
+    assert f.message("en") == "Anna has 121 armies, more than 120"
+    assert str(f) == "Anna has 121 armies, more than 120"
+
+
+def test_json_form_has_the_six_fields_and_round_trips():
+    f = TEST_KIND({"player": "Anna", "evening": "2027-03-02"}, Severity.WARNING, armies=121,
+                  limit=120)
+    d = f.to_dict()
+    assert list(d) == ["code", "clause", "severity", "subjects", "params", "message"]
+    assert d["severity"] == "warning"
+    assert d["subjects"] == {"player": "Anna", "evening": "2027-03-02"}
+    assert json.loads(json.dumps(faults_json([f])))[0]["params"] == {"armies": 121, "limit": 120}
+    assert Fault.from_dict(d) == f
+    assert hash(Fault.from_dict(d)) == hash(f)
+
+
+def test_errors_carry_faults_and_are_value_errors():
+    a = TEST_KIND({"player": "Anna"}, armies=121, limit=120)
+    b = TEST_KIND({"player": "Bruno"}, armies=125, limit=120)
+    err = InvalidInputError([a, b])
+    assert isinstance(err, ValueError) and isinstance(err, RisikoError)
+    assert err.fault is a and err.faults == (a, b)
+    assert str(err).splitlines() == [a.message("en"), b.message("en")]
+    assert issubclass(AmbiguousNameError, InvalidInputError)
+    assert not issubclass(IllegalActionError, InvalidInputError)
+    with pytest.raises(TypeError):
+        RisikoError()
+    with pytest.raises(TypeError):
+        RisikoError(["a sentence is not a fault"])  # type: ignore[list-item]
+
+
+def test_a_code_is_declared_once():
+    assert define("test.too_many", "R4", TEST_KIND.template) == TEST_KIND
+    with pytest.raises(ValueError):
+        define("test.too_many", "R5", "other words")
+
+
+def test_language_from_environment_and_overrides(monkeypatch):
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    set_language(None)
+    monkeypatch.setenv("LANG", "it_IT.UTF-8")
+    assert current_language() == "it"
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert current_language() == "en"
+    with use_language("it"):
+        assert current_language() == "it"
+    assert current_language() == "en"
+    with pytest.raises(ValueError):
+        set_language("fr")
+
+
+def test_names_are_compared_by_nfc_and_case_folding():
+    nfd = "Lue\u0300"
+    assert clean_name(nfd) == "Luè" and len(clean_name(nfd)) == 3
+    assert same_name("Luè", nfd) and same_name("LUÈ", "luè") and same_name(" Anna  Bi ", "anna bi")
+    assert name_key("Straße") == name_key("STRASSE")
+    assert not same_name("Anna", "Anne")
+
+
+def test_every_fault_code_has_an_english_and_an_italian_message():
+    tool = _catalogue_tool()
+    tool.import_everything()
+    assert kinds(), "no fault kind declared"
+    assert tool.problems() == []
