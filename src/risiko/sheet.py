@@ -25,6 +25,8 @@ or tab separated), then one row per territory. A row with an empty territory dec
 that holds nothing. The objective must be the same on all rows of a player. Optional columns:
 ``ruleset`` (same value on every row that fills it), ``abandoned``, ``eliminated``
 (yes/no, true/false, 1/0, x; a seat is flagged when any of its rows says yes).
+A cell the project wrote with the apostrophe that keeps spreadsheets from running it
+(``'=Anna``, see :mod:`risiko.csvcells`) is read without that apostrophe.
 
 Every check runs before anything is scored: all faults are collected and raised together as
 one :class:`SheetError` whose ``faults`` are one-line messages naming the player and the
@@ -43,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from . import csvcells
 from .board import (
     NUM_TERRITORIES,
     Mask,
@@ -190,7 +193,7 @@ class Sheet:
         one row per territory, one row with an empty territory for a seat holding nothing);
         ``parse_sheet_csv(sheet.to_csv()) == sheet``."""
         buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
+        writer = csvcells.writer(buf, lineterminator="\n")  # names never run as formulas
         writer.writerow(("ruleset", *_CSV_ORDER))
         for seat in self.seats:
             flags = ("yes" if seat.abandoned else "", "yes" if seat.eliminated else "")
@@ -554,7 +557,8 @@ def parse_sheet_csv(text: str, *, ruleset: str | None = None) -> Sheet:
         if len(row) > len(header) and any(cell.strip() for cell in row[len(header):]):
             faults.append(f"{loc}: {len(row)} cells but the header has {len(header)}")
             continue
-        cells = {c: (row[i] if i < len(row) else "") for c, i in columns.items()}
+        cells = {c: (csvcells.restore_cell(row[i]) if i < len(row) else "")
+                 for c, i in columns.items()}
         player = cells["player"].strip()
         if not player:
             faults.append(f"{loc}: no player on this row")

@@ -7,7 +7,6 @@ when ``DATABASE_URL`` is set; migrations run on first use. Every change is made 
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import sys
@@ -16,6 +15,8 @@ from typing import Annotated, Any
 
 import typer
 from rich.table import Table as RichTable
+
+from risiko import csvcells
 
 from .common import console, emit_json, err_console, fail
 
@@ -402,7 +403,7 @@ def standings(tournament: TOpt, json_out: JsonOpt = False,
     rows = report["standings"]
     if csv_out:
         buf = io.StringIO()
-        writer = csv.writer(buf)
+        writer = csvcells.writer(buf)  # names never run as formulas in a spreadsheet
         writer.writerow(["rank", "player", "points", "games", "risiko", "best", "penalties",
                          "eligible"])
         for r in rows:

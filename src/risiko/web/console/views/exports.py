@@ -3,7 +3,6 @@ audit log of a tournament."""
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from typing import Any
@@ -12,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from risiko import csvcells
 from risiko.web import selectors, services
 from risiko.web.auditlog.models import AuditEntry
 from risiko.web.site.permissions import referee_required
@@ -32,7 +32,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """The general ranking as CSV (the columns of ``risiko season --json``'s rows)."""
     t = tournament_or_404(slug)
     buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
+    writer = csvcells.writer(buf, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for row in selectors.season_report_of(t)["standings"]:
         writer.writerow(["" if row[c] is None else row[c] for c in CSV_COLUMNS])

@@ -1,0 +1,74 @@
+"""CSV cells a spreadsheet would run as a formula are neutralised (issue 8 item 6)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from risiko.csvcells import PREFIX, restore_cell, safe_cell, writer
+from risiko.sheet import parse_sheet, parse_sheet_csv
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_formula_starts_get_the_apostrophe():
+    for text in ("=1+1", "+39 333", "-Anna", "@SUM(A1:A9)", "\tx", "\r=1",
+                 '=HYPERLINK("http://x";"y")', "=", "-"):
+        assert safe_cell(text) == "'" + text, text
+
+
+def test_other_text_and_numbers_stay_as_they_are():
+    for value in ("Anna", "Dora Bianchi", "", " =spazio", "a=b", "25", "-25", "+3", "1.5",
+                  "-0.5", "1e3", -25, 0, 3.5, None, True):
+        assert safe_cell(value) == value, value
+
+
+def test_apostrophes_before_a_trigger_get_one_more():
+    assert safe_cell("'=x") == "''=x"
+    assert safe_cell("'Ndrangheta") == "'Ndrangheta"
+    assert restore_cell("''=x") == "'=x"
+    assert restore_cell("'Ndrangheta") == "'Ndrangheta"
+    assert restore_cell("'") == "'"
+
+
+@given(st.text())
+def test_restore_undoes_safe(text):
+    assert restore_cell(safe_cell(text)) == text
+
+
+@given(st.text())
+def test_no_written_text_cell_starts_a_formula(text):
+    cell = safe_cell(text)
+    assert not cell[:1] or cell[0] not in "=+-@\t\r" or (
+        cell == text and text.lstrip("+-").replace(".", "", 1).replace("e", "", 1)
+        .replace("E", "", 1).lstrip("+-").isdigit()
+    )
+
+
+def test_the_writer_neutralises_every_cell():
+    buf = io.StringIO()
+    w = writer(buf, lineterminator="\n")
+    w.writerow(["rank", "player", "points"])
+    w.writerows([[1, "=cmd|' /C calc'!A0", -25], [2, "@Anna", "-25"]])
+    rows = list(csv.reader(io.StringIO(buf.getvalue())))
+    assert rows == [["rank", "player", "points"], ["1", "'=cmd|' /C calc'!A0", "-25"],
+                    ["2", "'@Anna", "-25"]]
+    assert PREFIX == "'"
+
+
+def test_a_sheet_round_trips_with_a_formula_name():
+    data = json.loads((EXAMPLES / "sheet-5-seats.json").read_text(encoding="utf-8"))
+    data["seats"][0]["player"] = "=Anna"
+    data["seats"][1]["player"] = "-Bruno"
+    data["seats"][2]["player"] = "'@Carla"
+    sheet = parse_sheet(data)
+    text = sheet.to_csv()
+    players = {row[1] for row in list(csv.reader(io.StringIO(text)))[1:]}
+    assert {"'=Anna", "'-Bruno", "''@Carla"} <= players
+    assert not players & {"=Anna", "-Bruno", "'@Carla"}
+    assert parse_sheet_csv(text) == sheet
