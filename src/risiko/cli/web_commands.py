@@ -7,8 +7,10 @@ straight from the apps (nothing to collect), and uses the production settings un
 open, with a QR code of it, and allows that host for the process.
 
 ``backup FILE`` / ``restore FILE --yes``: the SQLite database file, copied with SQLite's online
-backup (safe while the server runs). ``FILE.json`` is a season file (one tournament), for any
-database, when the services layer offers ``export_season`` and ``import_season``.
+backup (safe while the server runs); the backup (its ``.part`` file while it is written) and a
+restored database are created ``0600``, readable by their owner only. ``FILE.json`` is a
+season file (one tournament), for any database, when the services layer offers
+``export_season`` and ``import_season``.
 """
 
 from __future__ import annotations
@@ -115,16 +117,25 @@ def backup_sqlite(database: Path, dest: Path) -> int:
         raise ValueError(f"no database at {database} (run `risiko serve` once to create it)")
     if dest.exists() and dest.resolve() == database.resolve():
         raise ValueError(f"{dest} is the database itself")
+    from risiko.web.private_files import create_private_file
+
     dest.parent.mkdir(parents=True, exist_ok=True)
     part = dest.with_name(dest.name + ".part")
     part.unlink(missing_ok=True)
-    with (
-        closing(_connect_read_only(database)) as source,
-        closing(sqlite3.connect(part)) as target,
-    ):
-        source.backup(target)
-    os.replace(part, dest)
-    dest.chmod(0o600)  # the club's data: readable by its owner only, like secret.key
+    # the club's data, readable by its owner only from the first byte (like secret.key):
+    # the .part file is created 0600 and empty, SQLite writes into it, then it is renamed
+    if not create_private_file(part):
+        raise ValueError(f"{part} appeared while the backup started: another backup running?")
+    try:
+        with (
+            closing(_connect_read_only(database)) as source,
+            closing(sqlite3.connect(part)) as target,
+        ):
+            source.backup(target)
+        os.replace(part, dest)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
     return dest.stat().st_size
 
 
@@ -166,7 +177,9 @@ def restore_sqlite(backup: Path, database: Path) -> Path | None:
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         previous = database.with_name(f"{database.name}.before-restore-{stamp}")
         backup_sqlite(database, previous)
-    database.parent.mkdir(parents=True, exist_ok=True)
+    from risiko.web.private_files import private_sqlite
+
+    private_sqlite(database)  # created 0600 when missing, before SQLite opens it
     with (
         closing(_connect_read_only(backup)) as source,
         closing(sqlite3.connect(database)) as target,

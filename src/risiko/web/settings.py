@@ -7,6 +7,9 @@ Environment (production is the default):
   overrides that directory).
 - ``RISIKO_SECRET_KEY``: the secret key; without it one is generated once and kept in the
   data directory (``secret.key``, mode 600), so a laptop at the venue needs no set-up.
+  The data directory is created ``0700`` and the SQLite database ``0600`` (its ``-wal`` and
+  ``-shm`` files follow it), each with that mode from the first byte
+  (:mod:`risiko.web.private_files`).
 - ``RISIKO_ALLOWED_HOSTS``: comma list (default: localhost names; ``risiko serve --host``
   adds the served address). ``RISIKO_DEBUG=1`` turns DEBUG on (``risiko serve --dev``).
 """
@@ -21,25 +24,23 @@ from typing import Any
 import dj_database_url
 import platformdirs
 
+from risiko.web.private_files import private_dir, write_private_once
+
 BASE_DIR = Path(__file__).resolve().parent
 
 
 def data_dir() -> Path:
-    """The per-user data directory (created if missing)."""
+    """The per-user data directory, only its owner may enter it (created ``0700``)."""
     path = Path(os.environ.get("RISIKO_DATA_DIR") or platformdirs.user_data_dir("risiko-club"))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return private_dir(path)
 
 
 def _secret_key() -> str:
     env = os.environ.get("RISIKO_SECRET_KEY")
     if env:
         return env
-    key_file = data_dir() / "secret.key"
-    if not key_file.exists():
-        key_file.write_text(secrets.token_urlsafe(50), encoding="utf-8")
-        key_file.chmod(0o600)
-    return key_file.read_text(encoding="utf-8").strip()
+    key = write_private_once(data_dir() / "secret.key", secrets.token_urlsafe(50))
+    return key.strip()
 
 
 DEBUG = os.environ.get("RISIKO_DEBUG", "") in ("1", "true", "yes")
@@ -108,12 +109,19 @@ TEMPLATES: list[dict[str, Any]] = [
 ASGI_APPLICATION = "risiko.web.asgi.application"
 
 
+#: Django's SQLite backend creating the database file private (0600) before SQLite opens it.
+SQLITE_ENGINE = "risiko.web.dbbackends.sqlite3"
+
+
 def _database() -> dict[str, Any]:
     url = os.environ.get("DATABASE_URL")
     if url:
-        return dict(dj_database_url.parse(url, conn_max_age=60))
+        config = dict(dj_database_url.parse(url, conn_max_age=60))
+        if config.get("ENGINE") == "django.db.backends.sqlite3":
+            config["ENGINE"] = SQLITE_ENGINE  # the database file created 0600
+        return config
     return {
-        "ENGINE": "django.db.backends.sqlite3",
+        "ENGINE": SQLITE_ENGINE,
         "NAME": str(data_dir() / "risiko.sqlite3"),
         "OPTIONS": {"timeout": 20},
     }

@@ -1,0 +1,1 @@
+"""Database backends of the club app (Django's, with what the club's data needs)."""
