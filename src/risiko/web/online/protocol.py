@@ -1,0 +1,231 @@
+"""The WebSocket protocol of online tables: one JSON Schema per message (docs/online.md).
+
+Client to server: ``act``, ``referee``, ``odds``, ``sync``, ``ping``. Server to client:
+``welcome``, ``state``, ``event``, ``ack``, ``refused``, ``odds_result``, ``pong``, ``error``.
+Every message is a JSON object with a ``type``; seats are 1-based; territories are named as
+``risiko board`` prints them. :func:`markdown` renders the schemas for the documentation (a
+test checks that docs/online.md shows exactly these).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+Schema = dict[str, Any]
+
+_ID = {"type": "string", "minLength": 1, "maxLength": 64,
+       "description": "the sender's message id: the same id sent again is answered, not applied again"}
+_SEQ = {"type": ["integer", "null"], "minimum": 0,
+        "description": "the seq of the view the sender acted on (null: do not check)"}
+_SEAT = {"type": "integer", "minimum": 1, "maximum": 6}
+_TERRITORY = {"type": "string", "minLength": 1, "maxLength": 40}
+_FAULT: Schema = {
+    "type": "object",
+    "required": ["code", "clause", "severity", "subjects", "params", "message"],
+    "properties": {
+        "code": {"type": "string"},
+        "clause": {"type": "string"},
+        "severity": {"enum": ["error", "warning"]},
+        "subjects": {"type": "object"},
+        "params": {"type": "object"},
+        "message": {"type": "string", "description": "in the viewer's language"},
+    },
+}
+_CLOCK: Schema = {
+    "type": "object",
+    "required": ["seconds", "running", "deadline", "remaining_ms"],
+    "properties": {
+        "seconds": {"type": "integer", "minimum": 0, "description": "R11 limit; 0 = off"},
+        "running": {"type": "boolean"},
+        "deadline": {"type": ["string", "null"], "description": "ISO 8601, UTC"},
+        "remaining_ms": {"type": ["integer", "null"]},
+    },
+}
+_LOG_ENTRY: Schema = {
+    "type": "object",
+    "required": ["seq", "actor", "kind", "text", "undone"],
+    "properties": {
+        "seq": {"type": "integer", "minimum": 1},
+        "actor": {"type": "string", "description": "seat:N, bot:N, referee:NAME, clock"},
+        "kind": {"enum": ["action", "referee", "clock", "system"]},
+        "seat": {"type": ["integer", "null"]},
+        "text": {"type": "string", "description": "the record line, dice included"},
+        "reason": {"type": "string"},
+        "undone": {"type": "boolean"},
+    },
+}
+_PUBLIC: Schema = {
+    "type": "object",
+    "description": "what everybody at the table may see",
+    "required": ["status", "phase", "round", "to_act", "seats", "territories", "commitment"],
+    "properties": {
+        "status": {"enum": ["lobby", "playing", "paused", "over"]},
+        "phase": {"type": "string", "description": "setup, reinforce, attack, move, over"},
+        "round": {"type": "integer", "minimum": 0},
+        "to_act": {"type": ["integer", "null"]},
+        "pending": {"type": "integer", "description": "armies the seat to act still places"},
+        "last_round": {"type": ["integer", "null"]},
+        "closing_round": {"type": ["integer", "null"]},
+        "closing_band": {"type": ["array", "null"], "items": {"type": "integer"}},
+        "move": {"type": ["object", "null"],
+                 "description": "the conquest move due: from, to, min, max"},
+        "conquests": {"type": "integer"},
+        "late_turn": {"type": "boolean", "description": "the seat to act is penalised (R3)"},
+        "seats": {"type": "array", "items": {
+            "type": "object",
+            "required": ["seat", "player", "kind", "status", "cards", "territories", "armies",
+                         "connected"],
+            "properties": {
+                "seat": _SEAT, "player": {"type": "string"},
+                "kind": {"enum": ["open", "member", "guest", "bot"]},
+                "status": {"type": "string"}, "cards": {"type": "integer"},
+                "territories": {"type": "integer"}, "armies": {"type": "integer"},
+                "connected": {"type": "boolean"}, "stand_in": {"type": "boolean"},
+                "r13_requested": {"type": "boolean"},
+                "objective": {"type": ["object", "null"],
+                              "description": "shown to everybody only when the game is over"},
+            },
+        }},
+        "territories": {"type": "array", "minItems": 42, "maxItems": 42, "items": {
+            "type": "object", "required": ["t", "name", "owner", "armies"],
+            "properties": {"t": {"type": "integer"}, "name": {"type": "string"},
+                           "owner": _SEAT, "armies": {"type": "integer", "minimum": 1}},
+        }},
+        "closing_rolls": {"type": "array"},
+        "commitment": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "seed": {"type": ["string", "null"], "description": "revealed when the game is over"},
+        "outcome": {"type": ["object", "null"]},
+        "scores": {"type": ["array", "null"]},
+    },
+}
+_PRIVATE: Schema = {
+    "type": ["object", "null"],
+    "description": "the seat's own secrets: sent to that seat only",
+    "required": ["seat", "objective", "cards", "sets"],
+    "properties": {
+        "seat": _SEAT,
+        "objective": {"type": "object", "required": ["number", "name", "territories"]},
+        "cards": {"type": "array", "items": {
+            "type": "object", "required": ["card", "name", "symbol"]}},
+        "sets": {"type": "array", "description": "sets it may trade now with their R9 value",
+                 "items": {"type": "object", "required": ["cards", "value", "bonus"]}},
+        "attacks": {"type": "array", "description": "legal attacks now (R7, R8)"},
+    },
+}
+
+CLIENT: dict[str, Schema] = {
+    "act": {
+        "type": "object", "additionalProperties": False,
+        "required": ["type", "id", "action"],
+        "properties": {
+            "type": {"const": "act"}, "id": _ID, "seq": _SEQ,
+            "action": {
+                "type": "object", "required": ["kind"],
+                "properties": {
+                    "kind": {"enum": ["place", "trade", "attack", "move", "fortify", "end"]},
+                    "territory": _TERRITORY,
+                    "armies": {"type": "integer", "minimum": 1},
+                    "cards": {"type": "array", "minItems": 3, "maxItems": 3,
+                              "items": {"type": ["string", "integer"]}},
+                    "from": _TERRITORY, "to": _TERRITORY,
+                },
+            },
+        },
+    },
+    "referee": {
+        "type": "object", "additionalProperties": False,
+        "required": ["type", "id", "command"],
+        "properties": {
+            "type": {"const": "referee"}, "id": _ID, "seq": _SEQ,
+            "command": {
+                "type": "object", "required": ["kind"],
+                "properties": {
+                    "kind": {"enum": ["pause", "resume", "call", "widen", "end_game", "penalty",
+                                      "expel", "abandon", "undo"]},
+                    "seat": _SEAT,
+                    "points": {"type": "integer", "maximum": -1},
+                    "reason": {"type": "string", "maxLength": 300},
+                },
+            },
+        },
+    },
+    "odds": {
+        "type": "object", "additionalProperties": False,
+        "required": ["type", "from", "to"],
+        "properties": {"type": {"const": "odds"}, "from": _TERRITORY, "to": _TERRITORY},
+    },
+    "sync": {
+        "type": "object", "additionalProperties": False, "required": ["type"],
+        "properties": {"type": {"const": "sync"}, "seq": _SEQ},
+    },
+    "ping": {
+        "type": "object", "additionalProperties": False, "required": ["type"],
+        "properties": {"type": {"const": "ping"}},
+    },
+}
+
+SERVER: dict[str, Schema] = {
+    "welcome": {
+        "type": "object", "required": ["type", "table", "role", "seat", "player", "commitment"],
+        "properties": {
+            "type": {"const": "welcome"}, "table": {"type": "string"},
+            "role": {"enum": ["seat", "spectator", "referee"]},
+            "seat": {"type": ["integer", "null"]}, "player": {"type": ["string", "null"]},
+            "commitment": {"type": "string"},
+        },
+    },
+    "state": {
+        "type": "object", "required": ["type", "seq", "game", "private", "clock", "log"],
+        "properties": {
+            "type": {"const": "state"}, "seq": {"type": "integer", "minimum": 0},
+            "game": _PUBLIC, "private": _PRIVATE, "clock": _CLOCK,
+            "log": {"type": "array", "items": _LOG_ENTRY},
+        },
+    },
+    "event": {
+        "type": "object", "required": ["type", "seq", "entry", "game", "private", "clock"],
+        "properties": {
+            "type": {"const": "event"}, "seq": {"type": "integer", "minimum": 1},
+            "entry": _LOG_ENTRY, "game": _PUBLIC, "private": _PRIVATE, "clock": _CLOCK,
+        },
+    },
+    "ack": {
+        "type": "object", "required": ["type", "id", "seq", "duplicate"],
+        "properties": {"type": {"const": "ack"}, "id": _ID, "seq": {"type": "integer"},
+                       "duplicate": {"type": "boolean"}},
+    },
+    "refused": {
+        "type": "object", "required": ["type", "id", "seq", "faults"],
+        "properties": {"type": {"const": "refused"}, "id": {"type": ["string", "null"]},
+                       "seq": {"type": "integer"},
+                       "faults": {"type": "array", "minItems": 1, "items": _FAULT}},
+    },
+    "odds_result": {
+        "type": "object", "required": ["type", "from", "to", "legal", "faults"],
+        "properties": {
+            "type": {"const": "odds_result"}, "from": _TERRITORY, "to": _TERRITORY,
+            "legal": {"type": "boolean"}, "faults": {"type": "array", "items": _FAULT},
+            "attacker_dice": {"type": "integer"}, "defender_dice": {"type": "integer"},
+            "roll": {"type": "object",
+                     "description": "chances of the next roll: defender loses 0, 1, 2, 3"},
+            "conquest": {"type": "number", "description": "chance of conquering, attacking "
+                         "while the rules allow"},
+        },
+    },
+    "pong": {"type": "object", "required": ["type"], "properties": {"type": {"const": "pong"}}},
+    "error": {
+        "type": "object", "required": ["type", "message"],
+        "properties": {"type": {"const": "error"}, "message": {"type": "string"}},
+    },
+}
+
+
+def markdown() -> str:
+    """The schemas as the Markdown of docs/online.md (one heading and JSON block each)."""
+    parts = []
+    for side, schemas in (("client → server", CLIENT), ("server → client", SERVER)):
+        for name, schema in schemas.items():
+            body = json.dumps(schema, indent=2, ensure_ascii=False)
+            parts.append(f"### `{name}` ({side})\n\n```json\n{body}\n```\n")
+    return "\n".join(parts)
