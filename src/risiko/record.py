@@ -59,7 +59,8 @@ from .ruleset import get_ruleset
 
 HEADER_ORDER = (
     "Event", "Site", "Date", "Evening", "Table", "Ruleset", "Seats", "Bots", "Late",
-    "LastRoundsAt", "Seed", "Result", "Rounds", "Scores",
+    "LastRoundsAt", "Seed", "Chance", "SeedCommitment", "SkippedDraws", "Result", "Rounds",
+    "Scores",
 )
 
 

@@ -110,6 +110,12 @@ def print_report(report: dict[str, Any]) -> None:
         console.print(f"closing dice: {rolls}", highlight=False)
     if report["record"] and "\n" not in report["record"]:
         console.print(f"record: {report['record']}")
+    if report.get("verified"):
+        v = report["verified"]
+        console.print(
+            f"verified: seed matches commitment {v['commitment']}; deal, objectives, deck and "
+            f"{v['dice']} dice in {v['rolls']} rolls are its draws", highlight=False,
+        )
 
 
 def _play(bots: list[str], seats: int, ruleset: Ruleset, seed: int,
@@ -171,8 +177,14 @@ def register(app: typer.Typer) -> None:
     def replay_cmd(
         file: Annotated[Path, typer.Argument(help="a game record (risiko play --record)")],
         json_out: JsonOpt = False,
+        verify: Annotated[bool, typer.Option(
+            "--verify", help="check every die, card and objective against the record's "
+            "Seed and SeedCommitment (online tables' verifiable dice)")] = False,
     ) -> None:
-        """Replay a game record exactly and print the same result as ``play``."""
+        """Replay a game record exactly and print the same result as ``play``.
+
+        ``--verify``: also check the chance of an online table's record (docs/online.md).
+        """
         try:
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
@@ -185,8 +197,21 @@ def register(app: typer.Typer) -> None:
             fail(f"{file}: the record ends before the game does", code=1)
         headers = parse_record(text).headers  # already parsed once by replay: it is valid
         bots = headers["Bots"].split("|") if "Bots" in headers else None
-        seed = int(headers["Seed"]) if headers.get("Seed", "").isdigit() else None
+        fair = "SeedCommitment" in headers  # an online table's seed is hex, not a number
+        seed = int(headers["Seed"]) if headers.get("Seed", "").isdigit() and not fair else None
         report = game_report(game, bots=bots, seed=seed, record=str(file))
+        if verify:
+            from ..fair import verify_record
+            from ..faults import InvalidInputError
+
+            try:
+                checked = verify_record(text)
+            except InvalidInputError as e:
+                fail(f"{file}: " + "; ".join(e.messages()), code=1)
+            report["verified"] = {
+                "commitment": checked.commitment, "draws": checked.draws,
+                "dice": checked.dice, "rolls": checked.rolls,
+            }
         if json_out:
             emit_json(report)
         else:

@@ -15,7 +15,7 @@ from typing import Any
 Schema = dict[str, Any]
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 64,
-       "description": "the sender's message id: the same id sent again is answered, not applied again"}
+       "description": "the sender's message id: sent again, it is answered, not applied again"}
 _SEQ = {"type": ["integer", "null"], "minimum": 0,
         "description": "the seq of the view the sender acted on (null: do not check)"}
 _SEAT = {"type": "integer", "minimum": 1, "maximum": 6}
