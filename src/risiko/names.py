@@ -14,8 +14,11 @@ True
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
-__all__ = ["clean_name", "name_key", "same_name"]
+from .faults import InvalidInputError, define
+
+__all__ = ["clean_name", "key_values", "name_key", "same_name"]
 
 
 def clean_name(name: str) -> str:
@@ -31,3 +34,46 @@ def name_key(name: str) -> str:
 def same_name(a: str, b: str) -> bool:
     """True when ``a`` and ``b`` are the same name however typed."""
     return name_key(a) == name_key(b)
+
+
+# ---------------------------------------------------------------------------- NAME=VALUE
+
+NOT_KEY_VALUE = define("name.not_key_value", "",
+                       "{field}: write NAME=VALUE (for example Anna=57)")
+PLAYER_TWICE = define("name.player_twice", "", "{player} is given twice ({values})")
+TERRITORY_TWICE = define("name.territory_twice", "", "{territory} is given twice ({values})")
+
+
+def key_values(items: Iterable[str], subject: str = "player") -> dict[str, str]:
+    """``["Anna=57", "Bruno=40"]`` as ``{"Anna": "57", "Bruno": "40"}``, names cleaned
+    (:func:`clean_name`), in the order given.
+
+    ``subject`` is ``"player"`` or ``"territory"``: what the names are. Raises
+    :class:`~risiko.faults.InvalidInputError` with every fault: an item without ``=`` or
+    without a name, a name given twice however typed (``Bruno=10 ... BRUNO=50``).
+
+    >>> key_values(["Anna=57", "Lue\\u0300=40"]) == {"Anna": "57", "Luè": "40"}
+    True
+    >>> key_values(["Bruno=10", "Carla=20", "bruno=50"])
+    Traceback (most recent call last):
+    ...
+    risiko.faults.InvalidInputError: Bruno is given twice (10, 50)
+    """
+    twice = PLAYER_TWICE if subject == "player" else TERRITORY_TWICE
+    faults = []
+    seen: dict[str, tuple[str, list[str]]] = {}
+    for item in items:
+        name, sep, value = item.rpartition("=")
+        name = clean_name(name)
+        if not sep or not name:
+            faults.append(NOT_KEY_VALUE({"field": item}))
+            continue
+        seen.setdefault(name_key(name), (name, []))[1].append(value.strip())
+    out: dict[str, str] = {}
+    for name, values in seen.values():
+        if len(values) > 1:
+            faults.append(twice({subject: name}, values=values))
+        out[name] = values[-1]
+    if faults:
+        raise InvalidInputError(faults)
+    return out

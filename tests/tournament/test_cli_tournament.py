@@ -114,3 +114,38 @@ def test_arrival_human_and_errors(app: typer.Typer) -> None:
     assert bad.exit_code == 2 and "HH:MM" in bad.stderr
     unknown = run(app, "arrival", "21:00", "--ruleset", "risk")
     assert unknown.exit_code == 2 and "unknown ruleset" in unknown.stderr
+
+
+def test_tournament_file_mode_reads_like_season(tmp_path: Path) -> None:
+    """``risiko tournament --file S standings`` is ``risiko season S`` (no Django)."""
+    from risiko.cli.main import app as risiko
+
+    runner = CliRunner()
+    short = runner.invoke(risiko, ["season", str(SEASON), "--json"])
+    long = runner.invoke(risiko, ["tournament", "--file", str(SEASON), "standings", "--json"])
+    assert short.exit_code == long.exit_code == 0
+    assert json.loads(short.stdout) == json.loads(long.stdout)
+    human = runner.invoke(risiko, ["tournament", "--file", str(SEASON), "standings"],
+                          env={"COLUMNS": "200"})
+    assert "general ranking" in human.stdout and "['" not in human.stdout
+    exported = runner.invoke(risiko, ["tournament", "--file", str(SEASON), "export"])
+    assert json.loads(exported.stdout)["name"] == json.loads(SEASON.read_text())["name"]
+    for args in (["log"], ["current"]):
+        refused = runner.invoke(risiko, ["tournament", "--file", str(SEASON), *args])
+        assert refused.exit_code == 2 and "database" in refused.stderr
+
+
+def test_names_with_rich_markup_are_printed_as_written(tmp_path: Path) -> None:
+    data = json.loads(SEASON.read_text())
+    text = json.dumps(data).replace('"Ciro"', '"[bold]Ciro"')
+    path = tmp_path / "markup.json"
+    path.write_text(text)
+    result = CliRunner().invoke(typer_app(), ["season", str(path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "[bold]Ciro" in result.stdout
+
+
+def typer_app() -> typer.Typer:
+    application = typer.Typer()
+    tournament_commands.register(application)
+    return application

@@ -89,3 +89,33 @@ def test_the_database_holds_the_same_facts_as_the_file(season: dict) -> None:
 
     t = services.import_season(season, who="test")
     assert selectors.load_tournament(t) == parse_season(season)
+
+
+def test_cli_import_refuses_a_key_given_twice(season: dict, tmp_path: Path) -> None:
+    """Issue 7 item 4: the import reads the file with the season reader, which keeps a
+    repeated key (plain json.loads kept the last value silently)."""
+    text = json.dumps(season, indent=1)
+    first = '"date": "2027-03-02"'
+    assert first in text
+    path = tmp_path / "twice.json"
+    path.write_text(text.replace(first, first + ', "stage": "qualifying", "stage": "final"',
+                                 1), encoding="utf-8")
+    res = CliRunner().invoke(app, ["tournament", "import", str(path)])
+    assert res.exit_code == 1
+    assert "key 'stage' is given twice" in res.stderr
+
+
+def test_cli_seat_by_hand(season: dict) -> None:
+    runner = CliRunner()
+    t = services.create_tournament("Mano", who="test")
+    services.add_players(t, ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gino"],
+                         who="test")
+    services.open_evening(t, "2027-05-04", who="test")
+    res = runner.invoke(app, ["tournament", "seat-by-hand", t.slug, "2027-05-04",
+                              "Anna,Bruno,Carla,Dario", "Elena, Franco, Gino", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout) == {"tables": [["Anna", "Bruno", "Carla", "Dario"],
+                                                 ["Elena", "Franco", "Gino"]]}
+    twice = runner.invoke(app, ["tournament", "seat-by-hand", t.slug, "2027-05-04",
+                                "Anna,Bruno,Carla", "Anna,Franco,Gino"])
+    assert twice.exit_code == 1 and "Anna" in twice.stderr

@@ -231,14 +231,3 @@ def test_season_file_backup_and_restore(tmp_path):
     assert done.exit_code == 0, done.output
     copy = Tournament.objects.get(name="Copia")
     assert copy.entries.count() == 3
-
-
-@pytest.mark.db
-@pytest.mark.django_db
-def test_season_file_waits_for_the_services(tmp_path, monkeypatch):
-    from risiko.web import services
-
-    monkeypatch.delattr(services, "export_season")
-    result = run("backup", str(tmp_path / "season.json"))
-    assert result.exit_code == 2
-    assert "season file backup comes with the tournament commands" in result.output

@@ -1,18 +1,58 @@
-"""Shared helpers of the command line: JSON output, errors, ruleset option."""
+"""Shared plumbing of the command line: options, JSON output, faults, who, the database.
+
+- :data:`JsonOpt`, :data:`ByOpt`, :data:`RulesetOpt`: the options every family uses;
+- :func:`emit_json` (UTF-8 names kept), :func:`fail` (one ``error:`` line, exit 2),
+  :func:`fail_faults` (one line per fault, in the language of ``risiko --lang``, exit 1),
+  :func:`faults_of` (the :class:`~risiko.faults.Fault` values an error carries);
+- :func:`who` ("who made this change" for the audit log: ``--by`` or the login name);
+- :func:`start_django` (the one start-up of the web app's database for the CLI; without the
+  ``[web]`` extra it exits with one line saying how to install it).
+
+Rich names are escaped with :func:`rich.markup.escape` wherever a name is printed.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Any, NoReturn
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 
-from ..ruleset import Ruleset, get_ruleset
+from ..faults import Fault, RisikoError, current_language, faults_json
+
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
+
+__all__ = [
+    "ByOpt",
+    "JsonOpt",
+    "RulesetOpt",
+    "console",
+    "emit_json",
+    "err_console",
+    "fail",
+    "fail_faults",
+    "fault_lines",
+    "faults_of",
+    "ruleset_or_fail",
+    "start_django",
+    "who",
+]
 
 console = Console()
 err_console = Console(stderr=True)
+
+#: ``--json``: machine-readable output (English, shape-stable)
+JsonOpt = Annotated[bool, typer.Option("--json", help="machine-readable output")]
+#: ``--by``: who makes the change (audit log; default: the login name)
+ByOpt = Annotated[str, typer.Option("--by", help="who makes the change (audit log)")]
+#: ``--ruleset``: a ruleset preset
+RulesetOpt = Annotated[
+    str | None, typer.Option("--ruleset", help="club-milano (default), rtu or classic")
+]
 
 
 def emit_json(data: Any) -> None:
@@ -22,13 +62,93 @@ def emit_json(data: Any) -> None:
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print one error line to stderr and exit with ``code``."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True,
+                      markup=True)
+    raise typer.Exit(code)
+
+
+def faults_of(error: BaseException) -> list[Fault]:
+    """The faults an error carries (a :class:`RisikoError`, or any error with ``faults``
+    holding :class:`Fault` values); [] when it carries none."""
+    if isinstance(error, RisikoError):
+        return list(error.faults)
+    found = getattr(error, "faults", None)
+    if isinstance(found, Iterable) and not isinstance(found, str):
+        items = list(found)
+        if items and all(isinstance(f, Fault) for f in items):
+            return items
+    return []
+
+
+def fault_lines(error: BaseException | Iterable[Fault]) -> list[str]:
+    """One line per fault, in the current language (``risiko --lang``); an error without
+    faults gives its own text."""
+    if isinstance(error, BaseException):
+        faults = faults_of(error)
+        if not faults:
+            return [str(error)]
+    else:
+        faults = list(error)
+    lang = current_language()
+    return [f.message(lang) for f in faults]
+
+
+def fail_faults(error: BaseException | Iterable[Fault], code: int = 1,
+                as_json: bool = False) -> NoReturn:
+    """Print every fault on stderr, one line each, and exit with ``code`` (1).
+
+    With ``as_json`` the faults are also printed on stdout as ``{"faults": [...]}`` (English,
+    see :func:`risiko.faults.faults_json`), so a script reads them without parsing text.
+    """
+    if as_json:
+        faults = faults_of(error) if isinstance(error, BaseException) else list(error)
+        if faults:
+            emit_json({"faults": faults_json(faults)})
+    for line in fault_lines(error):
+        typer.echo(line, err=True)
     raise typer.Exit(code)
 
 
 def ruleset_or_fail(name: str | None) -> Ruleset:
     """The named ruleset, or exit 2 with one line naming the known presets."""
+    from ..ruleset import get_ruleset
+
     try:
         return get_ruleset(name)
     except ValueError as e:
         fail(str(e))
+
+
+def who(by: str = "") -> str:
+    """Who made a change, for the audit log: ``--by``, else the login name, else "cli"."""
+    if by.strip():
+        return by.strip()
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except Exception:
+        return "cli"
+
+
+def start_django() -> Any:
+    """Start the web app's database (migrations on first use) and return
+    :mod:`risiko.web.services`.
+
+    Exits 1 with one line when the web extra is not installed or the database cannot be
+    reached (a bad ``DATABASE_URL``).
+    """
+    try:
+        import django  # noqa: F401
+    except ImportError:
+        fail("the database needs the web extra: pip install 'risiko-club[web]' "
+             "(or use a season file: risiko tournament --file SEASON.json ...)", code=1)
+    from risiko.web.bootstrap import setup
+
+    try:
+        setup()
+    except Exception as e:  # a database that cannot be reached, a bad DATABASE_URL
+        fail(f"database: {e}", code=1)
+    from risiko.web import services
+
+    return services

@@ -18,12 +18,7 @@ from ..game import Game
 from ..match import AgentError, play_bots
 from ..record import RecordError, parse_record, replay, write_record
 from ..ruleset import Ruleset
-from .common import console, emit_json, fail, ruleset_or_fail
-
-RulesetOpt = Annotated[
-    str | None, typer.Option("--ruleset", help="club-milano (default), rtu or classic")
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="machine-readable output")]
+from .common import JsonOpt, RulesetOpt, console, emit_json, fail, ruleset_or_fail
 
 
 def _split_bots(bots: str) -> list[str]:

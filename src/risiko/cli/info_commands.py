@@ -34,6 +34,7 @@ from ..board import (
     territory_name,
 )
 from ..ruleset import Ruleset, get_ruleset
+from .common import JsonOpt
 
 #: field -> (one-line explanation, clause of the regulation or source)
 FIELD_HELP: dict[str, tuple[str, str]] = {
@@ -115,7 +116,6 @@ RulesetOption = Annotated[
         show_default=False,
     ),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 def _ruleset(name: str | None) -> Ruleset:
@@ -143,7 +143,7 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-def rules(ruleset: RulesetOption = None, as_json: JsonOption = False) -> None:
+def rules(ruleset: RulesetOption = None, as_json: JsonOpt = False) -> None:
     """Show every field of a ruleset with its value, meaning and clause of the regulation."""
     rs = _ruleset(ruleset)
     if as_json:
@@ -191,7 +191,7 @@ def _board_data(rs: Ruleset) -> dict[str, Any]:
     }
 
 
-def board(ruleset: RulesetOption = None, as_json: JsonOption = False) -> None:
+def board(ruleset: RulesetOption = None, as_json: JsonOpt = False) -> None:
     """Show the continents (bonus), the territories (continent, card symbol, neighbours)
     and the number of borders of a ruleset's board (club-milano: 81, R6; official: 82)."""
     rs = _ruleset(ruleset)

@@ -1,39 +1,139 @@
-"""Entry point of the ``risiko`` command: registers each command family's module."""
+"""Entry point of the ``risiko`` command: a lazy command group and the ``--lang`` option.
+
+Each command family lives in its own module (``game_commands``, ``odds_commands``, ...) with
+a ``register(app)`` function. The top-level group imports a module only when one of its
+commands runs (or its own ``--help`` is asked): ``risiko odds 3 2`` imports the odds module
+and nothing of the tournament, the web app or the bots, and ``risiko --help`` imports none
+of them (its list comes from :data:`COMMANDS`). A new command is added to its module's
+``register`` and listed in :data:`COMMANDS` (``tests/test_cli_main.py`` checks the two
+agree).
+
+``risiko --lang it|en COMMAND`` says the faults (refusals naming the player, territory,
+table and evening) in Italian or English; the default comes from ``LANG``. JSON output is
+English whatever the language.
+"""
 
 from __future__ import annotations
 
-import typer
+import importlib
+from collections.abc import Callable
+from typing import Annotated, Any
 
-from . import (
-    game_commands,
-    info_commands,
-    odds_commands,
-    score_commands,
-    tournament_commands,
-    tournament_db_commands,
-    web_commands,
-)
+import typer
+from typer import _click  # typer's own click (typer >= 0.20 vendors it)
+from typer.core import TyperCommand, TyperGroup
+
+__all__ = ["COMMANDS", "app", "main"]
+
+#: command name -> (module of ``risiko.cli`` that registers it, one-line help for the list)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("game_commands", "Play one full game with bots and print the scored table."),
+    "replay": ("game_commands",
+               "Replay a game record exactly and print the same result as ``play``."),
+    "simulate": ("game_commands",
+                 "Play many games with bots (progress bar) and report statistics."),
+    "score": ("score_commands",
+              "Check an end-of-game sheet and print each seat's table score and the ranking."),
+    "odds": ("odds_commands",
+             "Exact odds of attacking D armies from one territory with A armies (R7, R8)."),
+    "tris": ("odds_commands",
+             "Armies of a card set (R9): base value by cards in hand, +2 per owned "
+             "territory card."),
+    "closing": ("odds_commands",
+                "The sums of two dice that end the game in closing round K, and their "
+                "chances (R2)."),
+    "rules": ("info_commands",
+              "Show every field of a ruleset with its value, meaning and clause."),
+    "board": ("info_commands",
+              "Show the continents, the territories and the borders of a ruleset's board."),
+    "season": ("tournament_commands",
+               "Compute a season file: general ranking, semifinal tables, finalists, final "
+               "standings (short for `risiko tournament --file FILE standings`)."),
+    "arrival": ("tournament_commands",
+                "Classify an arrival under R3: on time, late (3 penalty turns) or excluded."),
+    "tournament": ("tournament_commands",
+                   "A tournament in the database, or in a season file with --file: players, "
+                   "evenings, arrivals, tables, results, penalties, standings, stages."),
+    "serve": ("web_commands", "Serve the club's web app (migrations applied on first use)."),
+    "backup": ("web_commands",
+               "Back up the SQLite database (online, safe while serving) or a season file."),
+    "restore": ("web_commands",
+                "Put a backup back in place of the database, or create a tournament from a "
+                "season file (needs --yes)."),
+}
+
+
+def load_commands(module: str) -> dict[str, _click.Command]:
+    """The click commands ``risiko.cli.<module>`` registers, by name (imports the module)."""
+    mod = importlib.import_module(f"{__package__}.{module}")
+    register: Callable[[typer.Typer], None] = mod.register
+    sub = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    register(sub)
+    group = typer.main.get_group(sub)
+    return dict(group.commands)
+
+
+class LazyGroup(TyperGroup):
+    """A Typer group whose commands are imported on first use (see :data:`COMMANDS`)."""
+
+    _listing = False
+
+    def list_commands(self, ctx: _click.Context) -> list[str]:
+        """Every command: the registered ones, then those of :data:`COMMANDS`."""
+        return [*self.commands, *(n for n in COMMANDS if n not in self.commands)]
+
+    def get_command(self, ctx: _click.Context, cmd_name: str) -> _click.Command | None:
+        """The command ``cmd_name``, importing its module the first time."""
+        found = self.commands.get(cmd_name)
+        if found is not None or cmd_name not in COMMANDS:
+            return found
+        module, short = COMMANDS[cmd_name]
+        if self._listing:  # the top-level --help: a placeholder carrying the help line
+            return TyperCommand(cmd_name, help=short)
+        for name, command in load_commands(module).items():
+            self.commands.setdefault(name, command)
+        return self.commands.get(cmd_name)
+
+    def format_help(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
+        """The top-level help, without importing any command module."""
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
 
 app = typer.Typer(
     name="risiko",
-    help="RisiKo! under the Risiko! Club Milano regulation: play, score, odds, records.",
+    cls=LazyGroup,
+    help="RisiKo! under the Risiko! Club Milano regulation: play, score, odds, records, "
+    "tournaments.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
-for _module in (
-    game_commands,
-    score_commands,
-    odds_commands,
-    info_commands,
-    tournament_commands,
-    tournament_db_commands,
-    web_commands,
-):
-    _module.register(app)
+
+@app.callback()
+def _top(
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="it|en",
+            help="Language of the faults (refusals); default from LANG. JSON stays English.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    from ..faults import set_language
+
+    try:
+        set_language(lang)
+    except ValueError:
+        raise typer.BadParameter(f"{lang!r}: it or en", param_hint="--lang") from None
 
 
-def main() -> None:
+def main(*args: Any) -> None:
     """Run the ``risiko`` command."""
     app()

@@ -34,13 +34,12 @@ from ..closing import (
 )
 from ..odds import AttackOdds, attack_odds, illegal_reason, odds_table
 from ..ruleset import Ruleset
-from .common import emit_json, fail, ruleset_or_fail
+from .common import JsonOpt, emit_json, fail, ruleset_or_fail
 
 RulesetOption = Annotated[
     str | None,
     typer.Option("--ruleset", "-r", metavar="R", help="Ruleset preset (default club-milano)."),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
 _fail = fail
@@ -135,7 +134,7 @@ def odds_command(
             "--table", metavar="N", help="Table of P(conquer): attacker 2..N, defender 1..N."
         ),
     ] = None,
-    as_json: JsonOption = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Exact odds of attacking D armies from one territory with A armies (R7, R8).
 
@@ -218,7 +217,7 @@ def tris_command(
         ),
     ] = None,
     ruleset: RulesetOption = None,
-    as_json: JsonOption = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Armies of a card set (R9): base value by cards in hand, +2 per owned territory card."""
     rs = _ruleset(ruleset)
@@ -300,7 +299,7 @@ def closing_command(
         ),
     ] = None,
     ruleset: RulesetOption = None,
-    as_json: JsonOption = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """The sums of two dice that end the game in closing round K, and their chances (R2)."""
     rs = _ruleset(ruleset)

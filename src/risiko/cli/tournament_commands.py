@@ -1,31 +1,45 @@
-"""``risiko season FILE`` and ``risiko arrival HH:MM`` (the tournament, without a database).
+"""``risiko tournament ...`` (a tournament in the database or in a season file), ``risiko
+season FILE`` and ``risiko arrival HH:MM``.
 
-``season`` checks and computes a season file (see :mod:`risiko.tournament.season`): the
-general ranking, the semifinal tables (R18), the order after the semifinal, the finalists in
-seat-choice order and the final standings. A bad file prints one line per fault on standard
-error, no standings, and exits with code 1.
+One command family, two stores:
 
-``arrival`` classifies an arrival time under R3: ``on_time``, ``late`` (3 penalty turns) or
-``excluded``; ``--phoned`` for a phone notice made by 21:10; ``--final`` for the final's
-schedule (R18: 50 minutes earlier).
+- the database (default): SQLite in the per-user data directory, PostgreSQL when
+  ``DATABASE_URL`` is set; every change goes through :mod:`risiko.web.services` (validated,
+  atomic, audit-logged, ``--by`` naming who). Needs the web extra.
+- a season file, with the group option ``risiko tournament --file SEASON.json COMMAND``: the
+  commands take no TOURNAMENT argument (the file is the tournament); reading commands read
+  it, writing commands check the change and rewrite the file only with ``--write`` (there is
+  no audit log in file mode). Runs without Django.
+
+``risiko season FILE`` is short for ``risiko tournament --file FILE standings``. A refused
+change or a bad file prints one line per fault on standard error (in the language of
+``risiko --lang``) and exits 1; with ``--json`` the faults are also printed as JSON.
 """
 
 from __future__ import annotations
 
+import json
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
-from ..tournament.model import clock_name
-from ..tournament.schedule import classify_arrival
-from ..tournament.season import SeasonError, load_season, season_report
-from .common import console, emit_json, fail, ruleset_or_fail
+from .common import (
+    ByOpt,
+    JsonOpt,
+    RulesetOpt,
+    console,
+    emit_json,
+    fail,
+    fail_faults,
+    ruleset_or_fail,
+)
+from .tournament_store import DatabaseStore, FileStore, Store, key_values
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="machine-readable output")]
-
+__all__ = ["ARRIVAL_HELP", "SEASON_HELP", "arrival", "print_report", "register", "season",
+           "tournament_app"]
 
 SEASON_HELP = (
     "Compute a season file: general ranking, semifinal tables, finalists, final standings."
@@ -33,49 +47,72 @@ SEASON_HELP = (
     "Ranking (R18 reading): carry-over (R17) + qualifying table scores + ranking penalties "
     "(R13 -25, referees); ties: more RisiKo!, best single table score, fewer penalty points, "
     "then a shared position. Semifinal: table 1 = 1st, 2nd, 8th, 9th, 10th; table 2 = "
-    "3rd-7th. A bad file prints one line per fault and exits 1."
+    "3rd-7th. A bad file prints one line per fault and exits 1. Short for `risiko "
+    "tournament --file FILE standings`."
 )
 ARRIVAL_HELP = (
     "Classify an arrival under R3: on time (by 21:10), late (21:11-21:20, 3 turns without "
     "reinforcements, moves or attacks) or excluded; a phone notice made by 21:10 admits up "
-    "to 21:30 with the same penalty."
+    "to 21:30 with the same penalty. Times as referees write them: 21:15, 21.15, 21h15, "
+    "9:15 pm, 2115."
+)
+WRITES = " With --file: checked, and written to the file only with --write."
+
+
+class _TournamentGroup(typer.core.TyperGroup):
+    """In file mode (``--file``) the commands' TOURNAMENT argument is the file: the group
+    fills it in, so ``risiko tournament --file S.json arrive DATE PLAYER TIME`` reads as the
+    database form ``risiko tournament arrive T DATE PLAYER TIME``."""
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None and ctx.params.get("file") is not None:
+            first = next((p for p in cmd.params if p.param_type_name == "argument"), None)
+            if first is not None and first.name == "tournament" and not any(
+                    a in ("--help",) for a in rest):
+                rest = [str(ctx.params["file"]), *rest]
+        return name, cmd, rest
+
+
+tournament_app = typer.Typer(
+    cls=_TournamentGroup,
+    help="A tournament in the database, or in a season file with --file: players, evenings, "
+    "arrivals, tables, results, penalties, appeals, standings, semifinal and final.",
+    no_args_is_help=True,
 )
 
-
-def register(app: typer.Typer) -> None:
-    """Add the ``season`` and ``arrival`` commands to ``app``."""
-    app.command("season", help=SEASON_HELP)(season)
-    app.command("arrival", help=ARRIVAL_HELP)(arrival)
+TOpt = Annotated[str, typer.Argument(
+    help="tournament (slug, name or id); left out with --file", show_default=False)]
+DateArg = Annotated[str, typer.Argument(help="evening date YYYY-MM-DD", show_default=False)]
 
 
-def season(
-    file: Annotated[
-        str,
-        typer.Argument(metavar="FILE", help="Season file (JSON); '-' reads stdin.",
-                       show_default=False),
-    ],
-    as_json: JsonOpt = False,
+@tournament_app.callback()
+def _group(
+    ctx: typer.Context,
+    file: Annotated[Path | None, typer.Option(
+        "--file", metavar="SEASON.json",
+        help="work on a season file instead of the database ('-': standard input, read "
+        "only)", show_default=False)] = None,
+    write: Annotated[bool, typer.Option(
+        "--write", help="with --file: rewrite the file with the change (else only checked)")
+    ] = False,
 ) -> None:
-    """Compute a season file: general ranking, semifinal tables, finalists, final standings.
-
-    Ranking (R18 reading): carry-over (R17) + qualifying table scores + ranking penalties
-    (R13 -25, referees); ties: more RisiKo!, best single table score, fewer penalty points,
-    then a shared position. Semifinal: table 1 = 1st, 2nd, 8th, 9th, 10th; table 2 = 3rd-7th.
-    """
-    try:
-        tournament = load_season(sys.stdin if file == "-" else file)
-    except SeasonError as e:
-        for fault in e.faults:
-            typer.echo(fault, err=True)
-        raise typer.Exit(1) from None
-    report = season_report(tournament)
-    if as_json:
-        emit_json(report)
-        return
-    _print_season(report)
+    ctx.obj = FileStore(file, write=write) if file is not None else DatabaseStore()
 
 
-def _print_season(report: dict[str, Any]) -> None:
+def _store(ctx: typer.Context) -> Store:
+    store = ctx.find_object(Store)
+    return store if store is not None else DatabaseStore()
+
+
+# --------------------------------------------------------------------------------------------
+# the one renderer of a season report
+
+
+def print_report(report: dict[str, Any]) -> None:
+    """The human form of a season report (``risiko season``, ``tournament standings``)."""
+    from rich.table import Table
+
     grid = Table(title=f"{escape(report['name'])} - general ranking ({report['ruleset']}, "
                  f"format {escape(report['format']['name'])})", title_justify="left")
     for name, justify in (("#", "right"), ("Player", "left"), ("Points", "right"),
@@ -112,6 +149,43 @@ def _print_season(report: dict[str, Any]) -> None:
         console.print(f"[dim]{escape(note)}[/dim]", highlight=False)
 
 
+def print_tables(tables: list[list[str]]) -> None:
+    """``table 1: 1. Anna, 2. Bruno, ...`` (seat order = turn order)."""
+    for i, seats in enumerate(tables, start=1):
+        console.print(f"table {i}: " + ", ".join(f"{k}. {escape(p)}"
+                                                 for k, p in enumerate(seats, 1)),
+                      highlight=False)
+
+
+def _said(message: str) -> None:
+    console.print(escape(message), highlight=False)
+
+
+# --------------------------------------------------------------------------------------------
+# top-level short forms
+
+
+def season(
+    file: Annotated[
+        str,
+        typer.Argument(metavar="FILE", help="Season file (JSON); '-' reads stdin.",
+                       show_default=False),
+    ],
+    as_json: JsonOpt = False,
+) -> None:
+    """Compute a season file: general ranking, semifinal tables, finalists, final standings.
+
+    Ranking (R18 reading): carry-over (R17) + qualifying table scores + ranking penalties
+    (R13 -25, referees); ties: more RisiKo!, best single table score, fewer penalty points,
+    then a shared position. Semifinal: table 1 = 1st, 2nd, 8th, 9th, 10th; table 2 = 3rd-7th.
+    """
+    report = FileStore(Path(file)).report()
+    if as_json:
+        emit_json(report)
+        return
+    print_report(report)
+
+
 def arrival(
     time: Annotated[
         str,
@@ -130,20 +204,21 @@ def arrival(
     final: Annotated[
         bool, typer.Option("--final", help="Use the final's schedule (starts at 20:30, R18).")
     ] = False,
-    ruleset: Annotated[
-        str | None, typer.Option("--ruleset", help="club-milano (default), rtu or classic")
-    ] = None,
+    ruleset: RulesetOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Classify an arrival under R3: on time (by 21:10), late (21:11-21:20, 3 turns without
     reinforcements, moves or attacks) or excluded; a phone notice made by 21:10 admits up to
     21:30 with the same penalty."""
+    from ..tournament.model import clock_name
+    from ..tournament.schedule import classify_arrival
+
     rs = ruleset_or_fail(ruleset)
     try:
         ruling = classify_arrival(rs, time, phoned or phoned_at is not None,
                                   phoned_at=phoned_at, stage="final" if final else "qualifying")
     except ValueError as e:
-        fail(str(e))
+        fail_faults(e, code=2)
     if as_json:
         data = ruling.to_dict()
         data["stage"] = "final" if final else "qualifying"
@@ -155,3 +230,315 @@ def arrival(
     turns = f", {ruling.penalty_turns} penalty turns" if ruling.penalty_turns else ""
     console.print(f"{clock_name(ruling.at)}: {label}{turns}", highlight=False)
     console.print(escape(ruling.reason), highlight=False)
+
+
+# --------------------------------------------------------------------------------------------
+# the tournament family
+
+
+@tournament_app.command("create")
+def create(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="tournament name")],
+    ruleset: Annotated[str | None, typer.Option(
+        help="ruleset preset (default: the newest club-milano)")] = None,
+    format_file: Annotated[
+        Path | None, typer.Option("--format", help="JSON file of the tournament format")
+    ] = None,
+    previous: Annotated[str | None, typer.Option(help="the tournament it follows (R17)")] = None,
+    by: ByOpt = "",
+    json_out: JsonOpt = False,
+) -> None:
+    """Create a tournament (with --file: a new season file, written with --write)."""
+    fmt = None
+    if format_file is not None:
+        try:
+            fmt = json.loads(format_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            fail(f"--format {format_file}: {e}")
+    data = _store(ctx).create(name, ruleset=ruleset, format=fmt, previous=previous, by=by)
+    if json_out:
+        emit_json(data)
+    else:
+        _said(f"created {data['name']} (slug {data['slug']}, {data['ruleset']})")
+
+
+@tournament_app.command("list")
+def list_tournaments(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """List the tournaments in the database (with --file: the file's one)."""
+    from rich.table import Table
+
+    rows = _store(ctx).tournaments()
+    if json_out:
+        emit_json(rows)
+        return
+    table = Table("id", "slug", "name", "ruleset", "players", "evenings")
+    for r in rows:
+        table.add_row(*(escape(str(r[k])) for k in ("id", "slug", "name", "ruleset", "players",
+                                                     "evenings")))
+    console.print(table)
+
+
+@tournament_app.command("current")
+def set_current(ctx: typer.Context, tournament: TOpt, by: ByOpt = "") -> None:
+    """Make a tournament the one the public pages show (the current tournament)."""
+    name = _store(ctx).set_current(tournament, by=by)
+    _said(f"{name} is the current tournament")
+
+
+@tournament_app.command("add-players")
+def add_players(ctx: typer.Context, tournament: TOpt,
+                names: Annotated[list[str], typer.Argument(help="player names")],
+                by: ByOpt = "") -> None:
+    """Register players in a tournament (created if new)."""
+    count = _store(ctx).add_players(tournament, names, by=by)
+    _said(f"{count} players registered")
+
+
+@tournament_app.command("import")
+def import_season(ctx: typer.Context,
+                  file: Annotated[Path, typer.Argument(help="season file (JSON)")],
+                  name: Annotated[str | None, typer.Option(help="another name")] = None,
+                  by: ByOpt = "") -> None:
+    """Create a tournament in the database from a season file (every fact; nothing written if
+    it is bad)."""
+    store = _store(ctx)
+    if not isinstance(store, DatabaseStore):
+        fail("import puts a season file into the database: run it without --file")
+    data = store.import_file(file, name=name, by=by)
+    _said(f"imported {data['name']} (slug {data['slug']})")
+
+
+@tournament_app.command("export")
+def export_season(ctx: typer.Context, tournament: TOpt,
+                  file: Annotated[Path | None, typer.Argument(help="output (default stdout)")]
+                  = None) -> None:
+    """Write a tournament as a season file (``risiko season`` reads it)."""
+    data = _store(ctx).export(tournament)
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if file is None:
+        sys.stdout.write(text)
+    else:
+        file.write_text(text, encoding="utf-8")
+        _said(f"written {file}")
+
+
+@tournament_app.command("evening")
+def open_evening(ctx: typer.Context, tournament: TOpt, date: DateArg,
+                 stage: Annotated[str, typer.Option(help="qualifying, semifinal, final")]
+                 = "qualifying",
+                 chief: Annotated[str, typer.Option(help="chief referee of the evening")] = "",
+                 by: ByOpt = "") -> None:
+    """Open an evening."""
+    label = _store(ctx).open_evening(tournament, date, stage=stage, chief=chief, by=by)
+    _said(f"evening {label} opened")
+
+
+@tournament_app.command("arrive")
+def arrive(ctx: typer.Context, tournament: TOpt, date: DateArg,
+           player: Annotated[str, typer.Argument(help="player name")],
+           at: Annotated[str, typer.Argument(help="arrival time (21:15, 21.15, 9:15 pm)")],
+           phoned: Annotated[bool, typer.Option(help="lateness phoned in (R3)")] = False,
+           phoned_at: Annotated[str | None, typer.Option(
+               help="when the phone notice was made, HH:MM (a notice after 21:10 does not "
+               "count, R3)")] = None,
+           by: ByOpt = "", json_out: JsonOpt = False) -> None:
+    """Record (or correct) an arrival (R3) and show its class."""
+    name, ruling = _store(ctx).arrive(tournament, date, player, at,
+                                      phoned=phoned or phoned_at is not None,
+                                      phoned_at=phoned_at, by=by)
+    if json_out:
+        emit_json({"player": name, **ruling})
+    else:
+        _said(f"{name} {ruling['at']}: {ruling['class']} ({ruling['penalty_turns']} penalty "
+              f"turns) — {ruling['reason']}")
+
+
+@tournament_app.command("seat")
+def seat(ctx: typer.Context, tournament: TOpt, date: DateArg,
+         seed: Annotated[str | None, typer.Option(help="seed of the seating draw")] = None,
+         by: ByOpt = "", json_out: JsonOpt = False) -> None:
+    """Seat a qualifying evening from its admitted arrivals (optimiser: tables of 5 and 4,
+    fewest repeat opponents, rotating first seats)."""
+    tables = _store(ctx).seat(tournament, date, seed=seed, by=by)
+    if json_out:
+        emit_json({"tables": tables})
+    else:
+        print_tables(tables)
+
+
+@tournament_app.command("seat-by-hand")
+def seat_by_hand(ctx: typer.Context, tournament: TOpt, date: DateArg,
+                 tables: Annotated[list[str], typer.Argument(
+                     help="one argument per table: its players in seat order, comma "
+                     "separated (\"Anna,Bruno,Carla,Dario\")", show_default=False)],
+                 by: ByOpt = "", json_out: JsonOpt = False) -> None:
+    """Seat an evening by hand: each table's players in seat order (= turn order), 3 to 6
+    per table, every player once."""
+    plan = [[n.strip() for n in t.split(",") if n.strip()] for t in tables]
+    result = _store(ctx).seat_by_hand(tournament, date, plan, by=by)
+    if json_out:
+        emit_json({"tables": result})
+    else:
+        print_tables(result)
+
+
+@tournament_app.command("swap")
+def swap(ctx: typer.Context, tournament: TOpt, date: DateArg, a: str, b: str,
+         by: ByOpt = "") -> None:
+    """Swap two seated players by hand."""
+    print_tables(_store(ctx).swap(tournament, date, a, b, by=by))
+
+
+@tournament_app.command("stage")
+def seat_stage(ctx: typer.Context, tournament: TOpt,
+               stage: Annotated[str, typer.Argument(help="semifinal|final")],
+               date: DateArg, by: ByOpt = "", json_out: JsonOpt = False) -> None:
+    """Open and seat the semifinal or the final from the ranking (R18)."""
+    tables = _store(ctx).seat_stage(tournament, stage, date, by=by)
+    if json_out:
+        emit_json({"stage": stage, "tables": tables})
+    else:
+        print_tables(tables)
+
+
+@tournament_app.command("sheet")
+def enter_sheet(ctx: typer.Context, tournament: TOpt, date: DateArg, table: int,
+                file: Annotated[Path, typer.Argument(help="end-of-game sheet (JSON or CSV)")],
+                abandoned: Annotated[list[str] | None, typer.Option(
+                    help="a player who left the game (R13); repeatable")] = None,
+                by: ByOpt = "") -> None:
+    """Enter (or correct) a table's result from an end-of-game sheet."""
+    from ..sheet import SheetError, load_sheet
+
+    try:
+        sheet = load_sheet(file).to_dict()
+    except SheetError as e:
+        fail_faults(e)
+    _store(ctx).enter_sheet(tournament, date, table, sheet, abandoned=abandoned or [], by=by)
+    _said(f"table {table}: sheet recorded")
+
+
+@tournament_app.command("scores")
+def enter_scores(ctx: typer.Context, tournament: TOpt, date: DateArg, table: int,
+                 scores: Annotated[list[str], typer.Argument(help="PLAYER=POINTS ...")],
+                 risiko: Annotated[list[str] | None, typer.Option(
+                     help="a player who completed the objective; repeatable")] = None,
+                 abandoned: Annotated[list[str] | None, typer.Option(
+                     help="a player who left the game (R13); repeatable")] = None,
+                 by: ByOpt = "") -> None:
+    """Enter (or correct) a table's scores directly: ``Anna=57 Bruno=40 ...``."""
+    values = key_values(scores)
+    _store(ctx).enter_scores(tournament, date, table, values, risiko=risiko or [],
+                             abandoned=abandoned or [], by=by)
+    _said(f"table {table}: scores recorded")
+
+
+@tournament_app.command("penalty")
+def penalty(ctx: typer.Context, tournament: TOpt, date: DateArg, player: str,
+            points: Annotated[int, typer.Option(help="negative points, e.g. --points -7")],
+            reason: Annotated[str, typer.Option(help="why")],
+            unit: Annotated[str, typer.Option(help="table or ranking points")] = "table",
+            referee: Annotated[str, typer.Option(help="referee who gave it")] = "",
+            by: ByOpt = "", json_out: JsonOpt = False) -> None:
+    """A referee penalty in table points (on the player's table) or ranking points."""
+    pid, name = _store(ctx).penalty(tournament, date, player, points, unit=unit, reason=reason,
+                                    referee=referee, by=by)
+    if json_out:
+        emit_json({"id": pid, "player": name, "points": points, "unit": unit})
+    else:
+        _said(f"penalty {pid}: {name} {points} {unit} points")
+
+
+@tournament_app.command("appeal")
+def appeal(ctx: typer.Context, tournament: TOpt, penalty_id: int,
+           outcome: Annotated[str, typer.Argument(help="upheld, reduced or annulled")],
+           points: Annotated[int | None, typer.Option(help="the reduced penalty")] = None,
+           referee: Annotated[str, typer.Option(help="chief referee deciding")] = "",
+           reason: Annotated[str, typer.Option(help="why")] = "",
+           by: ByOpt = "") -> None:
+    """Decide an appeal on a penalty (preamble). With --file, penalties are numbered in the
+    file's order (evenings by date; each evening's table penalties, then its ranking ones)."""
+    _store(ctx).appeal(tournament, penalty_id, outcome, points=points, referee=referee,
+                       reason=reason, by=by)
+    _said(f"penalty {penalty_id}: appeal {outcome}")
+
+
+@tournament_app.command("discipline")
+def discipline(ctx: typer.Context, tournament: TOpt, date: DateArg, player: str,
+               level: Annotated[str, typer.Argument(help="warning, table, tournament, club")],
+               reason: Annotated[str, typer.Option(help="why")],
+               referee: Annotated[str, typer.Option(help="referee")] = "",
+               table: Annotated[int | None, typer.Option(help="table number")] = None,
+               by: ByOpt = "") -> None:
+    """A disciplinary record (R10)."""
+    name = _store(ctx).discipline(tournament, date, player, level, reason=reason,
+                                  referee=referee, table=table, by=by)
+    _said(f"{name}: {level} recorded")
+
+
+@tournament_app.command("carry-over")
+def carry_over(ctx: typer.Context, tournament: TOpt, player: str, points: int,
+               referee: Annotated[str, typer.Option(help="referee confirming")] = "",
+               by: ByOpt = "") -> None:
+    """R17: confirm a new member's points carried over from the previous tournament."""
+    name = _store(ctx).carry_over(tournament, player, points, referee=referee, by=by)
+    _said(f"{name}: {points} points carried over")
+
+
+@tournament_app.command("draw")
+def draw(ctx: typer.Context, tournament: TOpt,
+         stage: Annotated[str, typer.Argument(help="semifinal or final")],
+         order: Annotated[list[str], typer.Argument(help="players as drawn, best first")],
+         referee: Annotated[str, typer.Option(help="referee")] = "",
+         by: ByOpt = "") -> None:
+    """Record a draw of lots among tied players at a cut (R18 reading)."""
+    names = _store(ctx).draw(tournament, stage, order, referee=referee, by=by)
+    _said(f"draw recorded: {', '.join(names)}")
+
+
+@tournament_app.command("standings")
+def standings(ctx: typer.Context, tournament: TOpt, json_out: JsonOpt = False,
+              csv_out: Annotated[bool, typer.Option("--csv", help="CSV output")] = False
+              ) -> None:
+    """The general ranking, semifinal and final as far as the results go."""
+    report = _store(ctx).report(tournament)
+    if json_out:
+        emit_json(report)
+        return
+    if csv_out:
+        import csv
+        import io
+
+        buf = io.StringIO()
+        writer = csv.writer(buf)
+        writer.writerow(["rank", "player", "points", "games", "risiko", "best", "penalties",
+                         "eligible"])
+        for r in report["standings"]:
+            writer.writerow([r["rank"], r["player"], r["points"], r["games"], r["risiko"],
+                             "" if r["best"] is None else r["best"], r["penalties"],
+                             r["eligible"]])
+        sys.stdout.write(buf.getvalue())
+        return
+    print_report(report)
+
+
+@tournament_app.command("log")
+def audit_log(ctx: typer.Context, tournament: TOpt,
+              limit: Annotated[int, typer.Option(help="most recent entries")] = 50,
+              json_out: JsonOpt = False) -> None:
+    """The audit log: who changed what and when (the database only)."""
+    rows = _store(ctx).log(tournament, limit)
+    if json_out:
+        emit_json(rows)
+        return
+    for r in rows:
+        _said(f"{r['when'][:16]} {r['who']}: {r['action']} — {r['summary']}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``season``, ``arrival`` and the ``tournament`` group to ``app``."""
+    app.command("season", help=SEASON_HELP)(season)
+    app.command("arrival", help=ARRIVAL_HELP)(arrival)
+    app.add_typer(tournament_app, name="tournament")
+

@@ -9,8 +9,7 @@ open, with a QR code of it, and allows that host for the process.
 ``backup FILE`` / ``restore FILE --yes``: the SQLite database file, copied with SQLite's online
 backup (safe while the server runs); the backup (its ``.part`` file while it is written) and a
 restored database are created ``0600``, readable by their owner only. ``FILE.json`` is a
-season file (one tournament), for any database, when the services layer offers
-``export_season`` and ``import_season``.
+season file (one tournament), for any database.
 """
 
 from __future__ import annotations
@@ -25,13 +24,19 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import console, emit_json, fail
+from .common import (
+    ByOpt,
+    JsonOpt,
+    console,
+    emit_json,
+    fail,
+    fail_faults,
+    start_django,
+    who,
+)
 
 ALL_INTERFACES = ("0.0.0.0", "::", "")
 DEFAULT_ALLOWED_HOSTS = "localhost,127.0.0.1,[::1]"
-SEASON_FILE_LATER = "season file backup comes with the tournament commands"
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="machine-readable output")]
 
 
 # --- serve ----------------------------------------------------------------------------------
@@ -188,37 +193,18 @@ def restore_sqlite(backup: Path, database: Path) -> Path | None:
     return previous
 
 
-def _services() -> Any:
-    """Start Django (migrations on first use) and return the services module when it offers
-    the season file (``export_season`` and ``import_season``); else exit with one line."""
-    from risiko.web import bootstrap
-
-    try:
-        bootstrap.setup()
-    except Exception as e:  # a database that cannot be reached, a bad DATABASE_URL
-        fail(f"database: {e}", code=1)
-    try:
-        from risiko.web import services
-    except ImportError:
-        fail(SEASON_FILE_LATER)
-    if not all(hasattr(services, name) for name in ("export_season", "import_season")):
-        fail(SEASON_FILE_LATER)
-    return services
-
-
 def _service_call(services: Any, fn: Any) -> Any:
-    """Run ``fn()``; a ServiceError becomes its lines on stderr and exit 1."""
-    error = getattr(services, "ServiceError", ValueError)
+    """Run ``fn()``; a refusal prints its faults, one line each, and exits 1."""
     try:
         return fn()
-    except error as e:
-        fail("; ".join(str(e).splitlines()) or type(e).__name__, code=1)
+    except services.ServiceError as e:
+        fail_faults(e)
 
 
 def export_season_file(path: Path, tournament: str | None) -> str:
     """Write the season file of ``tournament`` (default: the current one) to ``path``;
     return the tournament's slug."""
-    services = _services()
+    services = start_django()
     from risiko.web.tournaments.models import Tournament
 
     if tournament:
@@ -236,24 +222,22 @@ def export_season_file(path: Path, tournament: str | None) -> str:
     return str(t.slug)
 
 
-def import_season_file(path: Path, name: str | None, who: str) -> str:
-    """Create a tournament from the season file ``path``; return its slug."""
+def import_season_file(path: Path, name: str | None, by: str) -> str:
+    """Create a tournament from the season file ``path`` (a key given twice is refused);
+    return its slug."""
+    from risiko.tournament.season import read_season_json
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
         fail(f"{path}: {e}", code=1)
-    services = _services()
-    t = _service_call(services, lambda: services.import_season(data, who=who, name=name))
-    return str(t.slug)
-
-
-def _who() -> str:
-    import getpass
-
     try:
-        return getpass.getuser()
-    except Exception:
-        return "cli"
+        data = read_season_json(text)
+    except ValueError as e:
+        fail_faults(e)
+    services = start_django()
+    t = _service_call(services, lambda: services.import_season(data, who=by, name=name))
+    return str(t.slug)
 
 
 # --- commands -------------------------------------------------------------------------------
@@ -370,7 +354,7 @@ def register(app: typer.Typer) -> None:
         name: Annotated[
             str | None, typer.Option(help="FILE.json: create the tournament under this name")
         ] = None,
-        by: Annotated[str, typer.Option("--by", help="FILE.json: who (audit log)")] = "",
+        by: ByOpt = "",
         json_out: JsonOpt = False,
     ) -> None:
         """Put a backup back in place of the database, or create a tournament from a season
@@ -378,7 +362,7 @@ def register(app: typer.Typer) -> None:
         if file.suffix.lower() == ".json":
             if not yes:
                 fail(f"restore creates a tournament from {file}: run again with --yes")
-            slug = import_season_file(file, name, by or _who())
+            slug = import_season_file(file, name, who(by))
             report: dict[str, Any] = {"restored_from": str(file), "kind": "season",
                                       "tournament": slug}
         else:

@@ -72,6 +72,7 @@ __all__ = [
     "load_season",
     "parse_season",
     "parse_season_text",
+    "read_season_json",
     "season_report",
     "season_schema",
 ]
@@ -516,14 +517,24 @@ def parse_season(data: Any) -> Tournament:
     return tournament
 
 
-def parse_season_text(text: str) -> Tournament:
-    """:func:`parse_season` for JSON text (a bad JSON gives its line and column)."""
+def read_season_json(text: str) -> Any:
+    """The JSON text of a season file as data for :func:`parse_season`: every object
+    remembers a key given twice (``"Bruno"`` twice in a table's scores), which
+    :func:`parse_season` refuses where plain ``json.loads`` would keep the last value.
+
+    Raises :class:`SeasonError` for text that is not JSON (with the line and column).
+    """
     try:
-        data = json.loads(text.lstrip("\ufeff"), object_pairs_hook=_pairs)
+        return json.loads(text.lstrip("\ufeff"), object_pairs_hook=_pairs)
     except json.JSONDecodeError as e:
         raise SeasonError([f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"]
                           ) from e
-    return parse_season(data)
+
+
+def parse_season_text(text: str) -> Tournament:
+    """:func:`parse_season` for JSON text (a bad JSON gives its line and column; a key given
+    twice is a fault)."""
+    return parse_season(read_season_json(text))
 
 
 def load_season(source: str | os.PathLike[str] | TextIO) -> Tournament:

@@ -1,0 +1,476 @@
+"""Where ``risiko tournament`` reads and writes: the database or a season file.
+
+:class:`DatabaseStore` calls :mod:`risiko.web.services` (Django started once by
+:func:`risiko.cli.common.start_django`; every change audit-logged with ``--by``).
+:class:`FileStore` reads a season file with :mod:`risiko.tournament.season` and applies a
+change with :mod:`risiko.tournament.edit` (the same checks as the services), writing the
+file back only when asked (``--write``); it never imports Django.
+
+Both answer in plain values (names, lists of tables, dicts of the JSON contracts), so the
+commands render them once. A refusal ends the command: one line per fault, exit 1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+from ..names import key_values as _key_values
+from .common import console, fail, fail_faults, start_django, who
+
+__all__ = ["DatabaseStore", "FileStore", "Store", "key_values"]
+
+T = TypeVar("T")
+
+
+def key_values(items: Sequence[str]) -> dict[str, int]:
+    """``PLAYER=POINTS`` arguments as ``{player: points}``; a name given twice (however
+    typed), an item without ``=`` or points that are not a whole number end the command."""
+    from ..faults import RisikoError
+
+    try:
+        raw = _key_values(items)
+    except RisikoError as e:
+        fail_faults(e, code=2)
+    out: dict[str, int] = {}
+    for name, value in raw.items():
+        try:
+            out[name] = int(value)
+        except ValueError:
+            fail(f"{name}={value}: the points must be a whole number")
+    return out
+
+
+class Store:
+    """The operations of ``risiko tournament``; ``tournament`` is the TOURNAMENT argument
+    (ignored by a file store: the file is the tournament)."""
+
+    def _no(self, what: str) -> NoReturn:
+        fail(what, code=2)
+
+    def create(self, name: str, *, ruleset: str | None, format: Mapping[str, Any] | None,
+               previous: str | None, by: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def tournaments(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def set_current(self, tournament: str, *, by: str) -> str:
+        raise NotImplementedError
+
+    def add_players(self, tournament: str, names: Sequence[str], *, by: str) -> int:
+        raise NotImplementedError
+
+    def export(self, tournament: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
+                     by: str) -> str:
+        raise NotImplementedError
+
+    def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
+               phoned_at: str | None, by: str) -> tuple[str, dict[str, Any]]:
+        raise NotImplementedError
+
+    def seat(self, tournament: str, date: str, *, seed: str | None, by: str
+             ) -> list[list[str]]:
+        raise NotImplementedError
+
+    def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str
+                     ) -> list[list[str]]:
+        raise NotImplementedError
+
+    def swap(self, tournament: str, date: str, a: str, b: str, *, by: str
+             ) -> list[list[str]]:
+        raise NotImplementedError
+
+    def seat_stage(self, tournament: str, stage: str, date: str, *, by: str
+                   ) -> list[list[str]]:
+        raise NotImplementedError
+
+    def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
+                    abandoned: list[str], by: str) -> None:
+        raise NotImplementedError
+
+    def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
+                     risiko: list[str], abandoned: list[str], by: str) -> None:
+        raise NotImplementedError
+
+    def penalty(self, tournament: str, date: str, player: str, points: int, *, unit: str,
+                reason: str, referee: str, by: str) -> tuple[int, str]:
+        raise NotImplementedError
+
+    def appeal(self, tournament: str, penalty_id: int, outcome: str, *, points: int | None,
+               referee: str, reason: str, by: str) -> None:
+        raise NotImplementedError
+
+    def discipline(self, tournament: str, date: str, player: str, level: str, *,
+                   reason: str, referee: str, table: int | None, by: str) -> str:
+        raise NotImplementedError
+
+    def carry_over(self, tournament: str, player: str, points: int, *, referee: str,
+                   by: str) -> str:
+        raise NotImplementedError
+
+    def draw(self, tournament: str, stage: str, order: Sequence[str], *, referee: str,
+             by: str) -> list[str]:
+        raise NotImplementedError
+
+    def report(self, tournament: str = "") -> dict[str, Any]:
+        raise NotImplementedError
+
+    def log(self, tournament: str, limit: int) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+
+# --------------------------------------------------------------------------------------------
+# the database
+
+
+def _tables_of(evening: Any) -> list[list[str]]:
+    return [[s.player.name for s in tb.seats.order_by("position")]
+            for tb in evening.tables.order_by("number")]
+
+
+class DatabaseStore(Store):
+    """The tournaments of the database, through :mod:`risiko.web.services`."""
+
+    def _run(self, fn: Callable[[Any], T]) -> T:
+        services = start_django()
+        try:
+            return fn(services)
+        except services.ServiceError as e:
+            fail_faults(e)
+
+    def create(self, name: str, *, ruleset: str | None, format: Mapping[str, Any] | None,
+               previous: str | None, by: str) -> dict[str, Any]:
+        def go(s: Any) -> Any:
+            prev = s.get_tournament(previous) if previous else None
+            kwargs = {} if ruleset is None else {"ruleset": ruleset}
+            return s.create_tournament(name, format=format, previous=prev, who=who(by),
+                                       **kwargs)
+
+        t = self._run(go)
+        return {"id": t.pk, "slug": t.slug, "name": t.name,
+                "ruleset": f"{t.ruleset_name}@{t.ruleset_version}"}
+
+    def tournaments(self) -> list[dict[str, Any]]:
+        start_django()
+        from risiko.web.tournaments.models import Tournament
+
+        return [{"id": t.pk, "slug": t.slug, "name": t.name,
+                 "ruleset": f"{t.ruleset_name}@{t.ruleset_version}",
+                 "players": t.entries.count(), "evenings": t.evenings.count()}
+                for t in Tournament.objects.order_by("created")]
+
+    def set_current(self, tournament: str, *, by: str) -> str:
+        t = self._run(lambda s: s.set_current(s.get_tournament(tournament), who=who(by)))
+        return str(t.name)
+
+    def add_players(self, tournament: str, names: Sequence[str], *, by: str) -> int:
+        players = self._run(lambda s: s.add_players(s.get_tournament(tournament), names,
+                                                    who=who(by)))
+        return len(players)
+
+    def import_file(self, path: Path, *, name: str | None, by: str) -> dict[str, Any]:
+        """Create a tournament from the season file ``path`` (repeated keys refused)."""
+        from ..tournament.season import read_season_json
+
+        data = _read_season_data(path, read_season_json)
+        t = self._run(lambda s: s.import_season(data, who=who(by), name=name))
+        return {"name": t.name, "slug": t.slug}
+
+    def export(self, tournament: str) -> dict[str, Any]:
+        data: dict[str, Any] = self._run(
+            lambda s: s.export_season(s.get_tournament(tournament)))
+        return data
+
+    def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
+                     by: str) -> str:
+        e = self._run(lambda s: s.open_evening(s.get_tournament(tournament), date, stage=stage,
+                                               chief_referee=chief, who=who(by)))
+        return f"{e.date} ({e.stage})"
+
+    def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
+               phoned_at: str | None, by: str) -> tuple[str, dict[str, Any]]:
+        def go(s: Any) -> Any:
+            t = s.get_tournament(tournament)
+            return s.record_arrival(s.get_evening(t, date), player, at, phoned=phoned,
+                                    phoned_at=phoned_at, who=who(by))
+
+        row, ruling = self._run(go)
+        return str(row.player.name), ruling.to_dict()
+
+    def seat(self, tournament: str, date: str, *, seed: str | None, by: str
+             ) -> list[list[str]]:
+        def go(s: Any) -> list[list[str]]:
+            e = s.get_evening(s.get_tournament(tournament), date)
+            s.seat_evening(e, seed=seed, who=who(by))
+            return _tables_of(e)
+
+        return self._run(go)
+
+    def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str
+                     ) -> list[list[str]]:
+        def go(s: Any) -> list[list[str]]:
+            e = s.get_evening(s.get_tournament(tournament), date)
+            s.set_tables(e, tables, who=who(by))
+            return _tables_of(e)
+
+        return self._run(go)
+
+    def swap(self, tournament: str, date: str, a: str, b: str, *, by: str
+             ) -> list[list[str]]:
+        def go(s: Any) -> list[list[str]]:
+            e = s.get_evening(s.get_tournament(tournament), date)
+            s.swap_seats(e, a, b, who=who(by))
+            return _tables_of(e)
+
+        return self._run(go)
+
+    def seat_stage(self, tournament: str, stage: str, date: str, *, by: str
+                   ) -> list[list[str]]:
+        def go(s: Any) -> list[list[str]]:
+            e = s.seat_stage(s.get_tournament(tournament), date, stage, who=who(by))
+            return _tables_of(e)
+
+        return self._run(go)
+
+    def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
+                    abandoned: list[str], by: str) -> None:
+        def go(s: Any) -> Any:
+            e = s.get_evening(s.get_tournament(tournament), date)
+            return s.enter_sheet(s.get_table(e, table), sheet, abandoned=abandoned,
+                                 who=who(by))
+
+        self._run(go)
+
+    def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
+                     risiko: list[str], abandoned: list[str], by: str) -> None:
+        def go(s: Any) -> Any:
+            e = s.get_evening(s.get_tournament(tournament), date)
+            return s.enter_scores(s.get_table(e, table), scores, risiko=risiko,
+                                  abandoned=abandoned, who=who(by))
+
+        self._run(go)
+
+    def penalty(self, tournament: str, date: str, player: str, points: int, *, unit: str,
+                reason: str, referee: str, by: str) -> tuple[int, str]:
+        def go(s: Any) -> Any:
+            e = s.get_evening(s.get_tournament(tournament), date)
+            return s.add_penalty(e, player, points, unit=unit, reason=reason,
+                                 referee=referee or who(by), who=who(by))
+
+        row = self._run(go)
+        return int(row.pk), str(row.player.name)
+
+    def appeal(self, tournament: str, penalty_id: int, outcome: str, *, points: int | None,
+               referee: str, reason: str, by: str) -> None:
+        def go(s: Any) -> Any:
+            from risiko.web.results.models import Penalty
+
+            t = s.get_tournament(tournament)
+            pen = Penalty.objects.filter(pk=penalty_id, evening__tournament=t).first()
+            if pen is None:
+                fail(f"{t.name}: no penalty {penalty_id}", code=1)
+            return s.decide_appeal(pen, outcome, points=points, referee=referee or who(by),
+                                   reason=reason, who=who(by))
+
+        self._run(go)
+
+    def discipline(self, tournament: str, date: str, player: str, level: str, *,
+                   reason: str, referee: str, table: int | None, by: str) -> str:
+        row = self._run(lambda s: s.add_discipline(
+            s.get_evening(s.get_tournament(tournament), date), player, level, reason=reason,
+            referee=referee or who(by), table_number=table, who=who(by)))
+        return str(row.player.name)
+
+    def carry_over(self, tournament: str, player: str, points: int, *, referee: str,
+                   by: str) -> str:
+        row = self._run(lambda s: s.set_carry_over(s.get_tournament(tournament), player,
+                                                   points, referee=referee or who(by),
+                                                   who=who(by)))
+        return str(row.player.name)
+
+    def draw(self, tournament: str, stage: str, order: Sequence[str], *, referee: str,
+             by: str) -> list[str]:
+        row = self._run(lambda s: s.record_draw(s.get_tournament(tournament), stage, order,
+                                                referee=referee or who(by), who=who(by)))
+        return [str(n) for n in row.order]
+
+    def report(self, tournament: str = "") -> dict[str, Any]:
+        def go(s: Any) -> dict[str, Any]:
+            from risiko.web import selectors
+
+            report: dict[str, Any] = selectors.season_report_of(s.get_tournament(tournament))
+            return report
+
+        return self._run(go)
+
+    def log(self, tournament: str, limit: int) -> list[dict[str, Any]]:
+        def go(s: Any) -> list[dict[str, Any]]:
+            from django.utils import timezone
+
+            from risiko.web.auditlog.models import AuditEntry
+
+            t = s.get_tournament(tournament)
+            return [{"when": timezone.localtime(a.when).isoformat(), "who": a.who,
+                     "action": a.action, "target": a.target, "summary": a.summary}
+                    for a in AuditEntry.objects.filter(tournament=t.name)[:limit]]
+
+        return self._run(go)
+
+
+def _read_season_data(path: Path, reader: Callable[[str], Any]) -> Any:
+    try:
+        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        fail(f"{path}: {e}", code=1)
+    try:
+        return reader(text)
+    except ValueError as e:  # SeasonError: not JSON
+        fail_faults(e)
+
+
+# --------------------------------------------------------------------------------------------
+# a season file
+
+
+class FileStore(Store):
+    """A season file (``-``: standard input, read only). Changes are checked like the
+    database's and written back to the file only when ``write`` is set."""
+
+    def __init__(self, path: Path | None, *, write: bool = False) -> None:
+        self.path = Path("-") if path is None else path
+        self.write = write
+        self._tournament: Any = None
+
+    @property
+    def stdin(self) -> bool:
+        return str(self.path) == "-"
+
+    def load(self) -> Any:
+        """The file's :class:`~risiko.tournament.model.Tournament` (faults end the command)."""
+        if self._tournament is None:
+            from ..tournament.season import load_season
+
+            try:
+                self._tournament = load_season(sys.stdin if self.stdin else self.path)
+            except ValueError as e:  # SeasonError: every fault of the file
+                fail_faults(e)
+        return self._tournament
+
+    def _save(self, tournament: Any) -> None:
+        """Write ``tournament`` back (with ``--write``), or say it was only checked."""
+        from ..tournament.season import dump_season
+
+        self._tournament = tournament
+        if not self.write or self.stdin:
+            console.print(f"(checked; {self.path} not changed: add --write to write it)",
+                          highlight=False, markup=False)
+            return
+        text = json.dumps(dump_season(tournament), indent=2, ensure_ascii=False) + "\n"
+        part = self.path.with_name(self.path.name + ".part")
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, self.path)  # all or nothing
+
+    def _edit(self, fn: Callable[[Any], T]) -> T:
+        from ..faults import RisikoError
+
+        try:
+            return fn(self.load())
+        except RisikoError as e:
+            fail_faults(e)
+
+    def tournaments(self) -> list[dict[str, Any]]:
+        t = self.load()
+        return [{"id": str(self.path), "slug": str(self.path), "name": t.name,
+                 "ruleset": f"{t.ruleset_name}@{t.ruleset_version}",
+                 "players": len(t.players), "evenings": len(t.evenings)}]
+
+    def set_current(self, tournament: str, *, by: str) -> str:
+        self._no("the current tournament is the database's (the public pages): run it "
+                 "without --file")
+
+    def export(self, tournament: str) -> dict[str, Any]:
+        from ..tournament.season import dump_season
+
+        data: dict[str, Any] = dump_season(self.load())
+        return data
+
+    def report(self, tournament: str = "") -> dict[str, Any]:
+        from ..tournament.season import season_report
+
+        return season_report(self.load())
+
+    def log(self, tournament: str, limit: int) -> list[dict[str, Any]]:
+        self._no("a season file has no audit log: the log is the database's")
+
+    # writes: see risiko.tournament.edit
+    def _writes(self) -> NoReturn:
+        self._no("changing a season file from the command line comes with the next version; "
+                 "import it into the database (risiko tournament import) to change it")
+
+    def create(self, name: str, *, ruleset: str | None, format: Mapping[str, Any] | None,
+               previous: str | None, by: str) -> dict[str, Any]:
+        self._writes()
+
+    def add_players(self, tournament: str, names: Sequence[str], *, by: str) -> int:
+        self._writes()
+
+    def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
+                     by: str) -> str:
+        self._writes()
+
+    def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
+               phoned_at: str | None, by: str) -> tuple[str, dict[str, Any]]:
+        self._writes()
+
+    def seat(self, tournament: str, date: str, *, seed: str | None, by: str
+             ) -> list[list[str]]:
+        self._writes()
+
+    def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str
+                     ) -> list[list[str]]:
+        self._writes()
+
+    def swap(self, tournament: str, date: str, a: str, b: str, *, by: str
+             ) -> list[list[str]]:
+        self._writes()
+
+    def seat_stage(self, tournament: str, stage: str, date: str, *, by: str
+                   ) -> list[list[str]]:
+        self._writes()
+
+    def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
+                    abandoned: list[str], by: str) -> None:
+        self._writes()
+
+    def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
+                     risiko: list[str], abandoned: list[str], by: str) -> None:
+        self._writes()
+
+    def penalty(self, tournament: str, date: str, player: str, points: int, *, unit: str,
+                reason: str, referee: str, by: str) -> tuple[int, str]:
+        self._writes()
+
+    def appeal(self, tournament: str, penalty_id: int, outcome: str, *, points: int | None,
+               referee: str, reason: str, by: str) -> None:
+        self._writes()
+
+    def discipline(self, tournament: str, date: str, player: str, level: str, *,
+                   reason: str, referee: str, table: int | None, by: str) -> str:
+        self._writes()
+
+    def carry_over(self, tournament: str, player: str, points: int, *, referee: str,
+                   by: str) -> str:
+        self._writes()
+
+    def draw(self, tournament: str, stage: str, order: Sequence[str], *, referee: str,
+             by: str) -> list[str]:
+        self._writes()
+

@@ -1,0 +1,91 @@
+"""The ``risiko`` entry point: lazy command modules, ``--lang``, the shared plumbing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from risiko.cli import main
+from risiko.cli.main import COMMANDS, app, load_commands
+
+
+def test_every_registered_command_is_listed_and_every_listed_one_exists() -> None:
+    modules = {module for module, _ in COMMANDS.values()}
+    registered: dict[str, str] = {}
+    for module in modules:
+        for name in load_commands(module):
+            registered[name] = module
+    assert registered == {name: module for name, (module, _) in COMMANDS.items()}
+
+
+def _imported_after(*args: str) -> set[str]:
+    code = (
+        "import sys\n"
+        "from risiko.cli.main import app\n"
+        f"sys.argv = ['risiko', *{list(args)!r}]\n"
+        "try:\n    app()\nexcept SystemExit:\n    pass\n"
+        "print('\\n'.join(m for m in sys.modules if m.startswith(('risiko', 'django'))),"
+        " file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={"COLUMNS": "120", "PATH": "/usr/bin:/bin"}, check=True)
+    return set(done.stderr.split())
+
+
+def test_help_imports_no_command_module() -> None:
+    loaded = _imported_after("--help")
+    assert not any(m.endswith("_commands") for m in loaded), loaded
+    assert not any(m.startswith("django") for m in loaded)
+
+
+def test_a_game_command_imports_only_its_own_module() -> None:
+    loaded = _imported_after("odds", "3", "2")
+    assert "risiko.cli.odds_commands" in loaded
+    assert {m for m in loaded if m.endswith("_commands")} == {"risiko.cli.odds_commands"}
+    assert not any(m.startswith(("django", "risiko.tournament", "risiko.web", "risiko.agents"))
+                   for m in loaded)
+
+
+def test_top_level_help_lists_every_command() -> None:
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(app, ["--help"])
+    assert result.exit_code == 0
+    for name in COMMANDS:
+        assert name in result.stdout
+
+
+def test_lang_option_says_faults_in_italian_and_json_stays_english(tmp_path) -> None:
+    runner = CliRunner()
+    args = ["tournament", "--file", str(tmp_path / "none.json"), "standings"]
+    english = runner.invoke(app, ["--lang", "en", *args])
+    assert english.exit_code == 1
+    assert "cannot read" in english.stderr
+    bad = runner.invoke(app, ["--lang", "xx", "odds", "3", "2"])
+    assert bad.exit_code == 2
+    assert "it or en" in bad.stderr
+
+
+@pytest.mark.parametrize("argv", [["odds", "3", "2"], ["--lang", "it", "odds", "3", "2"]])
+def test_the_entry_point_runs(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "argv", ["risiko", *argv, "--json"])
+    with pytest.raises(SystemExit) as done:
+        main.main()
+    assert done.value.code in (0, None)
+
+
+def test_scores_refuse_a_player_given_twice(tmp_path) -> None:
+    """Issue 7 item 4: ``Bruno=10 ... Bruno=50`` is refused naming Bruno (not Bruno=50)."""
+    result = CliRunner().invoke(app, [
+        "--lang", "en", "tournament", "--file", str(tmp_path / "x.json"), "scores",
+        "2027-03-02", "1", "Bruno=10", "Carla=20", "Elena=30", "Gino=40", "bruno=50"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == ["Bruno is given twice (10, 50)"]
+    done = CliRunner().invoke(app, ["--lang", "en", "tournament", "--file", "x.json",
+                                    "scores", "2027-03-02", "1", "Bruno"])
+    assert done.exit_code == 2
+    assert "Bruno: write NAME=VALUE" in done.stderr
+    italian = CliRunner().invoke(app, ["--lang", "it", "tournament", "--file", "x.json",
+                                       "scores", "2027-03-02", "1", "Bruno=1", "BRUNO=2"])
+    assert italian.stderr.splitlines() == ["Bruno è indicato due volte (1, 2)"]
