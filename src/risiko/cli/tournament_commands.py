@@ -507,11 +507,12 @@ def standings(ctx: typer.Context, tournament: TOpt, json_out: JsonOpt = False,
         emit_json(report)
         return
     if csv_out:
-        import csv
         import io
 
+        from .. import csvcells
+
         buf = io.StringIO()
-        writer = csv.writer(buf)
+        writer = csvcells.writer(buf)  # names never run as formulas in a spreadsheet
         writer.writerow(["rank", "player", "points", "games", "risiko", "best", "penalties",
                          "eligible"])
         for r in report["standings"]:
