@@ -2,8 +2,8 @@
 
 The tests build a game with an explicit deal, objectives and deck (and scripted dice), drive
 the initial placement with real ``Place`` actions, then, for a focused test, overwrite the
-board (``owner``, ``armies``, ``owned``, ``totals``) and say whose turn it is. Every helper
-leaves the state consistent and checks it with ``game.check_invariants()``.
+board of ``game.state`` (``owner``, ``armies``, ``owned``, ``totals``) and say whose turn it
+is. Every helper leaves the state consistent and checks it with ``game.check_invariants()``.
 
 Nothing here imports the engine's own rule code for the values the tests assert: the
 reinforcement, set, dice and score figures the tests expect are worked out by hand (or by
@@ -20,6 +20,7 @@ from risiko.board import parse_territory
 from risiko.dice import ScriptedChance
 from risiko.game import Game
 from risiko.ruleset import CLUB_MILANO, Ruleset
+from risiko.state import Phase
 
 PLAYERS = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Franco")
 
@@ -81,31 +82,33 @@ def arrange(
     """Overwrite the board: ``spec`` maps a territory (name or number) to (seat, armies);
     every other territory goes to seat ``rest`` with ``rest_armies`` armies."""
     n = game.n
+    st = game.state
     for t in range(42):
-        game.owner[t] = rest
-        game.armies[t] = rest_armies
+        st.owner[t] = rest
+        st.armies[t] = rest_armies
     for key, (seat, armies) in spec.items():
         t = T(key) if isinstance(key, str) else key
-        game.owner[t] = seat
-        game.armies[t] = armies
+        st.owner[t] = seat
+        st.armies[t] = armies
     for s in range(n):
-        game.owned[s] = 0
-        game.totals[s] = 0
+        st.owned[s] = 0
+        st.totals[s] = 0
     for t in range(42):
-        s = game.owner[t]
-        game.owned[s] |= 1 << t
-        game.totals[s] += game.armies[t]
+        s = st.owner[t]
+        st.owned[s] |= 1 << t
+        st.totals[s] += st.armies[t]
     game.check_invariants()
 
 
 def set_turn(game: Game, seat: int, *, phase: str = ATTACK, pending: int = 0) -> None:
     """Make it ``seat``'s turn in ``phase`` with ``pending`` reinforcements (no conquest yet)."""
-    game.seat = seat
-    game.phase = phase
-    game.pending = pending
-    game.conquests = 0
-    game.penalised_turn = False
-    game.move_from = game.move_to = -1
+    st = game.state
+    st.seat = seat
+    st.phase = Phase(phase)
+    st.pending = pending
+    st.conquests = 0
+    st.penalised = False
+    st.move_from = st.move_to = -1
     game.check_invariants()
 
 
@@ -123,13 +126,14 @@ def begin_turn(game: Game, seat: int) -> None:
 
 def give_cards(game: Game, seat: int, cards: Iterable[int]) -> None:
     """Move ``cards`` (wherever they are: deck or another hand) into ``seat``'s hand."""
+    st = game.state
     for c in cards:
-        if c in game.deck:
-            game.deck.remove(c)
-        for h in game.hands:
+        if c in st.deck:
+            st.deck.remove(c)
+        for h in st.hands:
             if c in h:
                 h.remove(c)
-        game.hands[seat].append(c)
+        st.hands[seat].append(c)
     game.check_invariants()
 
 

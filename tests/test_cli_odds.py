@@ -48,6 +48,17 @@ def test_odds_json_club_r7(app: typer.Typer) -> None:
     assert data["legal"] is False
     assert data["distribution"] == [{"attacker_left": 2, "defender_left": 2, "p": 1.0}]
     assert "R7" in data["illegal_reason"]
+    assert [(f["code"], f["clause"]) for f in data["faults"]] == [
+        ("attack.r7_dice_parity", "R7")
+    ]
+
+
+def test_odds_not_allowed_says_so_without_a_chance(app: typer.Typer) -> None:
+    """Issue 7 item 8: 3 v 3 is not allowed (R7): no 0.0% chance printed beside it."""
+    result = run(app, "odds", "3", "3")
+    assert result.exit_code == 0
+    assert "not allowed (R7)" in result.stdout
+    assert "0.0%" not in result.stdout and "P(conquer)" not in result.stdout
 
 
 def test_odds_json_r8_and_support(app: typer.Typer) -> None:
@@ -143,18 +154,23 @@ def test_tris_classic_values(app: typer.Typer) -> None:
 
 
 def test_tris_invalid_set(app: typer.Typer) -> None:
-    # Perù cavaliere, Venezuela cannone, Brasile cannone: not a set
-    data = run_json(app, "tris", "peru", "venezuela", "brasile", "--hand", "5")
+    # Perù cavaliere, Venezuela cannone, Brasile cannone: not a set. Issue 7 item 8: an
+    # invalid set exits 1, with or without --json; the JSON says why in "faults".
+    result = run(app, "tris", "peru", "venezuela", "brasile", "--hand", "5", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
     assert data["valid"] is False
     assert (data["value"], data["bonus"], data["total"]) == (0, 0, 0)
     assert data["kind"] is None
+    assert [(f["code"], f["clause"]) for f in data["faults"]] == [("cards.invalid_set", "R9")]
     human = run(app, "tris", "peru", "venezuela", "brasile", "--hand", "5")
-    assert human.exit_code == 0
-    assert "Not a valid set" in human.stdout
+    assert human.exit_code == 1
+    assert "not a valid set" in human.stderr.lower()
 
 
 def test_tris_two_jolly_is_not_a_set(app: typer.Typer) -> None:
-    assert run_json(app, "tris", "jolly", "jolly", "peru", "--hand", "3")["valid"] is False
+    result = run(app, "tris", "jolly", "jolly", "peru", "--hand", "3", "--json")
+    assert result.exit_code == 1 and json.loads(result.stdout)["valid"] is False
 
 
 def test_tris_unknown_card(app: typer.Typer) -> None:

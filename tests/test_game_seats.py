@@ -127,7 +127,7 @@ def test_r3_penalised_turn_may_time_out() -> None:
     assert game.penalised_turn
     game.push(Timeout())
     assert game.seat == 2
-    assert game.turns_taken[1] == 1
+    assert game.state.late_left[1] == 2  # one of the 3 penalised turns served
 
 
 # ------------------------------------------------------------------------ R11

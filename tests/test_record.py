@@ -164,6 +164,18 @@ def test_golden_record_replays_to_the_stored_outcome(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_records_of_the_first_form_still_replay(name: str) -> None:
+    """tests/golden/v1 keeps the records as written before issue 9 (dice sorted, trades
+    without value, no forfeit lines): the reader replays them to the same games, and
+    writes them again in today's form, the golden records."""
+    text = (GOLDEN / "v1" / f"{name}.txt").read_text(encoding="utf-8")
+    game = replay(text)
+    assert summary(game) == EXPECTED[name]
+    new = (GOLDEN / f"{name}.txt").read_text(encoding="utf-8")
+    assert write_record(game, {"Event": f"golden {name}"}) == new
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_golden_scores_agree_with_the_regulation(name: str) -> None:
     expected = EXPECTED[name]
     game = replay((GOLDEN / f"{name}.txt").read_text(encoding="utf-8"))

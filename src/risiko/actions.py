@@ -7,16 +7,27 @@ Seat actions (by the seat to act): :class:`Place`, :class:`Trade`, :class:`Attac
 
 Chance travels with the action: ``Attack`` carries its dice and the turn-ending actions carry
 the closing dice (R2). Leave them ``None`` and the game draws them from its chance source; the
-history always stores the action with the values actually used.
+history always stores the action with the values actually used. Dice are kept as entered or
+rolled (a referee checks them against the table); the rules compare them sorted. ``Trade``
+carries its value and owned-territory bonus the same way: None to let the game say them,
+given (as a record gives them) to have the game check them.
+
+Legal actions (:meth:`risiko.game.Game.legal_actions`) are exact actions where the rules fix
+everything, and an :class:`Amount` where the seat chooses a number of armies:
+
+>>> entry = Amount(Place(0, 5), 1, 5)
+>>> Place(0, 3) in entry, Place(0, 6) in entry, entry.of(2)
+(True, False, Place(territory=0, armies=2))
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import TypeAlias
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeAlias, overload
 
-from .board import Territory, territory_code
+from .board import Territory, territory_code, territory_name
 from .cards import Card, card_name
 
 Dice: TypeAlias = tuple[int, ...]
@@ -40,20 +51,33 @@ class Place:
 
 @dataclass(frozen=True, slots=True)
 class Trade:
-    """Trade a card set (R9) during reinforcement."""
+    """Trade a card set (R9) during reinforcement.
+
+    ``value``: the set's armies by the cards in hand (8/10/12 under R9); ``bonus``: the
+    owned-territory bonus as ``((territory, armies), ...)``. None: the game says them (the
+    history stores them); given: the game checks them.
+    """
 
     cards: tuple[Card, Card, Card]
+    value: int | None = None
+    bonus: tuple[tuple[Territory, int], ...] | None = None
 
     def text(self) -> str:
-        """Record form."""
-        return "trade " + " ".join(card_name(c) for c in self.cards)
+        """Record form: ``trade A B C`` then ``= value`` and ``+armies Territory`` each."""
+        out = "trade " + " ".join(card_name(c) for c in self.cards)
+        if self.value is not None:
+            out += f" = {self.value}"
+        for t, n in self.bonus or ():
+            out += f" +{n} {territory_code(t)}"
+        return out
 
 
 @dataclass(frozen=True, slots=True)
 class Attack:
     """One roll from ``source`` against ``target`` (R7, R8 checked before it).
 
-    ``attacker_dice`` / ``defender_dice``: the dice shown (any order), or None to roll.
+    ``attacker_dice`` / ``defender_dice``: the dice shown (as entered, any order), or None
+    to roll.
     """
 
     source: Territory
@@ -163,3 +187,152 @@ SeatAction: TypeAlias = Place | Trade | Attack | Move | Fortify | EndTurn
 RefereeAction: TypeAlias = CallLastRounds | WidenClosing | EndGame | Timeout | Abandon
 Action: TypeAlias = SeatAction | RefereeAction
 REFEREE_ACTIONS = (CallLastRounds, WidenClosing, EndGame, Timeout, Abandon)
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """A legal action whose number of armies the seat chooses: any ``armies`` from ``min``
+    to ``max`` (both included). ``action`` is the action with ``max`` armies."""
+
+    action: Place | Move | Fortify
+    min: int
+    max: int
+
+    def of(self, armies: int) -> Place | Move | Fortify:
+        """The action with ``armies`` armies (not checked against the range)."""
+        return replace(self.action, armies=armies)
+
+    def __contains__(self, action: object) -> bool:
+        if type(action) is not type(self.action) or not isinstance(
+            action, Place | Move | Fortify
+        ):
+            return False
+        return self.min <= action.armies <= self.max and replace(
+            action, armies=self.max
+        ) == self.action
+
+    def actions(self) -> Iterator[Place | Move | Fortify]:
+        """Every exact action of the range, fewest armies first."""
+        for n in range(self.min, self.max + 1):
+            yield self.of(n)
+
+
+Legal: TypeAlias = Action | Amount
+
+
+class LegalActions(Sequence[Legal]):
+    """The legal actions of the seat to act: a sequence of entries (exact actions, and
+    :class:`Amount` ranges), counted as entries (``len``, as perft counts them). ``action in
+    legal`` is True when ``push`` would accept ``action`` (dice and closing dice left to
+    chance, or given within 1..6)."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self, entries: Sequence[Legal]) -> None:
+        self._entries = list(entries)
+
+    @overload
+    def __getitem__(self, i: int) -> Legal: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Legal]: ...
+
+    def __getitem__(self, i: int | slice) -> Legal | Sequence[Legal]:
+        return self._entries[i]
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __repr__(self) -> str:
+        return f"LegalActions({self._entries!r})"
+
+    def __contains__(self, action: object) -> bool:
+        bare = _bare(action)
+        for entry in self._entries:
+            if isinstance(entry, Amount):
+                if bare in entry:
+                    return True
+            elif entry == bare:
+                return True
+        return False
+
+    def actions(self) -> Iterator[Action]:
+        """Every exact action (ranges expanded)."""
+        for entry in self._entries:
+            if isinstance(entry, Amount):
+                yield from entry.actions()
+            else:
+                yield entry
+
+
+def _dice_ok(d: Dice | None) -> bool:
+    return d is None or all(isinstance(x, int) and 1 <= x <= 6 for x in d)
+
+
+def _bare(action: object) -> object:
+    """The action without its chance (dice, closing dice) and trade figures, as listed."""
+    if isinstance(action, Attack):
+        if not (_dice_ok(action.attacker_dice) and _dice_ok(action.defender_dice)):
+            return None
+        return Attack(action.source, action.target)
+    if isinstance(action, EndTurn | Fortify) and action.closing is not None:
+        return replace(action, closing=None)
+    if isinstance(action, Trade):
+        a, b, c = sorted(action.cards)
+        return Trade((a, b, c))
+    return action
+
+
+def action_dict(entry: Legal, lang: str = "it") -> dict[str, Any]:
+    """JSON form of an action or a legal entry: ``kind`` (the record verb) and its fields,
+    territories by name (``risiko board``), ``min``/``max`` for an amount to choose.
+
+    >>> action_dict(Amount(Place(0, 4), 1, 4))
+    {'kind': 'place', 'territory': 'Alaska', 'min': 1, 'max': 4}
+    >>> action_dict(Attack(11, 20))
+    {'kind': 'attack', 'from': 'Brasile', 'to': 'Africa del Nord'}
+    """
+    span: dict[str, int] = {}
+    action: Action
+    if isinstance(entry, Amount):
+        action = entry.action
+        span = {"min": entry.min, "max": entry.max}
+    else:
+        action = entry
+
+    def name(t: int) -> str:
+        return territory_name(t, lang)
+
+    out: dict[str, Any]
+    if isinstance(action, Place):
+        out = {"kind": "place", "territory": name(action.territory)}
+        out.update(span or {"armies": action.armies})
+    elif isinstance(action, Trade):
+        out = {"kind": "trade", "cards": [
+            "jolly" if c >= 42 else name(c) for c in action.cards
+        ]}
+        if action.value is not None:
+            out["value"] = action.value
+        if action.bonus is not None:
+            out["bonus"] = {name(t): n for t, n in action.bonus}
+    elif isinstance(action, Attack):
+        out = {"kind": "attack", "from": name(action.source), "to": name(action.target)}
+        if action.attacker_dice is not None:
+            out["attacker_dice"] = list(action.attacker_dice)
+        if action.defender_dice is not None:
+            out["defender_dice"] = list(action.defender_dice)
+    elif isinstance(action, Move):
+        out = {"kind": "move"}
+        out.update(span or {"armies": action.armies})
+    elif isinstance(action, Fortify):
+        out = {"kind": "fortify", "from": name(action.source), "to": name(action.target)}
+        out.update(span or {"armies": action.armies})
+    else:
+        out = {"kind": action.text().split()[0]}
+        if isinstance(action, EndTurn | Timeout) and action.closing is not None:
+            out["closing"] = list(action.closing)
+        if isinstance(action, Abandon):
+            out["seat"] = action.seat + 1
+        if isinstance(action, WidenClosing | EndGame) and action.reason:
+            out["reason"] = action.reason
+    return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeAlias
 
 Territory: TypeAlias = int
@@ -248,6 +248,14 @@ class Board:
     name: str
     neighbours: tuple[Mask, ...]
     borders: frozenset[tuple[Territory, Territory]]
+    #: neighbours of each territory as a tuple of territories in board order (fast loops)
+    adjacency: tuple[tuple[Territory, ...], ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.adjacency:
+            object.__setattr__(
+                self, "adjacency", tuple(tuple(iter_mask(m)) for m in self.neighbours)
+            )
 
     @classmethod
     def from_borders(

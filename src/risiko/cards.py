@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TypeAlias
 
 from .board import NUM_TERRITORIES, TERRITORY_SYMBOL, _fold, parse_territory, territory_code
+from .faults import InvalidInputError, define
 from .ruleset import Ruleset
 
 Card: TypeAlias = int
@@ -20,8 +21,19 @@ NUM_CARDS = NUM_TERRITORIES + 2
 SYMBOLS = ("fante", "cannone", "cavaliere")
 
 
-class InvalidSetError(ValueError):
-    """Three cards that do not form a valid set, or a card a seat cannot trade."""
+INVALID_SET = define(
+    "cards.invalid_set", "R9",
+    "not a valid set: {cards} (three equal symbols, one of each, or a jolly with two equal)",
+)
+SMALL_HAND = define(
+    "cards.small_hand", "R9", "a hand of {hand} cards cannot hold a set (3 at least)"
+)
+NO_CARD = define("cards.no_card", "", "no card number {number}")
+
+
+class InvalidSetError(InvalidInputError):
+    """Three cards that do not form a valid set (``cards.invalid_set``, R9), or a hand too
+    small to hold them (``cards.small_hand``)."""
 
 
 def is_jolly(card: Card) -> bool:
@@ -51,7 +63,7 @@ def parse_card(name: str | int) -> Card:
     if isinstance(name, int):
         if 0 <= name < NUM_CARDS:
             return name
-        raise ValueError(f"no card number {name}")
+        raise InvalidInputError(NO_CARD(number=name))
     folded = _fold(name)
     if folded in ("jolly", "joker", "wild", "jolly 1", "jolly1"):
         return JOLLY_CARDS[0]
@@ -93,10 +105,10 @@ def set_base_value(ruleset: Ruleset, cards: Sequence[Card], hand_size: int) -> i
     kind = set_kind(cards)
     if kind is None:
         raise InvalidSetError(
-            "not a valid set: " + ", ".join(f"{card_name(c)} ({card_symbol(c)})" for c in cards)
+            INVALID_SET(cards=[f"{card_name(c)} ({card_symbol(c)})" for c in cards])
         )
     if hand_size < 3:
-        raise InvalidSetError(f"a hand of {hand_size} cards cannot hold a set")
+        raise InvalidSetError(SMALL_HAND(hand=hand_size))
     if ruleset.set_values == "by_hand_size":
         value = 0
         for threshold, v in ruleset.set_value_by_hand:

@@ -2,7 +2,16 @@
 
 Everything random in a game (the deal, the objectives, the deck order, every die) comes from a
 :class:`Chance` object and is written into the game's history, so that a record replays exactly
-without any generator, and a referee can type the physical dice instead.
+without any generator, and a referee can type the physical dice instead. Dice come out in
+the order rolled (never sorted): the rules compare them sorted, the record keeps them as
+they fell.
+
+>>> ScriptedChance([4, 6, 4, 3]).dice(3)
+(4, 6, 4)
+>>> ScriptedChance([4]).dice(2)
+Traceback (most recent call last):
+...
+risiko.dice.ChanceExhaustedError: 2 scripted dice needed, 1 left
 """
 
 from __future__ import annotations
@@ -11,9 +20,17 @@ import random
 from collections.abc import Iterable
 from typing import Protocol
 
+from .faults import InvalidInputError, define
 
-class ChanceExhaustedError(RuntimeError):
-    """A scripted chance source ran out of values."""
+EXHAUSTED = define("dice.exhausted", "", "{needed} scripted dice needed, {left} left")
+NO_PERMUTATION = define("dice.no_permutation", "", "no scripted permutation left")
+BAD_PERMUTATION = define("dice.bad_permutation", "", "not a permutation of 0..{last}")
+FACE = define("dice.face", "", "a die shows 1 to 6, not {value}")
+
+
+class ChanceExhaustedError(InvalidInputError):
+    """A scripted chance source ran out of values (fault ``dice.exhausted``); nothing of it
+    was used."""
 
 
 class Chance(Protocol):
@@ -42,11 +59,13 @@ class SeededChance:
         return int(self._random.random() * 6) + 1
 
     def dice(self, n: int) -> tuple[int, ...]:
-        """``n`` dice sorted from highest to lowest."""
+        """``n`` dice in the order rolled."""
         r = self._random.random
         if n == 1:
             return (int(r() * 6) + 1,)
-        return tuple(sorted((int(r() * 6) + 1 for _ in range(n)), reverse=True))
+        if n == 2:
+            return (int(r() * 6) + 1, int(r() * 6) + 1)
+        return tuple([int(r() * 6) + 1 for _ in range(n)])
 
     def permutation(self, n: int) -> list[int]:
         """A uniformly random permutation of ``range(n)``."""
@@ -59,7 +78,8 @@ class ScriptedChance:
     """Dice typed in advance (a referee's physical dice, a test script).
 
     ``dice`` is consumed in order; ``permutations`` too. Running out raises
-    :class:`ChanceExhaustedError`; a die outside 1..6 raises ValueError.
+    :class:`ChanceExhaustedError` (and :meth:`dice` takes all or nothing); a die outside 1..6
+    raises InvalidInputError (``dice.face``).
     """
 
     def __init__(
@@ -68,7 +88,7 @@ class ScriptedChance:
         self._dice = list(dice)
         for d in self._dice:
             if not 1 <= d <= 6:
-                raise ValueError(f"a die shows 1..6, not {d}")
+                raise InvalidInputError(FACE(value=d))
         self._dice.reverse()
         self._perms = list(permutations)
         self._perms.reverse()
@@ -76,16 +96,23 @@ class ScriptedChance:
     def die(self) -> int:
         """The next scripted die."""
         if not self._dice:
-            raise ChanceExhaustedError("no scripted dice left")
+            raise ChanceExhaustedError(EXHAUSTED(needed=1, left=0))
         return self._dice.pop()
+
+    def dice(self, n: int) -> tuple[int, ...]:
+        """The next ``n`` scripted dice, all or none (ChanceExhaustedError)."""
+        left = self._dice
+        if len(left) < n:
+            raise ChanceExhaustedError(EXHAUSTED(needed=n, left=len(left)))
+        return tuple([left.pop() for _ in range(n)])
 
     def permutation(self, n: int) -> list[int]:
         """The next scripted permutation (it must be a permutation of range(n))."""
         if not self._perms:
-            raise ChanceExhaustedError("no scripted permutation left")
+            raise ChanceExhaustedError(NO_PERMUTATION())
         p = self._perms.pop()
         if sorted(p) != list(range(n)):
-            raise ValueError(f"not a permutation of 0..{n - 1}: {p}")
+            raise InvalidInputError(BAD_PERMUTATION(last=n - 1, given=list(p)))
         return p
 
     @property
@@ -95,7 +122,9 @@ class ScriptedChance:
 
 
 def roll(chance: Chance, n: int) -> tuple[int, ...]:
-    """``n`` dice from ``chance``, sorted from highest to lowest."""
-    if isinstance(chance, SeededChance):
-        return chance.dice(n)
-    return tuple(sorted((chance.die() for _ in range(n)), reverse=True))
+    """``n`` dice from ``chance`` in the order rolled (its ``dice(n)`` when it has one, so a
+    scripted source gives all or none)."""
+    many = getattr(chance, "dice", None)
+    if many is not None:
+        return tuple(many(n))
+    return tuple([chance.die() for _ in range(n)])

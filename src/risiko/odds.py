@@ -30,73 +30,52 @@ from functools import cache
 from itertools import product
 from typing import Any, TypeAlias
 
+from .attack import MAX_DICE, attack_fault, attacker_dice, defender_dice, is_legal
+from .faults import Fault, InvalidInputError, define
 from .ruleset import CLUB_MILANO, Ruleset
+
+__all__ = [
+    "AttackOdds", "attack_is_legal", "attack_odds", "attacker_dice", "defender_dice",
+    "illegal_fault", "illegal_reason", "odds_table", "roll_counts", "roll_outcomes",
+]
+
+BAD_DICE = define("odds.bad_dice", "", "dice must be 1 to 3 per side, got {attacker} v {defender}")
+BAD_ARMIES = define(
+    "odds.bad_armies", "", "the {side} territory holds at least 1 army, got {armies}"
+)
+BAD_SUPPORT = define(
+    "odds.bad_support", "R8", "support is a number of armies (0 or more), got {support}"
+)
+BAD_TABLE = define("odds.bad_table", "", "the table needs n >= 1, got {n}")
 
 #: a state of the attack: (armies on the attacking territory, armies on the defending one)
 State: TypeAlias = tuple[int, int]
 
 #: faces of one die
 DIE_FACES = 6
-#: most dice either side may roll
-MAX_DICE = 3
 
 
-def attacker_dice(a: int) -> int:
-    """Dice rolled by an attacking territory holding ``a`` armies: ``min(3, a - 1)`` (R8)."""
-    return max(0, min(MAX_DICE, a - 1))
-
-
-def defender_dice(d: int) -> int:
-    """Dice rolled by a defending territory holding ``d`` armies: ``min(3, d)`` (R8)."""
-    return max(0, min(MAX_DICE, d))
+def illegal_fault(
+    a: int, d: int, ruleset: Ruleset = CLUB_MILANO, support: int = 0
+) -> Fault | None:
+    """The fault that forbids a territory with ``a`` armies to roll against one with ``d``
+    (None if it may): :func:`risiko.attack.attack_fault` with the R8 sum ``a + support``.
+    ``support`` = the attacker's armies on his OTHER territories bordering the target."""
+    return attack_fault(ruleset, a, d, a + support)
 
 
 def illegal_reason(
     a: int, d: int, ruleset: Ruleset = CLUB_MILANO, support: int = 0
 ) -> str | None:
-    """Why a territory with ``a`` armies may not roll against one with ``d``; None if it may.
-
-    Checks in order: ``a >= 2`` and ``d >= 1``; R7 (``ruleset.dice_parity``): attacker dice
-    >= defender dice; R8 (``ruleset.army_superiority``): ``a + support > d`` or
-    ``a > ruleset.superiority_waiver_above``. ``support`` = the attacker's armies on his other
-    territories bordering the target. Adjacency and ownership are the caller's job.
-    """
-    if a < 2:
-        return f"the attacking territory needs at least 2 armies (has {a})"
-    if d < 1:
-        return "the defending territory has no armies"
-    if ruleset.dice_parity and attacker_dice(a) < defender_dice(d):
-        i, j = attacker_dice(a), defender_dice(d)
-        return (
-            f"R7: {i} attacking {'die' if i == 1 else 'dice'} against {j} defending "
-            f"{'die' if j == 1 else 'dice'} (dice parity)"
-        )
-    if (
-        ruleset.army_superiority
-        and a + support <= d
-        and a <= ruleset.superiority_waiver_above
-    ):
-        return (
-            f"R8: {a + support} attacking armies bordering the target do not outnumber {d}, "
-            f"and the attacking territory holds {ruleset.superiority_waiver_above} or fewer"
-        )
-    return None
+    """:func:`illegal_fault` in English words (None if the roll is legal)."""
+    fault = illegal_fault(a, d, ruleset, support)
+    return None if fault is None else fault.message("en")
 
 
 def attack_is_legal(a: int, d: int, ruleset: Ruleset = CLUB_MILANO, support: int = 0) -> bool:
-    """True when a territory with ``a`` armies may roll against one with ``d`` armies.
-
-    Same checks as :func:`illegal_reason` (a >= 2, R7, R8), without building a message.
-    """
-    if a < 2 or d < 1:
-        return False
-    if ruleset.dice_parity and attacker_dice(a) < defender_dice(d):
-        return False
-    return not (
-        ruleset.army_superiority
-        and a + support <= d
-        and a <= ruleset.superiority_waiver_above
-    )
+    """True when a territory with ``a`` armies may roll against one with ``d`` armies
+    (at least 2 armies, R7, R8 with ``a + support`` bordering the target)."""
+    return is_legal(ruleset, a, d, a + support)
 
 
 @cache
@@ -108,7 +87,7 @@ def roll_counts(att_dice: int, def_dice: int) -> tuple[tuple[int, int], ...]:
     ``min(att_dice, def_dice) - attacker_losses``. Raises ValueError outside 1..3 dice.
     """
     if not (1 <= att_dice <= MAX_DICE and 1 <= def_dice <= MAX_DICE):
-        raise ValueError(f"dice must be 1..{MAX_DICE} per side, got {att_dice} v {def_dice}")
+        raise InvalidInputError(BAD_DICE(attacker=att_dice, defender=def_dice))
     pairs = min(att_dice, def_dice)
     faces = range(1, DIE_FACES + 1)
     # Every one of the 6 ** i attacker rolls and 6 ** j defender rolls is enumerated; rolls
@@ -189,11 +168,11 @@ class AttackOdds:
 
 def _check_inputs(a: int, d: int, support: int) -> None:
     if a < 1:
-        raise ValueError(f"the attacking territory holds at least 1 army, got {a}")
+        raise InvalidInputError(BAD_ARMIES(side="attacking", armies=a))
     if d < 1:
-        raise ValueError(f"the defending territory holds at least 1 army, got {d}")
+        raise InvalidInputError(BAD_ARMIES(side="defending", armies=d))
     if support < 0:
-        raise ValueError(f"support is a number of armies (>= 0), got {support}")
+        raise InvalidInputError(BAD_SUPPORT(support=support))
 
 
 def attack_odds(
@@ -231,6 +210,18 @@ def attack_odds(
     return AttackOdds(a, d, p_conquer, e_att, e_def, tuple(ordered), True)
 
 
+def _legal_prefix(x: int, n: int, ruleset: Ruleset, support: int) -> int:
+    """The largest y in 0..n such that x armies may roll on y (every smaller y too)."""
+    low, high = 0, n
+    while low < high:
+        mid = (low + high + 1) // 2
+        if is_legal(ruleset, x, mid, x + support):
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
 def odds_table(n: int, ruleset: Ruleset = CLUB_MILANO, support: int = 0) -> list[list[float]]:
     """p_conquer for every attacker ``a`` and defender ``d`` in ``1..n`` (armies).
 
@@ -240,13 +231,12 @@ def odds_table(n: int, ruleset: Ruleset = CLUB_MILANO, support: int = 0) -> list
     otherwise the outcome-weighted sum over the states one roll away.
     """
     if n < 1:
-        raise ValueError(f"the table needs n >= 1, got {n}")
+        raise InvalidInputError(BAD_TABLE(n=n))
     if support < 0:
-        raise ValueError(f"support is a number of armies (>= 0), got {support}")
+        raise InvalidInputError(BAD_SUPPORT(support=support))
     trans = {
         (i, j): _transitions(i, j) for i in range(1, MAX_DICE + 1) for j in range(1, MAX_DICE + 1)
     }
-    waiver = ruleset.superiority_waiver_above
     rows: list[list[float]] = [[0.0] * (n + 1)]  # rows[a][d]; column 0 = conquered
     for x in range(1, n + 1):
         row = [1.0] + [0.0] * n
@@ -254,13 +244,9 @@ def odds_table(n: int, ruleset: Ruleset = CLUB_MILANO, support: int = 0) -> list
         i = attacker_dice(x)
         if i == 0:
             continue
-        # The legal defenders of a row are a prefix 1..y_max (see attack_is_legal):
-        # R8 bounds y by x + support - 1 unless x > waiver, R7 by the attacker's dice.
-        y_max = n
-        if ruleset.army_superiority and x <= waiver:
-            y_max = min(y_max, x + support - 1)
-        if ruleset.dice_parity and i < MAX_DICE:
-            y_max = min(y_max, i)
+        # The legal defenders of a row are a prefix 1..y_max (more defenders never make
+        # a roll legal, under R7 or R8): found by bisection with the one rule of attack.py.
+        y_max = _legal_prefix(x, n, ruleset, support)
         for y in range(1, min(y_max, MAX_DICE - 1) + 1):
             p = 0.0
             for att_loss, def_loss, q in trans[(i, defender_dice(y))]:

@@ -18,14 +18,25 @@ prefixed by the 1-based seat that made it or ``R`` for the referee, with its dic
     objectives 7 13 2 9 1
     deck Cina jolly ...
     1 place Alaska 3
-    3 attack Cina Siam 6-5-1 4-4
+    2 trade Cina Siam jolly = 8 +2 Cina
+    3 attack Cina Siam 1-6-5 4-4
     3 move 4
     4 end 2-3
+    5 forfeit R3 4
     R call
 
 Territory and card names use underscores for spaces. ``#`` starts a comment. Territories are
-written in Italian; any accepted name parses. :func:`replay` refuses a corrupt record with a
-:class:`RecordError` giving the line number and the reason.
+written in Italian; any accepted name parses. Dice are written as entered or rolled (the rules
+compare them sorted). A trade line gives the set's value by the cards in hand (R9) and each
+owned-territory bonus. ``<seat> forfeit <clause> <armies>`` lines say what a seat lost after
+the action above them: under R3 (a late seat's penalised turn), R4 (the army limit) or R11 (a
+turn that timed out). A game that starts from a position has one ``position {...}`` line (the
+JSON of :mod:`risiko.position`) instead of the deal, objectives and deck.
+
+The reader is tolerant: older records (dice sorted, trades without value, no forfeit lines)
+replay as before; what a record states (values, bonuses, forfeits when it has forfeit lines,
+Result, Scores) is checked. :func:`replay` refuses a corrupt record with a
+:class:`RecordError` (an InvalidInputError) giving the line number and the reason.
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .actions import (
     REFEREE_ACTIONS,
@@ -53,9 +65,11 @@ from .actions import (
 from .board import NUM_TERRITORIES, parse_territory, territory_code
 from .cards import NUM_CARDS, card_name, parse_card
 from .dice import ChanceExhaustedError, ScriptedChance
+from .faults import Fault, InvalidInputError, RisikoError, define
 from .game import Game, IllegalActionError
 from .objectives import OBJECTIVES
 from .ruleset import get_ruleset
+from .state import FORFEIT_CLAUSES
 
 HEADER_ORDER = (
     "Event", "Site", "Date", "Evening", "Table", "Ruleset", "Seats", "Bots", "Late",
@@ -64,13 +78,59 @@ HEADER_ORDER = (
 )
 
 
-class RecordError(ValueError):
-    """A corrupt record: ``line`` (1-based, 0 = whole record) and ``reason``."""
+FAULT = define("record.fault", "", "{reason}")
+LINE = define("record.line", "", "line {line}: {reason}")
+ILLEGAL = define("record.illegal", "", "illegal: {reason}")
+DICE_MISSING = define("record.dice_missing", "", "dice missing for this action")
+WRONG_SEAT = define(
+    "record.wrong_seat", "", "seat {seat} acts, but it is seat {expected}'s turn"
+)
+REFEREE_SEAT = define("record.referee_seat", "", "a seat action is marked as the referee's")
+AFTER_END = define("record.after_end", "", "action after the end of the game")
+RESULT_DIFFERS = define(
+    "record.result_differs", "",
+    "the record says Result {stated}, the replay gives {replayed}",
+)
+SCORES_DIFFERS = define(
+    "record.scores_differs", "",
+    "the record says Scores {stated}, the replay gives {replayed}",
+)
+FORFEIT_DIFFERS = define(
+    "record.forfeit_differs", "",
+    "the record says forfeited {stated}, the replay gives {replayed}",
+)
 
-    def __init__(self, line: int, reason: str) -> None:
+
+class RecordError(InvalidInputError):
+    """A corrupt record: ``line`` (1-based, 0 = whole record) and ``reason`` (English).
+
+    ``faults``: the record's fault (code ``record.*``, subject ``line``), then, for an
+    illegal action, the game's own fault with the ``line`` subject added.
+    """
+
+    def __init__(self, line: int, reason: str | Fault, cause: RisikoError | None = None
+                 ) -> None:
         self.line = line
-        self.reason = reason
-        super().__init__(f"line {line}: {reason}" if line else reason)
+        fault = reason if isinstance(reason, Fault) else FAULT(reason=reason)
+        subjects = {**fault.subjects, "line": line} if line else dict(fault.subjects)
+        fault = Fault(fault.code, fault.clause, subjects, fault.params, fault.severity)
+        more = [
+            Fault(f.code, f.clause, {**f.subjects, "line": line} if line else f.subjects,
+                  f.params, f.severity)
+            for f in (cause.faults if cause is not None else ())
+        ]
+        self.reason = fault.message("en")
+        super().__init__(fault, *more)
+
+    def messages(self, lang: str | None = None) -> list[str]:
+        """The record's fault in ``lang``, prefixed by its line."""
+        first = self.faults[0].message(lang)
+        if self.line:
+            first = LINE(line=self.line, reason=first).message(lang)
+        return [first]
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.reason}" if self.line else self.reason
 
 
 @dataclass
@@ -83,6 +143,17 @@ class RecordItem:
 
 
 @dataclass
+class ForfeitItem:
+    """One forfeit line: ``seat`` (0-based) lost ``armies`` under ``clause`` (R3, R4, R11)
+    after the action above it."""
+
+    line: int
+    seat: int
+    clause: str
+    armies: int
+
+
+@dataclass
 class Record:
     """A parsed record: headers, the initial chance, and the action lines."""
 
@@ -92,7 +163,8 @@ class Record:
     deal: list[int] = field(default_factory=list)
     objectives: list[int] = field(default_factory=list)
     deck: list[int] = field(default_factory=list)
-    items: list[RecordItem] = field(default_factory=list)
+    items: list[RecordItem | ForfeitItem] = field(default_factory=list)
+    position: dict[str, Any] | None = None
 
 
 def _dice_text(d: Dice | None) -> str:
@@ -103,17 +175,20 @@ def write_record(game: Game, headers: dict[str, str] | None = None) -> str:
     """The record of ``game`` (finished or not) as text.
 
     ``headers`` adds or overrides header lines (Event, Date, Evening, Table, Bots, Seed ...).
-    Seat attribution is recomputed by replaying the history on a fresh game.
+    Seat attribution and the forfeit lines are recomputed by replaying the history from the
+    game's start.
     """
     h: dict[str, str] = {
         "Ruleset": game.ruleset.label,
         "Seats": "|".join(game.players),
     }
-    late = [str(s + 1) for s in range(game.n) if game.late_turns[s]]
-    if late:
-        h["Late"] = ",".join(late)
-    if game.last_rounds_at is not None:
-        h["LastRoundsAt"] = str(game.last_rounds_at)
+    start = game.start_state
+    if game.deal is not None:
+        late = [str(s + 1) for s in game.late_seats]
+        if late:
+            h["Late"] = ",".join(late)
+        if start.last_rounds_at is not None:
+            h["LastRoundsAt"] = str(start.last_rounds_at)
     if headers:
         h.update(headers)
     if game.outcome is not None:
@@ -127,20 +202,29 @@ def write_record(game: Game, headers: dict[str, str] | None = None) -> str:
         value = h[key].replace("\\", "\\\\").replace('"', '\\"')
         lines.append(f'[{key} "{value}"]')
     lines.append("")
-    lines.append("deal " + " ".join(territory_code(t) for t in game.deal))
-    lines.append("objectives " + " ".join(str(o.number) for o in game.objectives))
-    lines.append("deck " + " ".join(card_name(c) for c in game.deck_order))
-    # who made each action: replay on a fresh copy to learn the seat to act before each
-    shadow = Game(
-        game.players, game.ruleset, deal=game.deal,
-        objectives=[o.number for o in game.objectives], deck=game.deck_order,
-        chance=ScriptedChance(), late=[s for s in range(game.n) if game.late_turns[s]],
-        last_rounds_at=game.last_rounds_at,
-    )
+    if game.deal is not None:
+        lines.append("deal " + " ".join(territory_code(t) for t in game.deal))
+        lines.append("objectives " + " ".join(str(o.number) for o in game.objectives))
+        lines.append("deck " + " ".join(card_name(c) for c in game.deck_order))
+    else:
+        from .position import position_of
+
+        lines.append("position " + json.dumps(position_of(start), ensure_ascii=False,
+                                              separators=(",", ":")))
+    # who made each action, and what was forfeited: replay from the start
+    shadow = Game.from_state(start, chance=ScriptedChance())
+    st = shadow.state
     for action in game.history:
-        prefix = "R" if isinstance(action, REFEREE_ACTIONS) else str(shadow.seat + 1)
+        prefix = "R" if isinstance(action, REFEREE_ACTIONS) else str(st.seat + 1)
+        before = [f.copy() for f in st.forfeited]
         shadow.push(action)
+        st = shadow.state
         lines.append(f"{prefix} {action.text()}")
+        for seat in range(st.n):
+            for k, clause in enumerate(FORFEIT_CLAUSES):
+                lost = st.forfeited[seat][k] - before[seat][k]
+                if lost:
+                    lines.append(f"{seat + 1} forfeit {clause} {lost}")
     return "\n".join(lines) + "\n"
 
 
@@ -212,7 +296,21 @@ def _parse_action(words: list[str], line: int) -> Action:
             cards = tuple(parse_card(a) for a in args[:3])
         except ValueError as e:
             raise RecordError(line, str(e)) from None
-        return Trade((cards[0], cards[1], cards[2]))
+        rest = args[3:]
+        if not rest:
+            return Trade((cards[0], cards[1], cards[2]))
+        if rest[0] != "=" or len(rest) < 2:
+            raise RecordError(line, "a trade goes on with '= value' and '+armies Territory'")
+        value = num(rest[1])
+        bonus: list[tuple[int, int]] = []
+        extra = rest[2:]
+        if len(extra) % 2:
+            raise RecordError(line, "a trade bonus is '+armies Territory'")
+        for i in range(0, len(extra), 2):
+            if not extra[i].startswith("+"):
+                raise RecordError(line, f"a trade bonus is '+armies Territory', not {extra[i]!r}")
+            bonus.append((terr(extra[i + 1]), num(extra[i][1:])))
+        return Trade((cards[0], cards[1], cards[2]), value, tuple(bonus))
     if verb == "attack":
         need(4)
         return Attack(terr(args[0]), terr(args[1]), _parse_dice(args[2], line),
@@ -278,6 +376,25 @@ def parse_record(text: str) -> Record:
             continue
         words = line.split()
         head = words[0]
+        if head == "position":
+            if "position" in seen:
+                raise RecordError(no, "'position' given twice")
+            seen.add("position")
+            rec.part_lines["position"] = no
+            try:
+                data = json.loads(line[len("position"):].strip())
+            except ValueError as e:
+                raise RecordError(no, f"position: not JSON: {e}") from None
+            if not isinstance(data, dict):
+                raise RecordError(no, "position: a JSON object")
+            rec.position = data
+            continue
+        if len(words) >= 2 and words[1] == "forfeit":
+            if len(words) != 4 or words[2] not in FORFEIT_CLAUSES or not words[0].isdigit() \
+                    or not words[3].isdigit():
+                raise RecordError(no, "a forfeit line is '<seat> forfeit R3|R4|R11 <armies>'")
+            rec.items.append(ForfeitItem(no, int(words[0]) - 1, words[2], int(words[3])))
+            continue
         if head in ("deal", "objectives", "deck"):
             if head in seen:
                 raise RecordError(no, f"'{head}' given twice")
@@ -307,6 +424,11 @@ def parse_record(text: str) -> Record:
                 raise RecordError(no, f"a line starts with a seat number or R, not {head!r}")\
                     from None
         rec.items.append(RecordItem(no, seat, _parse_action(words[1:], no)))
+    if rec.position is not None:
+        if seen & {"deal", "objectives", "deck"}:
+            raise RecordError(rec.part_lines["position"],
+                              "a record starts from a position or from a deal, not both")
+        return rec
     for required in ("Seats",):
         if required not in headers:
             raise RecordError(0, f"missing header [{required} \"...\"]")
@@ -316,15 +438,19 @@ def parse_record(text: str) -> Record:
     return rec
 
 
-def replay(text: str) -> Game:
-    """Replay a record exactly and return the game; checks the Result header if present.
-
-    Raises RecordError with the line and reason for any fault: a malformed line, an action
-    made by the wrong seat, an illegal action (with the rule's reason), missing dice, a
-    result that differs from the replay.
-    """
-    rec = parse_record(text)
+def _start_game(rec: Record) -> Game:
     h = rec.headers
+    if rec.position is not None:
+        from .position import parse_position
+
+        try:
+            state = parse_position(rec.position, ruleset=h.get("Ruleset"))
+        except RisikoError as e:
+            raise RecordError(rec.part_lines["position"], "position: " + str(e).replace(
+                "\n", "; ")) from None
+        except ValueError as e:
+            raise RecordError(rec.part_lines["position"], f"position: {e}") from None
+        return Game.from_state(state, chance=ScriptedChance())
     try:
         ruleset = get_ruleset(h.get("Ruleset"))
     except ValueError as e:
@@ -338,29 +464,73 @@ def replay(text: str) -> Game:
             raise RecordError(0, f"bad Late header {h['Late']!r}") from None
     lra = h.get("LastRoundsAt")
     try:
-        game = Game(
+        return Game(
             players, ruleset, deal=rec.deal, objectives=rec.objectives, deck=rec.deck,
             chance=ScriptedChance(), late=late,
             last_rounds_at=int(lra) if lra else None,
         )
     except ValueError as e:
         raise RecordError(0, str(e)) from None
+
+
+def replay(text: str) -> Game:
+    """Replay a record exactly and return the game; checks the Result header if present.
+
+    Raises RecordError with the line and reason for any fault: a malformed line, an action
+    made by the wrong seat, an illegal action (with the rule's reason), missing dice, a
+    trade value or bonus, a forfeit or a result that differs from the replay.
+    """
+    rec = parse_record(text)
+    h = rec.headers
+    game = _start_game(rec)
+    checks_forfeits = any(isinstance(item, ForfeitItem) for item in rec.items)
+    stated: dict[tuple[int, str], int] = {}
+    before = [f.copy() for f in game.state.forfeited]
+    last_line = 0
+
+    def settle() -> None:
+        """Compare the forfeit lines after the last action with the replay."""
+        if not checks_forfeits:
+            return
+        now = game.state.forfeited
+        replayed = {
+            (s, clause): now[s][k] - before[s][k]
+            for s in range(game.n) for k, clause in enumerate(FORFEIT_CLAUSES)
+            if now[s][k] != before[s][k]
+        }
+        if replayed != stated:
+            def show(d: dict[tuple[int, str], int]) -> str:
+                return ", ".join(f"seat {s + 1} {c} {n}" for (s, c), n in sorted(d.items())) \
+                    or "nothing"
+
+            raise RecordError(last_line, FORFEIT_DIFFERS(stated=show(stated),
+                                                         replayed=show(replayed)))
+
     for item in rec.items:
+        if isinstance(item, ForfeitItem):
+            if not 0 <= item.seat < game.n:
+                raise RecordError(item.line, f"no seat {item.seat + 1} at this table")
+            key = (item.seat, item.clause)
+            stated[key] = stated.get(key, 0) + item.armies
+            last_line = last_line or item.line
+            continue
+        settle()
+        stated = {}
+        before = [f.copy() for f in game.state.forfeited]
+        last_line = item.line
         if game.over:
-            raise RecordError(item.line, "action after the end of the game")
+            raise RecordError(item.line, AFTER_END())
         if item.seat is not None and item.seat != game.seat:
-            raise RecordError(
-                item.line,
-                f"seat {item.seat + 1} acts, but it is seat {game.seat + 1}'s turn",
-            )
+            raise RecordError(item.line, WRONG_SEAT(seat=item.seat + 1, expected=game.seat + 1))
         if item.seat is None and not isinstance(item.action, REFEREE_ACTIONS):
-            raise RecordError(item.line, "a seat action is marked as the referee's")
+            raise RecordError(item.line, REFEREE_SEAT())
         try:
             game.push(item.action)
         except ChanceExhaustedError:
-            raise RecordError(item.line, "dice missing for this action") from None
+            raise RecordError(item.line, DICE_MISSING()) from None
         except IllegalActionError as e:
-            raise RecordError(item.line, f"illegal: {e}") from None
+            raise RecordError(item.line, ILLEGAL(reason=e.fault.message("en")), e) from None
+    settle()
     expected = h.get("Result")
     if expected and expected != "*":
         got = (
@@ -369,7 +539,7 @@ def replay(text: str) -> Game:
         if got != expected:
             raise RecordError(
                 rec.header_lines.get("Result", 0),
-                f"the record says Result {expected!r}, the replay gives {got!r}",
+                RESULT_DIFFERS(stated=repr(expected), replayed=repr(got)),
             )
     stored = h.get("Scores")
     if stored and game.outcome is not None:
@@ -377,11 +547,11 @@ def replay(text: str) -> Game:
         if got_scores != stored:
             raise RecordError(
                 rec.header_lines.get("Scores", 0),
-                f"the record says Scores {stored!r}, the replay gives {got_scores!r}",
+                SCORES_DIFFERS(stated=repr(stored), replayed=repr(got_scores)),
             )
     return game
 
 
 def iter_actions(rec: Record) -> Iterable[Action]:
     """The actions of a parsed record, in order."""
-    return (item.action for item in rec.items)
+    return (item.action for item in rec.items if isinstance(item, RecordItem))

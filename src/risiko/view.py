@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .actions import LegalActions
 from .board import Mask, Territory, iter_mask, territory_name
 from .objectives import Objective
 from .ruleset import Ruleset
+from .state import Phase, SeatStatus
 
 if TYPE_CHECKING:
     from .game import ClosingRoll, Game
@@ -66,7 +68,7 @@ class SeatView:
         return self._game.totals
 
     @property
-    def status(self) -> Sequence[str]:
+    def status(self) -> Sequence[SeatStatus]:
         """``in_play``, ``eliminated`` or ``abandoned`` per seat."""
         return self._game.status
 
@@ -76,7 +78,7 @@ class SeatView:
         return [len(h) for h in self._game.hands]
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """Phase of the game."""
         return self._game.phase
 
@@ -130,7 +132,7 @@ class SeatView:
     def move_range(self) -> tuple[int, int, Territory, Territory] | None:
         """(least, most, source, target) of the pending conquest move, or None."""
         g = self._game
-        if g.phase != "move" or g.seat != self.seat:
+        if g.phase is not Phase.MOVE or g.seat != self.seat:
             return None
         return g.move_min, g.move_min + g.armies[g.move_from] - 1, g.move_from, g.move_to
 
@@ -148,9 +150,20 @@ class SeatView:
         """Armies this seat may add before the army limit (R4)."""
         return self._game.room(self.seat)
 
-    def support(self, target: Territory) -> int:
-        """This seat's armies bordering ``target`` (R8)."""
-        return self._game.support(self.seat, target)
+    def bordering(self, target: Territory) -> int:
+        """The R8 sum: this seat's armies on all its territories bordering ``target``."""
+        return self._game.bordering(self.seat, target)
+
+    def support(self, source: Territory, target: Territory) -> int:
+        """This seat's armies on its territories bordering ``target`` other than ``source``
+        (what ``risiko odds --support`` takes)."""
+        return self._game.bordering(self.seat, target) - self._game.armies[source]
+
+    def legal_actions(self) -> LegalActions:
+        """The legal actions of this seat (empty when it is not its turn)."""
+        if self._game.to_act != self.seat:
+            return LegalActions([])
+        return self._game.legal_actions()
 
     def legal_attacks(self) -> list[tuple[Territory, Territory]]:
         """Attacks this seat may make now (empty when it is not its turn)."""
@@ -176,7 +189,7 @@ class SeatView:
         return {
             "seat": self.seat + 1,
             "player": g.players[self.seat],
-            "phase": g.phase,
+            "phase": str(g.phase),
             "round": g.round,
             "to_act": None if g.to_act is None else g.to_act + 1,
             "objective": {"number": self.objective.number, "name": self.objective.name},

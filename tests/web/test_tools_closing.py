@@ -7,11 +7,11 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.urls import reverse
 
+from risiko.closing import ClosingError, Event, SeatInfo, replay, start
 from risiko.ruleset import CLUB_MILANO, RTU
 from risiko.web import services
 from risiko.web.auditlog.models import AuditEntry
 from risiko.web.tools import services as tool_services
-from risiko.web.tools.closing_state import ClosingError, Event, SeatInfo, replay, start
 from risiko.web.tools.models import ClosingEvent
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]

@@ -164,7 +164,7 @@ class HeuristicAgent:
         best: tuple[float, int, int] | None = None
         for src, dst in attacks:
             a, d = armies[src], armies[dst]
-            support = view.support(dst) - a
+            support = view.support(src, dst)
             p = _p_conquer(a, d, rs, support)
             if p < threshold:
                 continue

@@ -16,6 +16,7 @@ from rich.table import Table
 
 from ..board import mask_of, parse_territory, territory_name
 from ..cards import (
+    INVALID_SET,
     JOLLY_CARDS,
     Card,
     card_name,
@@ -32,7 +33,8 @@ from ..closing import (
     closing_ways,
     p_game_closes_in_round,
 )
-from ..odds import AttackOdds, attack_odds, illegal_reason, odds_table
+from ..faults import faults_json
+from ..odds import AttackOdds, attack_odds, illegal_fault, odds_table
 from ..ruleset import Ruleset
 from .common import JsonOpt, emit_json, fail, ruleset_or_fail
 
@@ -59,10 +61,10 @@ def _outcome_label(a_left: int, d_left: int, ruleset: Ruleset, support: int) -> 
         return "conquest"
     if a_left < 2:
         return "stopped: 1 army left"
-    reason = illegal_reason(a_left, d_left, ruleset, support) or ""
-    if reason.startswith("R7"):
+    fault = illegal_fault(a_left, d_left, ruleset, support)
+    if fault is not None and fault.clause == "R7":
         return "stopped: R7 (dice parity)"
-    if reason.startswith("R8"):
+    if fault is not None and fault.clause == "R8":
         return "stopped: R8 (superiority)"
     return "stopped"
 
@@ -76,15 +78,18 @@ def _print_odds(odds: AttackOdds, ruleset: Ruleset, support: int) -> None:
     summary.add_row("attacker / defender", f"{odds.attacker} v {odds.defender} armies")
     if support:
         summary.add_row("support (R8)", f"{support} armies on other bordering territories")
-    summary.add_row("legal at start", "yes" if odds.legal_at_start else "no")
+    fault = illegal_fault(odds.attacker, odds.defender, ruleset, support)
+    if fault is not None:
+        clause = f" ({fault.clause})" if fault.clause else ""
+        summary.add_row("legal at start", f"no: not allowed{clause}")
+        console.print(summary)
+        console.print(f"The attack may not start: {fault.message()}.", highlight=False)
+        return
+    summary.add_row("legal at start", "yes")
     summary.add_row("P(conquer)", f"{_pct(odds.p_conquer)} ({odds.p_conquer:.6f})")
     summary.add_row("expected attacker losses", f"{odds.expected_attacker_losses:.3f}")
     summary.add_row("expected defender losses", f"{odds.expected_defender_losses:.3f}")
     console.print(summary)
-    if not odds.legal_at_start:
-        reason = illegal_reason(odds.attacker, odds.defender, ruleset, support)
-        console.print(f"The attack may not start: {reason}.", highlight=False)
-        return
     dist = Table(title="Final states", box=box.SIMPLE_HEAD)
     dist.add_column("attacker left", justify="right")
     dist.add_column("defender left", justify="right")
@@ -173,8 +178,10 @@ def odds_command(
         data = odds.to_dict()
         data["ruleset"] = rs.label
         data["support"] = support
-        if not odds.legal_at_start:
-            data["illegal_reason"] = illegal_reason(a, d, rs, support)
+        fault = illegal_fault(a, d, rs, support)
+        if fault is not None:
+            data["illegal_reason"] = fault.message("en")
+            data["faults"] = faults_json([fault])
         _emit_json(data)
     else:
         _print_odds(odds, rs, support)
@@ -247,29 +254,31 @@ def tris_command(
         }
         for c in trio
     ]
+    fault = None if kind is not None else INVALID_SET(
+        cards=[f"{c['name']} ({c['symbol']})" for c in described]
+    )
     if as_json:
-        _emit_json(
-            {
-                "ruleset": rs.label,
-                "cards": described,
-                "hand": hand,
-                "valid": kind is not None,
-                "kind": kind,
-                "value": base,
-                "bonus": bonus,
-                "total": base + bonus,
-            }
-        )
+        data: dict[str, Any] = {
+            "ruleset": rs.label,
+            "cards": described,
+            "hand": hand,
+            "valid": kind is not None,
+            "kind": kind,
+            "value": base,
+            "bonus": bonus,
+            "total": base + bonus,
+        }
+        if fault is not None:
+            data["faults"] = faults_json([fault])
+        _emit_json(data)
+        if fault is not None:
+            raise typer.Exit(1)
         return
     console = Console()
     shown = ", ".join(f"{c['name']} ({c['symbol']})" for c in described)
-    if kind is None:
-        console.print(
-            f"Not a valid set: {shown}. A set is three equal symbols, one of each symbol, "
-            "or a jolly with two equal symbols.",
-            highlight=False,
-        )
-        return
+    if fault is not None:
+        Console(stderr=True).print(fault.message(), highlight=False)
+        raise typer.Exit(1)
     out = Table(box=box.SIMPLE, show_header=False)
     out.add_column(style="bold")
     out.add_column()

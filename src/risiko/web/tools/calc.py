@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from risiko.attack import attack_fault, attacker_dice, defender_dice
 from risiko.board import mask_of
 from risiko.cards import (
     InvalidSetError,
@@ -20,7 +21,8 @@ from risiko.cards import (
     set_kind,
     set_value,
 )
-from risiko.odds import AttackOdds, attack_odds, attacker_dice, defender_dice, illegal_reason
+from risiko.faults import Fault
+from risiko.odds import AttackOdds, attack_odds
 from risiko.ruleset import Ruleset
 
 #: most armies the attack check accepts on one territory (the odds cost grows as a * d)
@@ -31,7 +33,8 @@ MAX_ARMIES = 400
 class AttackCheck:
     """The verdict on an attack: ``rule`` None (legal) or the failed check (``armies``: the
     attacking territory has fewer than 2 armies; ``R7``: dice parity; ``R8``: army
-    superiority), the library's ``reason`` text, the dice of both sides and the odds."""
+    superiority), the library's ``fault`` (:mod:`risiko.attack`) and its English ``reason``,
+    the dice of both sides and the odds."""
 
     attacker: int
     defender: int
@@ -42,6 +45,7 @@ class AttackCheck:
     attacker_dice: int
     defender_dice: int
     odds: AttackOdds
+    fault: Fault | None = None
 
     @property
     def legal(self) -> bool:
@@ -77,6 +81,7 @@ class AttackCheck:
             "legal": self.legal,
             "rule": self.rule,
             "reason": self.reason,
+            "fault": None if self.fault is None else self.fault.to_dict(),
             "attacker_dice": self.attacker_dice,
             "defender_dice": self.defender_dice,
             "p_conquer": self.odds.p_conquer,
@@ -94,12 +99,11 @@ def check_attack(a: int, d: int, ruleset: Ruleset, support: int = 0) -> AttackCh
         if value > MAX_ARMIES:
             raise ValueError(f"at most {MAX_ARMIES} armies")
     odds = attack_odds(a, d, ruleset, support)
-    reason = illegal_reason(a, d, ruleset, support)
-    rule = None
-    if reason is not None:
-        rule = "R7" if reason.startswith("R7") else "R8" if reason.startswith("R8") else "armies"
+    fault = attack_fault(ruleset, a, d, a + support)
+    rule = None if fault is None else (fault.clause or "armies")
+    reason = None if fault is None else fault.message("en")
     return AttackCheck(a, d, support, ruleset, rule, reason, attacker_dice(a), defender_dice(d),
-                       odds)
+                       odds, fault)
 
 
 @dataclass(frozen=True)

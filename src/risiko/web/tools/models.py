@@ -1,7 +1,7 @@
 """The closing dice of a table (R2): the events the referee records, never deleted.
 
 The state (closing round, band, whose turn, who is in play, ended) is replayed from the
-events that are not ``voided`` (:mod:`risiko.web.tools.closing_state`); "undo" voids the
+events that are not ``voided`` (:class:`risiko.closing.ClosingState`); "undo" voids the
 latest event. Every event is also in the audit log.
 """
 

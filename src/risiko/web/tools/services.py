@@ -1,7 +1,7 @@
 """Writes of the tools: the closing dice events (R2) and the table's turn clock (R11).
 
 Each write is one transaction and one audit entry (:func:`risiko.web.services.audit`);
-refusals raise :class:`~risiko.web.tools.closing_state.ClosingError` (closing dice) with a
+refusals raise :class:`~risiko.closing.ClosingError` (closing dice) with a
 ``code`` the views translate.
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from risiko.closing import ClosingError, ClosingState, Event, SeatInfo, replay
 from risiko.ruleset import Ruleset, get_ruleset
 from risiko.web.results.models import GameTable, Penalty
 from risiko.web.services import audit
 
-from .closing_state import ClosingError, ClosingState, Event, SeatInfo, replay
 from .models import ClosingEvent
 
 
@@ -56,7 +56,7 @@ def record_closing(
     reason: str = "",
     who: str,
 ) -> ClosingEvent:
-    """Record one closing dice event (see :mod:`risiko.web.tools.closing_state`).
+    """Record one closing dice event (see :class:`risiko.closing.ClosingState`).
 
     ClosingError (nothing written) when the state refuses it; widening the band and ending
     the game need a reason (R2: the referee's decision is recorded with its reason).

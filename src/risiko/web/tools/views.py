@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from risiko.board import territory_name
-from risiko.closing import p_game_closes_in_round
+from risiko.closing import ClosingError, ClosingState, p_game_closes_in_round
 from risiko.objectives import OBJECTIVES
 from risiko.ruleset import Ruleset, get_ruleset
 from risiko.web import services as web_services
@@ -43,7 +43,6 @@ from risiko.web.tournaments.models import Tournament
 
 from . import services
 from .calc import AttackCheck, CardSet, card_set_value, check_attack
-from .closing_state import ClosingError, ClosingState
 from .forms import AttackForm, CardSetForm
 from .preview import Preview, SeatState, parse_state, preview
 from .templatetags.board_tags import board_context

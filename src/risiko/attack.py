@@ -1,0 +1,148 @@
+"""One attack roll's rules, written once: the dice (R8), dice parity (R7), army superiority
+(R8) and its waiver above 10 armies.
+
+Every caller asks this module: the game (:mod:`risiko.rules`), the odds (:mod:`risiko.odds`),
+the referee's attack check on the web and ``risiko odds``/``risiko legal``.
+
+Words used everywhere:
+
+- ``a``: armies on the attacking territory; ``d``: armies on the defending one (the target).
+- ``bordering``: the R8 sum, the attacker's armies on ALL his territories bordering the target,
+  the attacking territory included (:func:`bordering_armies`).
+- ``support``: the attacker's armies on his OTHER territories bordering the target, so
+  ``bordering == a + support``. ``risiko odds --support`` and the web's check take it.
+
+>>> from risiko.ruleset import CLUB_MILANO
+>>> attacker_dice(2), attacker_dice(7), defender_dice(1), defender_dice(9)
+(1, 3, 1, 3)
+>>> attack_fault(CLUB_MILANO, 2, 2, bordering=2).clause      # 1 die against 2
+'R7'
+>>> attack_fault(CLUB_MILANO, 10, 18, bordering=18).clause   # 18 bordering do not outnumber 18
+'R8'
+>>> attack_fault(CLUB_MILANO, 11, 18, bordering=11) is None  # more than 10: R8 waived
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .board import Mask
+from .faults import Fault, define
+from .ruleset import Ruleset
+
+#: most dice either side rolls
+MAX_DICE = 3
+
+ONE_ARMY = define(
+    "attack.one_army", "",
+    "{territory} holds {armies} army: an attack needs at least 2 armies on the attacking "
+    "territory",
+)
+NO_DEFENDER = define(
+    "attack.no_defender", "", "the defending territory holds no army ({defender})",
+)
+R7_DICE = define(
+    "attack.r7_dice_parity", "R7",
+    "R7: {attacker_dice} attacking dice against {defender_dice} defending dice "
+    "({armies} armies against {defender})",
+)
+R8_SUPERIORITY = define(
+    "attack.r8_superiority", "R8",
+    "R8: {bordering} armies bordering {target} do not outnumber its {defender}, and "
+    "{territory} holds {armies}, not more than {waiver}",
+)
+
+
+def attacker_dice(a: int) -> int:
+    """Dice rolled by an attacking territory holding ``a`` armies: ``min(3, a - 1)`` (R8:
+    always the maximum), 0 below 2 armies."""
+    return 0 if a < 2 else (MAX_DICE if a > MAX_DICE else a - 1)
+
+
+def defender_dice(d: int) -> int:
+    """Dice rolled by a defending territory holding ``d`` armies: ``min(3, d)`` (R8)."""
+    return 0 if d < 1 else (MAX_DICE if d > MAX_DICE else d)
+
+
+def bordering_armies(armies: Sequence[int], own: Mask, target_neighbours: Mask) -> int:
+    """The R8 sum: armies on every territory of ``own`` (the attacker's mask) that borders
+    the target (``target_neighbours``: the target's neighbour mask), the attacking one
+    included. Armies on territories that do not border the target never count."""
+    total = 0
+    m = own & target_neighbours
+    while m:
+        low = m & -m
+        total += armies[low.bit_length() - 1]
+        m ^= low
+    return total
+
+
+def is_legal(ruleset: Ruleset, a: int, d: int, bordering: int) -> bool:
+    """True when a territory of ``a`` armies may roll on one of ``d`` (at least 2 armies, R7,
+    R8 with ``bordering`` the R8 sum). Same verdict as :func:`attack_fault`, no message."""
+    if a < 2 or d < 1:
+        return False
+    if ruleset.dice_parity and (3 if a > 3 else a - 1) < (3 if d > 3 else d):
+        return False
+    return not (
+        ruleset.army_superiority and bordering <= d and a <= ruleset.superiority_waiver_above
+    )
+
+
+def attack_fault(
+    ruleset: Ruleset,
+    a: int,
+    d: int,
+    bordering: int,
+    subjects: Mapping[str, Any] | None = None,
+) -> Fault | None:
+    """Why a territory with ``a`` armies may not roll on one with ``d`` (None: it may).
+
+    ``bordering``: the R8 sum (:func:`bordering_armies`, at least ``a``). Checks in order: at
+    least 2 armies, a defender; R7 (``ruleset.dice_parity``): attacker dice >= defender dice;
+    R8 (``ruleset.army_superiority``): ``bordering > d`` unless ``a >
+    ruleset.superiority_waiver_above`` (10). ``subjects`` (``territory``: the attacking
+    territory, ``target``, ``player``) go into the fault; adjacency and ownership are the
+    game's checks. Fault codes: ``attack.one_army``, ``attack.no_defender``,
+    ``attack.r7_dice_parity`` (R7), ``attack.r8_superiority`` (R8).
+    """
+    subj = dict(subjects or {})
+    subj.setdefault("territory", "the attacking territory")
+    subj.setdefault("target", "the target")
+    if a < 2:
+        return ONE_ARMY(subj, armies=a)
+    if d < 1:
+        return NO_DEFENDER(subj, defender=d)
+    i, j = attacker_dice(a), defender_dice(d)
+    if ruleset.dice_parity and i < j:
+        return R7_DICE(subj, attacker_dice=i, defender_dice=j, armies=a, defender=d)
+    if (
+        ruleset.army_superiority
+        and bordering <= d
+        and a <= ruleset.superiority_waiver_above
+    ):
+        return R8_SUPERIORITY(
+            subj, bordering=bordering, defender=d, armies=a,
+            waiver=ruleset.superiority_waiver_above,
+        )
+    return None
+
+
+def roll_losses(attacker: Sequence[int], defender: Sequence[int]) -> tuple[int, int]:
+    """(attacker's losses, defender's losses) of one roll: each side's dice sorted from the
+    highest, compared in pairs, ties to the defender. The dice may be in any order.
+
+    >>> roll_losses((4, 6, 4), (3, 6, 5))   # sorted: 6 v 6, 4 v 5, 4 v 3
+    (2, 1)
+    """
+    a = sorted(attacker, reverse=True)
+    d = sorted(defender, reverse=True)
+    lose_a = lose_d = 0
+    for x, y in zip(a, d, strict=False):
+        if x > y:
+            lose_d += 1
+        else:
+            lose_a += 1
+    return lose_a, lose_d

@@ -1,0 +1,408 @@
+"""Positions: a game's state as a JSON file a person can write and read.
+
+A position is a sheet (the JSON ``risiko score`` reads: ``ruleset`` and ``seats`` with
+``player``, ``objective``, ``armies``) plus whose turn and which phase, and optional fields::
+
+    {"ruleset": "club-milano",
+     "seats": [{"player": "Anna", "objective": 7, "armies": {"Alaska": 3, ...},
+                "cards": ["Cina", "jolly"],          # optional: the seat's cards
+                "status": "in_play",                 # optional: in_play|eliminated|abandoned
+                "late_turns": 0,                     # optional: penalised turns to come (R3)
+                "setup_left": 0},                    # optional: initial armies to place
+               ...],
+     "to_act": "Anna",                               # the player to act
+     "phase": "attack",                              # setup|reinforce|attack|move|over
+     "round": 5,                                     # optional (1; 0 in setup)
+     "deck": ["Perù", ...],                          # optional, top first
+     "reinforcements": 0,                            # optional: left to place
+     "step": 3,                                      # optional (setup): left in this step
+     "conquests": 0,                                 # optional: this turn
+     "penalised": false,                             # optional: this turn is R3-penalised
+     "move": {"from": "Brasile", "to": "Perù", "min": 3},   # the move phase's conquest
+     "closing": {"last_round": null, "closing_round": 0, "widened": 0},   # optional (R2)
+     "last_rounds_at": null,                         # optional: automatic call (simulations)
+     "outcome": null}                                # phase over: {end, winner, rounds, reason}
+
+Missing optional fields take the values of a turn just begun: no cards (every card in the
+deck, in card order), nothing conquered, in ``reinforce`` the seat's reinforcements (R4
+clamp applied), in ``attack`` none left, no call of the last rounds. Territory and card names
+parse loosely (``risiko board`` names them); a bad position raises InvalidInputError naming
+every fault (code ``position.*``).
+
+>>> from risiko.game import Game
+>>> game = Game.new(["Anna", "Bruno", "Carla"], seed=3)
+>>> again = Game.from_position(game.position())
+>>> again.state == game.state
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .board import NUM_TERRITORIES, parse_territory, territory_name
+from .cards import JOLLY_CARDS, NUM_CARDS, card_name, parse_card
+from .faults import Fault, InvalidInputError, RisikoError, define
+from .names import name_key
+from .ruleset import Ruleset, get_ruleset
+from .state import FORFEIT_CLAUSES, EndReason, Phase, SeatStatus, State
+
+__all__ = ["parse_position", "position_of"]
+
+SHEET_KEYS = ("player", "objective", "armies", "abandoned", "eliminated")
+SEAT_KEYS = (*SHEET_KEYS, "cards", "status", "late_turns", "setup_left")
+TOP_KEYS = (
+    "ruleset", "seats", "to_act", "phase", "round", "deck", "reinforcements", "step",
+    "conquests", "penalised", "move", "closing", "last_rounds_at", "outcome",
+)
+
+NOT_OBJECT = define("position.not_object", "", "a position is a JSON object, not {given}")
+BAD_JSON = define("position.bad_json", "", "not JSON: {reason}")
+SHEET = define("position.sheet", "", "{reason}")
+UNKNOWN_KEY = define("position.unknown_key", "", "unknown key {key} (known: {known})")
+NO_TO_ACT = define("position.no_to_act", "", "'to_act' names no player of the table: {given}")
+BAD_PHASE = define(
+    "position.bad_phase", "", "'phase' is one of {phases}, not {given}"
+)
+BAD_NUMBER = define(
+    "position.bad_number", "", "{field} must be a whole number from {least}, not {given}"
+)
+BAD_CARD = define("position.bad_card", "", "{player}: {reason}")
+CARD_TWICE = define("position.card_twice", "", "the card {card} is given twice")
+DECK_CARDS = define(
+    "position.deck_cards", "",
+    "the hands and the deck must hold the 44 cards once each; missing: {missing}",
+)
+BAD_STATUS = define(
+    "position.bad_status", "", "{player}: 'status' is one of {statuses}, not {given}"
+)
+OUT_TO_ACT = define("position.out_to_act", "R13", "{player} is {status} and cannot act")
+BAD_SEATS = define("position.bad_seats", "", "{seats} seats: a game has {least} to {most}")
+BAD_MOVE = define("position.bad_move", "", "the move phase needs 'move': {reason}")
+NO_REINFORCEMENTS = define(
+    "position.no_reinforcements", "",
+    "the reinforce phase needs reinforcements left to place (got {given})",
+)
+BAD_FLAG = define("position.bad_flag", "", "{field} must be true or false, not {given}")
+BAD_OUTCOME = define(
+    "position.bad_outcome", "", "'outcome.end' is how a game ends, not {given}"
+)
+EMPTY_STEP = define(
+    "position.empty_step", "", "the setup phase needs armies to place in this step"
+)
+
+
+def _count(raw: Any, field: str, least: int, faults: list[Fault], default: int) -> int:
+    if raw is None:
+        return default
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < least:
+        faults.append(BAD_NUMBER({"field": field}, least=least, given=repr(raw)))
+        return default
+    return raw
+
+
+def parse_position(
+    data: Mapping[str, Any] | str, *, ruleset: Ruleset | str | None = None
+) -> State:
+    """The state of a position (a dict from ``json.load``, or JSON text); ``ruleset`` (a
+    preset name or a :class:`Ruleset`) replaces the position's own. Raises
+    InvalidInputError with every fault found."""
+    from . import rules
+    from .sheet import parse_sheet
+
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except ValueError as e:
+            raise InvalidInputError(BAD_JSON(reason=str(e))) from None
+    if not isinstance(data, Mapping):
+        raise InvalidInputError(NOT_OBJECT(given=type(data).__name__))
+    faults: list[Fault] = []
+    for key in data:
+        if key not in TOP_KEYS:
+            faults.append(UNKNOWN_KEY({"field": key}, key=key, known=", ".join(TOP_KEYS)))
+    raw_seats = data.get("seats")
+    sheet_seats: list[Any] = []
+    if isinstance(raw_seats, list):
+        for seat in raw_seats:
+            if isinstance(seat, Mapping):
+                for key in seat:
+                    if key not in SEAT_KEYS:
+                        faults.append(UNKNOWN_KEY(
+                            {"player": str(seat.get("player", "")), "field": key},
+                            key=key, known=", ".join(SEAT_KEYS),
+                        ))
+                sheet_seats.append({k: v for k, v in seat.items() if k in SHEET_KEYS})
+            else:
+                sheet_seats.append(seat)
+    sheet_data: dict[str, Any] = {"seats": sheet_seats if raw_seats is not None else None}
+    if "ruleset" in data:
+        sheet_data["ruleset"] = data["ruleset"]
+    if raw_seats is None:
+        del sheet_data["seats"]
+    rs_name = ruleset if isinstance(ruleset, str) else None
+    try:
+        sheet = parse_sheet(sheet_data, ruleset=rs_name)
+    except RisikoError as e:
+        raise InvalidInputError(*faults, *e.faults) from None
+    except ValueError as e:
+        lines = [x for x in str(e).splitlines() if x] or [str(e)]
+        raise InvalidInputError(*faults, *(SHEET(reason=x) for x in lines)) from None
+    rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(sheet.ruleset)
+    n = len(sheet.seats)
+    table = dict(rs.initial_armies)
+    if n not in table:
+        raise InvalidInputError(*faults, BAD_SEATS(seats=n, least=min(table), most=max(table)))
+    assert isinstance(raw_seats, list)
+    players = tuple(s.player for s in sheet.seats)
+
+    st = State.__new__(State)
+    st.ruleset = rs
+    st.players = players
+    st.n = n
+    st.objectives = tuple(s.objective for s in sheet.seats)
+    board = rs.board
+    st.neighbours = board.neighbours
+    st.adjacency = board.adjacency
+    st.owner = [0] * NUM_TERRITORIES
+    st.armies = [1] * NUM_TERRITORIES
+    st.owned = [0] * n
+    st.totals = [0] * n
+    for s, seat in enumerate(sheet.seats):
+        for t, a in seat.armies:
+            st.owner[t] = s
+            st.armies[t] = a
+            st.owned[s] |= 1 << t
+            st.totals[s] += a
+    # seats: status, cards, late turns, setup
+    st.hands = [[] for _ in range(n)]
+    st.status = [SeatStatus.IN_PLAY] * n
+    st.late_left = [0] * n
+    st.setup_left = [0] * n
+    st.forfeited = [[0] * len(FORFEIT_CLAUSES) for _ in range(n)]
+    held: dict[int, str] = {}
+    for s, raw in enumerate(raw_seats):
+        entry = sheet.seats[s]
+        player = entry.player
+        if entry.abandoned:
+            st.status[s] = SeatStatus.ABANDONED
+        elif entry.is_eliminated:
+            st.status[s] = SeatStatus.ELIMINATED
+        status = raw.get("status")
+        if status is not None:
+            try:
+                st.status[s] = SeatStatus(status)
+            except ValueError:
+                faults.append(BAD_STATUS({"player": player}, given=repr(status),
+                                         statuses=", ".join(SeatStatus)))
+        who = f"{player}: "
+        st.late_left[s] = _count(raw.get("late_turns"), who + "late_turns", 0, faults, 0)
+        st.setup_left[s] = _count(raw.get("setup_left"), who + "setup_left", 0, faults, 0)
+        cards = raw.get("cards", [])
+        if not isinstance(cards, list):
+            faults.append(BAD_CARD({"player": player}, reason="'cards' is a list of names"))
+            cards = []
+        for name in cards:
+            try:
+                card = parse_card(name)
+            except (ValueError, TypeError) as e:
+                faults.append(BAD_CARD({"player": player}, reason=str(e)))
+                continue
+            if card in held and card == JOLLY_CARDS[0] and JOLLY_CARDS[1] not in held:
+                card = JOLLY_CARDS[1]  # "jolly" twice: the deck has two
+            if card in held:
+                faults.append(CARD_TWICE(card=card_name(card)))
+                continue
+            held[card] = player
+            st.hands[s].append(card)
+    raw_deck = data.get("deck")
+    if raw_deck is None:
+        st.deck = [c for c in range(NUM_CARDS) if c not in held]
+    else:
+        st.deck = []
+        if not isinstance(raw_deck, list):
+            faults.append(BAD_CARD({"player": "deck"}, reason="'deck' is a list of names"))
+            raw_deck = []
+        for name in raw_deck:
+            try:
+                card = parse_card(name)
+            except (ValueError, TypeError) as e:
+                faults.append(BAD_CARD({"player": "deck"}, reason=str(e)))
+                continue
+            if card in held and card == JOLLY_CARDS[0] and JOLLY_CARDS[1] not in held:
+                card = JOLLY_CARDS[1]
+            if card in held:
+                faults.append(CARD_TWICE(card=card_name(card)))
+                continue
+            held[card] = "deck"
+            st.deck.append(card)
+        missing = [card_name(c) for c in range(NUM_CARDS) if c not in held]
+        if missing:
+            faults.append(DECK_CARDS(missing=missing))
+    # the turn
+    phase_raw = data.get("phase")
+    try:
+        st.phase = Phase(str(phase_raw))
+    except ValueError:
+        faults.append(BAD_PHASE(phases=", ".join(Phase), given=repr(phase_raw)))
+        st.phase = Phase.ATTACK
+    to_act = data.get("to_act")
+    keys = [name_key(p) for p in players]
+    st.seat = 0
+    if isinstance(to_act, str) and name_key(to_act) in keys:
+        st.seat = keys.index(name_key(to_act))
+    elif isinstance(to_act, int) and not isinstance(to_act, bool) and 1 <= to_act <= n:
+        st.seat = to_act - 1  # a seat number (1-based) is accepted too
+    else:
+        faults.append(NO_TO_ACT(given=repr(to_act)))
+    if st.phase is not Phase.OVER and st.status[st.seat] is not SeatStatus.IN_PLAY:
+        faults.append(OUT_TO_ACT({"player": players[st.seat]}, status=str(st.status[st.seat])))
+    setup = st.phase is Phase.SETUP
+    st.round = _count(data.get("round"), "round", 0, faults, 0 if setup else 1)
+    st.conquests = _count(data.get("conquests"), "conquests", 0, faults, 0)
+    penalised = data.get("penalised", False)
+    if not isinstance(penalised, bool):
+        faults.append(BAD_FLAG({"field": "penalised"}, given=repr(penalised)))
+        penalised = False
+    st.penalised = penalised
+    st.move_from = st.move_to = -1
+    st.move_min = 0
+    st.step_left = 0
+    st.pending = 0
+    if setup:
+        default_step = min(rs.setup_step, st.setup_left[st.seat])
+        st.step_left = _count(data.get("step"), "step", 1, faults, default_step)
+        if st.step_left < 1:
+            faults.append(EMPTY_STEP())
+    elif st.phase is Phase.REINFORCE:
+        gain = rules.reinforcements(st, st.seat) if not st.penalised else 0
+        default = min(gain, rules.room(st, st.seat))
+        st.pending = _count(data.get("reinforcements"), "reinforcements", 0, faults, default)
+        if st.pending < 1:
+            faults.append(NO_REINFORCEMENTS(given=st.pending))
+    else:
+        st.pending = _count(data.get("reinforcements"), "reinforcements", 0, faults, 0)
+    if st.phase is Phase.MOVE:
+        _parse_move(st, data.get("move"), faults)
+    closing = data.get("closing") or {}
+    if not isinstance(closing, Mapping):
+        faults.append(BAD_NUMBER({"field": "closing"}, least=0, given=repr(closing)))
+        closing = {}
+    lr = closing.get("last_round")
+    st.last_round = None if lr is None else _count(lr, "closing.last_round", 1, faults, 1)
+    st.closing_round = _count(closing.get("closing_round"), "closing.closing_round", 0,
+                              faults, 0)
+    st.widened = _count(closing.get("widened"), "closing.widened", 0, faults, 0)
+    lra = data.get("last_rounds_at")
+    st.last_rounds_at = None if lra is None else _count(lra, "last_rounds_at", 1, faults, 1)
+    st.risiko_seat = None
+    st.outcome = None
+    if faults:
+        raise InvalidInputError(*faults)
+    if st.phase is Phase.OVER:
+        for s in range(n):
+            if st.status[s] is SeatStatus.IN_PLAY and rules.objective_done(st, s):
+                st.risiko_seat = s
+        st.phase = Phase.ATTACK  # finish() sets it again
+        outcome = data.get("outcome")
+        end, reason = EndReason.REFEREE, "position"
+        if isinstance(outcome, Mapping):
+            try:
+                end = EndReason(str(outcome.get("end")))
+            except ValueError:
+                raise InvalidInputError(BAD_OUTCOME(given=repr(outcome.get("end")))) from None
+            reason = str(outcome.get("reason", ""))
+        rules.finish(st, end, reason)
+    return st
+
+
+def _parse_move(st: State, raw: Any, faults: list[Fault]) -> None:
+    if not isinstance(raw, Mapping):
+        faults.append(BAD_MOVE(reason="an object with from, to and min"))
+        return
+    try:
+        src = parse_territory(raw.get("from", ""))
+        dst = parse_territory(raw.get("to", ""))
+    except (ValueError, TypeError) as e:
+        faults.append(BAD_MOVE(reason=str(e)))
+        return
+    seat = st.seat
+    if st.owner[src] != seat or st.owner[dst] != seat:
+        faults.append(BAD_MOVE(reason="both territories are the seat's to act"))
+        return
+    if not st.neighbours[src] >> dst & 1:
+        faults.append(BAD_MOVE(reason=f"{territory_name(src)} does not border "
+                                      f"{territory_name(dst)}"))
+        return
+    least = raw.get("min", st.armies[dst])
+    if isinstance(least, bool) or not isinstance(least, int) or not 1 <= least <= 3:
+        faults.append(BAD_MOVE(reason=f"min is the dice of the last roll (1 to 3), not "
+                                      f"{least!r}"))
+        return
+    if st.armies[src] < 2:
+        faults.append(BAD_MOVE(reason=f"{territory_name(src)} has no army to move"))
+        return
+    st.move_from, st.move_to, st.move_min = src, dst, least
+
+
+def position_of(st: State) -> dict[str, Any]:
+    """The JSON position of ``st`` (every field written; :func:`parse_position` reads it
+    back to an equal state, forfeits aside)."""
+    seats = []
+    for s in range(st.n):
+        seats.append({
+            "player": st.players[s],
+            "objective": st.objectives[s].number,
+            "armies": {
+                territory_name(t): st.armies[t] for t in range(NUM_TERRITORIES)
+                if st.owner[t] == s
+            },
+            "cards": [_card(c) for c in st.hands[s]],
+            "status": str(st.status[s]),
+            "late_turns": st.late_left[s],
+            "setup_left": st.setup_left[s],
+        })
+    out: dict[str, Any] = {
+        "ruleset": st.ruleset.name,
+        "seats": seats,
+        "to_act": st.players[st.seat],
+        "phase": str(st.phase),
+        "round": st.round,
+        "deck": [_card(c) for c in st.deck],
+        "reinforcements": st.pending,
+        "step": st.step_left if st.phase is Phase.SETUP else None,
+        "conquests": st.conquests,
+        "penalised": st.penalised,
+        "move": None,
+        "closing": {
+            "last_round": st.last_round,
+            "closing_round": st.closing_round,
+            "widened": st.widened,
+        },
+        "last_rounds_at": st.last_rounds_at,
+        "outcome": None,
+    }
+    if st.outcome is not None:
+        out["outcome"] = {
+            "end": str(st.outcome.end),
+            "winner": st.outcome.winner,
+            "rounds": st.outcome.rounds,
+            "reason": st.outcome.reason,
+        }
+    if st.phase is Phase.MOVE:
+        out["move"] = {
+            "from": territory_name(st.move_from),
+            "to": territory_name(st.move_to),
+            "min": st.move_min,
+        }
+    return out
+
+
+def _card(c: int) -> str:
+    if c == JOLLY_CARDS[0]:
+        return "jolly"
+    if c == JOLLY_CARDS[1]:
+        return "jolly2"
+    return territory_name(c)
