@@ -231,7 +231,7 @@ def verify_record(text: str) -> Verification:
     faults are the record module's).
     """
     from .actions import Attack, EndTurn, Fortify, Timeout
-    from .record import RecordError, parse_record
+    from .record import RecordError, RecordItem, parse_record
 
     try:
         rec = parse_record(text)
@@ -266,6 +266,8 @@ def verify_record(text: str) -> Verification:
     last = k
     dice_count = rolls = 0
     for item in rec.items:
+        if not isinstance(item, RecordItem):
+            continue  # a forfeit line: no chance in it
         action = item.action
         groups: list[tuple[int, ...]] = []
         if isinstance(action, Attack):
