@@ -194,7 +194,8 @@ def _fail(client: Client, n: int, username: str = "arbitro", ip: str = "127.0.0.
         assert r.status_code == 200
 
 
-def test_login_is_rate_limited_per_username_and_address(client, referee):
+def test_login_is_rate_limited_per_username_across_addresses(client, referee, monkeypatch):
+    # issue 8: the limit is per username from any address (it was per username and address)
     _fail(client, 5)
     blocked = client.post("/login/", {"username": "arbitro", "password": PASSWORD})
     assert blocked.status_code == 200
@@ -206,14 +207,48 @@ def test_login_is_rate_limited_per_username_and_address(client, referee):
     # the username is case-insensitive for the count
     again = client.post("/login/", {"username": "ARBITRO", "password": PASSWORD})
     assert "_auth_user_id" not in client.session and again.status_code == 200
-    # another address is not blocked
+    # another address is refused too: the count is the username's
     other = Client()
-    ok = other.post("/login/", {"username": "arbitro", "password": PASSWORD},
-                    REMOTE_ADDR="10.1.2.3")
+    refused = other.post("/login/", {"username": "arbitro", "password": PASSWORD},
+                         REMOTE_ADDR="10.1.2.3")
+    assert refused.status_code == 200 and "_auth_user_id" not in other.session
+    # another referee at the same address logs in (the address allows more attempts)
+    _user("seconda", REFEREE)
+    ok = Client().post("/login/", {"username": "seconda", "password": PASSWORD})
     assert ok.status_code == 302
-    # the window ends (the cache forgets)
-    cache.clear()
+    # the window ends
+    from risiko.web.site import ratelimit
+
+    real = ratelimit.time.time
+    monkeypatch.setattr(ratelimit.time, "time", lambda: real() + 15 * 60 + 1)
     assert client.post("/login/", {"username": "arbitro", "password": PASSWORD}).status_code == 302
+
+
+def test_an_address_is_limited_across_usernames_at_a_higher_threshold(referee, settings):
+    assert settings.RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS == 30
+    c = Client()
+    for i in range(30):  # 30 different usernames, one wrong password each, from one address
+        r = c.post("/login/", {"username": f"ospite{i}", "password": "x"},
+                   REMOTE_ADDR="192.0.2.7")
+        assert [e.code for e in r.context["form"].non_field_errors().as_data()] == [
+            "invalid_login"], i
+    # the 31st attempt from that address is refused before any password is checked,
+    # even a referee with the right password
+    r = c.post("/login/", {"username": "arbitro", "password": PASSWORD},
+               REMOTE_ADDR="192.0.2.7")
+    assert r.status_code == 200 and "_auth_user_id" not in c.session
+    assert "da questo indirizzo di rete" in r.content.decode()
+    # ... while the referee's own count was not touched: from elsewhere they log in
+    ok = Client().post("/login/", {"username": "arbitro", "password": PASSWORD},
+                       REMOTE_ADDR="192.0.2.8")
+    assert ok.status_code == 302
+
+
+def test_successful_logins_do_not_use_up_the_address(referee):
+    for _ in range(40):  # more than the address limit, all successful
+        c = Client()
+        assert c.post("/login/", {"username": "arbitro", "password": PASSWORD},
+                      REMOTE_ADDR="192.0.2.9").status_code == 302
 
 
 def test_rate_limit_window_expires(client, referee, monkeypatch):
@@ -224,6 +259,9 @@ def test_rate_limit_window_expires(client, referee, monkeypatch):
     real = ratelimit.time.time
     monkeypatch.setattr(ratelimit.time, "time", lambda: real() + 15 * 60 + 1)
     assert ratelimit.blocked_for("arbitro", "127.0.0.1") == 0
+    # a new window: five more attempts are checked
+    _fail(client, 5)
+    assert ratelimit.blocked_for("arbitro", "10.9.9.9") > 14 * 60
 
 
 def test_a_successful_login_clears_the_failures(client, referee):

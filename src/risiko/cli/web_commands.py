@@ -255,9 +255,37 @@ def register(app: typer.Typer) -> None:
         dev: Annotated[
             bool, typer.Option("--dev", help="development settings (DEBUG on, RISIKO_DEBUG=1)")
         ] = False,
+        allow_remote_setup: Annotated[
+            bool, typer.Option("--allow-remote-setup",
+                               help="let the first referee be created from another device "
+                                    "(default: from this machine only)")
+        ] = False,
+        trusted_proxy: Annotated[
+            list[str] | None, typer.Option(
+                "--trusted-proxy",
+                help="address or network of a reverse proxy whose X-Forwarded-For and "
+                     "X-Forwarded-Proto are believed (repeatable; RISIKO_TRUSTED_PROXIES)")
+        ] = None,
+        https: Annotated[
+            bool, typer.Option("--https", help="browsers reach the app over HTTPS (through "
+                               "the proxy): Secure cookies and HSTS (RISIKO_HTTPS=1)")
+        ] = False,
     ) -> None:
         """Serve the club's web app (migrations applied on first use)."""
         from risiko.web.site.lan import lan_address
+
+        if allow_remote_setup:
+            os.environ["RISIKO_ALLOW_REMOTE_SETUP"] = "1"
+        if trusted_proxy:
+            from risiko.web.site.proxy import parse_networks
+
+            try:
+                parse_networks(trusted_proxy)
+            except ValueError as e:
+                fail(str(e))
+            os.environ["RISIKO_TRUSTED_PROXIES"] = ",".join(trusted_proxy)
+        if https:
+            os.environ["RISIKO_HTTPS"] = "1"
 
         lan_ip = lan_address() if host in ALL_INTERFACES else None
         urls = prepare_environment(host, port, dev, lan_ip)
@@ -291,9 +319,10 @@ def register(app: typer.Typer) -> None:
                 )
         console.print(f"On this machine: {urls[-1]}", highlight=False)
         if first_run:
-            console.print(
-                "No user yet: open the address and create the first referee.", highlight=False
-            )
+            where = ("the address" if settings.RISIKO_ALLOW_REMOTE_SETUP
+                     else f"{urls[-1]} on this machine (or serve with --allow-remote-setup)")
+            console.print(f"No user yet: open {where} and create the first referee.",
+                          highlight=False)
         console.print("Stop with Ctrl+C.", highlight=False)
 
         import warnings
@@ -310,6 +339,9 @@ def register(app: typer.Typer) -> None:
             host=host or "0.0.0.0",
             port=port,
             lifespan="off",
+            # the client's address behind a proxy: RISIKO_TRUSTED_PROXIES, read by the app
+            # (risiko.web.site.middleware.TrustedProxyMiddleware), not uvicorn's own guess
+            proxy_headers=False,
             log_level="info",
             access_log=bool(settings.DEBUG),
         )

@@ -12,6 +12,10 @@ Environment (production is the default):
   (:mod:`risiko.web.private_files`).
 - ``RISIKO_ALLOWED_HOSTS``: comma list (default: localhost names; ``risiko serve --host``
   adds the served address). ``RISIKO_DEBUG=1`` turns DEBUG on (``risiko serve --dev``).
+- Behind HTTPS (a reverse proxy): ``RISIKO_TRUSTED_PROXIES`` (the proxies' addresses or
+  networks), ``RISIKO_HTTPS=1`` (Secure cookies, HSTS for ``RISIKO_HSTS_SECONDS``),
+  ``RISIKO_CSRF_TRUSTED_ORIGINS`` (``https://club.example``). ``RISIKO_ALLOW_REMOTE_SETUP=1``
+  lets the first referee be created from another machine.
 """
 
 from __future__ import annotations
@@ -74,7 +78,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "risiko.web.site.middleware.TrustedProxyMiddleware",  # first: the client's address
     "django.middleware.security.SecurityMiddleware",
+    "risiko.web.site.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "risiko.web.site.middleware.ClubLanguageMiddleware",  # Italian unless switched
@@ -101,6 +107,7 @@ TEMPLATES: list[dict[str, Any]] = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "risiko.web.site.context_processors.site",
+                "risiko.web.site.context_processors.csp_nonce",
             ],
         },
     },
@@ -157,11 +164,46 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "risiko.web.site.backends.CommitteeBackend",  # the committee may do everything
 ]
-# Local memory: login failures are counted in the (single) server process.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 RISIKO_CLUB_NAME = os.environ.get("RISIKO_CLUB_NAME", "Risiko! Club Milano")
-RISIKO_LOGIN_MAX_FAILURES = 5  # per username and client address ...
-RISIKO_LOGIN_WINDOW = 15 * 60  # ... in this many seconds
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _int(name: str, default: int) -> int:
+    return int(os.environ.get(name) or default)
+
+
+# The login limit, counted in the database (every worker shares it): attempts ...
+RISIKO_LOGIN_MAX_FAILURES = _int("RISIKO_LOGIN_MAX_FAILURES", 5)  # ... per username,
+RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS = _int(  # ... per client address, any username,
+    "RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS", 30)
+RISIKO_LOGIN_WINDOW = _int("RISIKO_LOGIN_WINDOW", 15 * 60)  # ... in this many seconds
+
+
+# Behind a reverse proxy: the proxies whose X-Forwarded-For / X-Forwarded-Proto are believed
+# (addresses or networks, comma separated; `risiko serve --trusted-proxy`). From anyone else
+# those headers are dropped (risiko.web.site.middleware.TrustedProxyMiddleware), so Django's
+# SECURE_PROXY_SSL_HEADER below only ever sees a trusted proxy's word.
+RISIKO_TRUSTED_PROXIES = os.environ.get("RISIKO_TRUSTED_PROXIES", "")
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Served to browsers over HTTPS (`risiko serve --https`, RISIKO_HTTPS=1): cookies only over
+# HTTPS and HSTS (RISIKO_HSTS_SECONDS, default one year) on every HTTPS answer.
+RISIKO_HTTPS = _flag("RISIKO_HTTPS")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = RISIKO_HTTPS
+SECURE_HSTS_SECONDS = _int("RISIKO_HSTS_SECONDS", 31_536_000) if RISIKO_HTTPS else 0
+# The first referee is created from the machine that runs the server only, unless this is
+# set (`risiko serve --allow-remote-setup`, RISIKO_ALLOW_REMOTE_SETUP=1).
+RISIKO_ALLOW_REMOTE_SETUP = _flag("RISIKO_ALLOW_REMOTE_SETUP")
+# Content-Security-Policy of every answer ({nonce}: a new value per request, given to
+# templates as csp_nonce for the few inline <style> elements, e.g. the SVG board's).
+RISIKO_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'nonce-{nonce}'; "
+    "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; "
+    "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"

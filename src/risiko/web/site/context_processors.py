@@ -19,3 +19,9 @@ def site(request: HttpRequest) -> dict[str, Any]:
         "is_referee": SimpleLazyObject(lambda: is_referee(user)),
         "is_committee": SimpleLazyObject(lambda: is_committee(user)),
     }
+
+
+def csp_nonce(request: HttpRequest) -> dict[str, Any]:
+    """``csp_nonce``: this request's Content-Security-Policy nonce (for an inline
+    ``<style nonce="...">``; empty outside the middleware)."""
+    return {"csp_nonce": getattr(request, "csp_nonce", "")}

@@ -15,12 +15,17 @@ from . import ratelimit
 
 
 class RateLimitedAuthenticationForm(AuthenticationForm):
-    """Django's login form, refusing a username from an address after too many failures."""
+    """Django's login form, refusing an attempt before its password is checked once the
+    username or the client address had too many (:mod:`risiko.web.site.ratelimit`)."""
 
     error_messages = {
         **AuthenticationForm.error_messages,
         "rate_limited": _(
             "Too many failed logins for this username. Wait %(minutes)s and try again."
+        ),
+        "rate_limited_address": _(
+            "Too many failed logins from this network address. Wait %(minutes)s and try "
+            "again."
         ),
     }
 
@@ -28,25 +33,22 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
         username = str(self.cleaned_data.get("username") or "")
         ip = ratelimit.client_ip(self.request)
         if username:
-            left = ratelimit.blocked_for(username, ip)
-            if left:
-                minutes = math.ceil(left / 60)
+            refusal = ratelimit.reserve(username, ip)
+            if refusal is not None:
+                minutes = math.ceil(refusal.seconds / 60)
+                code = "rate_limited" if refusal.scope == ratelimit.USER else (
+                    "rate_limited_address")
                 raise forms.ValidationError(
-                    self.error_messages["rate_limited"],
+                    self.error_messages[code],
                     code="rate_limited",
                     params={
                         "minutes": ngettext("%(n)d minute", "%(n)d minutes", minutes)
                         % {"n": minutes}
                     },
                 )
-        try:
-            cleaned = super().clean()
-        except forms.ValidationError as error:
-            if username and error.code == "invalid_login":
-                ratelimit.record_failure(username, ip)
-            raise
+        cleaned = super().clean()  # a wrong password keeps the slot taken
         if username:
-            ratelimit.clear(username, ip)
+            ratelimit.succeeded(username, ip)
         return cleaned
 
 

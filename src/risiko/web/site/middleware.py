@@ -1,4 +1,5 @@
-"""Middleware of the site: the first run and the club's language.
+"""Middleware of the site: the client's address behind a trusted proxy, the
+Content-Security-Policy, the first run and the club's language.
 
 First run: while the database has no user, every page leads to "create the first referee".
 
@@ -9,12 +10,90 @@ other pages either create a user first or set ``RISIKO_FIRST_RUN_CHECK = False``
 
 from __future__ import annotations
 
+import ipaddress
+import secrets
 from collections.abc import Callable
+from functools import lru_cache
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.urls import reverse
+
+from .proxy import Network, client_address, is_trusted, parse_networks
+
+#: The request headers a proxy uses to pass the client's address and scheme on.
+FORWARDED_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
+                     "HTTP_X_FORWARDED_PORT", "HTTP_X_REAL_IP", "HTTP_FORWARDED")
+#: Set in ``request.META`` when a peer that is not a trusted proxy sent forwarding headers
+#: (the request may come from anywhere through an unknown proxy: never "this machine").
+UNTRUSTED_FORWARD = "risiko.untrusted_forward"
+
+
+@lru_cache(maxsize=8)
+def _proxies(text: str) -> tuple[Network, ...]:
+    return parse_networks(text)
+
+
+def trusted_proxies() -> tuple[Network, ...]:
+    """``RISIKO_TRUSTED_PROXIES`` parsed (addresses and networks)."""
+    return _proxies(str(getattr(settings, "RISIKO_TRUSTED_PROXIES", "") or ""))
+
+
+class TrustedProxyMiddleware:
+    """First of all: behind a trusted proxy ``REMOTE_ADDR`` becomes the client's address
+    (:func:`risiko.web.site.proxy.client_address`) and ``X-Forwarded-Proto`` is kept for
+    ``SECURE_PROXY_SSL_HEADER``; from any other peer every forwarding header is dropped
+    (and :data:`UNTRUSTED_FORWARD` noted when there was one)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        meta = request.META
+        peer = str(meta.get("REMOTE_ADDR") or "")
+        proxies = trusted_proxies()
+        if proxies and is_trusted(peer, proxies):
+            meta["REMOTE_ADDR"] = client_address(
+                peer, str(meta.get("HTTP_X_FORWARDED_FOR") or ""), proxies)
+        else:
+            found = [h for h in FORWARDED_HEADERS if h in meta]
+            for header in found:
+                del meta[header]
+            if found:
+                meta[UNTRUSTED_FORWARD] = True
+        return self.get_response(request)
+
+
+def from_this_machine(request: HttpRequest) -> bool:
+    """True when the request comes from the machine running the server: a loopback client
+    address (behind trusted proxies: the client's own) and no forwarding header from an
+    untrusted peer (a proxy on this machine not listed in ``RISIKO_TRUSTED_PROXIES`` would
+    make every visitor look local)."""
+    if request.META.get(UNTRUSTED_FORWARD):
+        return False
+    try:
+        return ipaddress.ip_address(str(request.META.get("REMOTE_ADDR") or "")).is_loopback
+    except ValueError:
+        return False
+
+
+class ContentSecurityPolicyMiddleware:
+    """Adds ``RISIKO_CSP`` as the ``Content-Security-Policy`` of every answer that has
+    none, ``{nonce}`` replaced by a new random value per request (``request.csp_nonce``,
+    ``csp_nonce`` in templates)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        nonce = secrets.token_urlsafe(16)
+        request.csp_nonce = nonce  # type: ignore[attr-defined]
+        response = self.get_response(request)
+        policy = str(getattr(settings, "RISIKO_CSP", "") or "")
+        if policy and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = policy.replace("{nonce}", nonce)
+        return response
 
 
 def no_user_yet() -> bool:

@@ -1,27 +1,59 @@
-"""Login rate limit: failed logins counted per (username, client IP) in Django's cache.
+"""Login rate limit, kept in the database: atomic, and shared by every server worker.
 
-After ``RISIKO_LOGIN_MAX_FAILURES`` (default 5) failures within ``RISIKO_LOGIN_WINDOW``
-seconds (default 900, i.e. 15 minutes, counted from the first failure) that username is
-refused from that address, even with the right password, until the window ends. A successful
-login clears the count. The default cache is local memory: the count lives in the server
-process (``risiko serve`` runs one), which is what a club laptop needs.
+Two counters, each over a window of ``RISIKO_LOGIN_WINDOW`` seconds (default 900, i.e. 15
+minutes, from the first attempt counted):
+
+- per **username** (case-insensitive), from any address: ``RISIKO_LOGIN_MAX_FAILURES``
+  (default 5) attempts;
+- per **client address**, for any username: ``RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS``
+  (default 30). Higher, because a venue's phones share one Wi-Fi address: one referee
+  mistyping their password is refused after 5 tries, the others still log in.
+
+An attempt takes a slot from both counters *before* its password is checked, each with one
+``UPDATE ... SET attempts = attempts + 1 WHERE attempts < limit`` (atomic on SQLite and on
+PostgreSQL, whatever the number of workers): 60 wrong passwords sent at once get at most 5
+of them checked, and the right password sent after them is refused like the rest until the
+window ends. A successful login gives its address slot back and clears the username's count;
+a failed one keeps both. The counters are stored under a SHA-256 of the username or address
+(:class:`~risiko.web.site.models.LoginThrottle`), never the text typed.
+
+The client address is ``REMOTE_ADDR`` as :class:`~risiko.web.site.middleware.TrustedProxyMiddleware`
+leaves it: the proxy's ``X-Forwarded-For`` is believed only from ``RISIKO_TRUSTED_PROXIES``.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import hashlib
 import time
+from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
+from django.db.models import Case, DateTimeField, F, IntegerField, Q, Value, When
 from django.http import HttpRequest
 
-_PREFIX = "risiko:login-failures:"
+USER = "user"
+ADDRESS = "address"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An attempt refused before its password was checked: ``scope`` is ``"user"`` (this
+    username had too many attempts) or ``"address"`` (this client address had), ``seconds``
+    left before the window ends."""
+
+    scope: str
+    seconds: int
 
 
 def max_failures() -> int:
-    """Failures allowed in a window."""
+    """Attempts allowed per username in a window."""
     return int(getattr(settings, "RISIKO_LOGIN_MAX_FAILURES", 5))
+
+
+def max_failures_per_address() -> int:
+    """Attempts allowed per client address (any username) in a window."""
+    return int(getattr(settings, "RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS", 30))
 
 
 def window_seconds() -> int:
@@ -30,43 +62,92 @@ def window_seconds() -> int:
 
 
 def client_ip(request: HttpRequest | None) -> str:
-    """The client's address as the server sees it (``REMOTE_ADDR``)."""
+    """The client's address (``REMOTE_ADDR``, set right behind a trusted proxy)."""
     if request is None:
         return "-"
     return str(request.META.get("REMOTE_ADDR") or "-")
 
 
-def _key(username: str, ip: str) -> str:
-    digest = hashlib.sha256(f"{username.strip().casefold()}\n{ip}".encode()).hexdigest()
-    return _PREFIX + digest
+def _key(scope: str, value: str) -> str:
+    text = value.strip().casefold() if scope == USER else value.strip()
+    return f"{scope}:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def _now() -> _dt.datetime:
+    return _dt.datetime.fromtimestamp(time.time(), tz=_dt.UTC)
+
+
+def _take(key: str, limit: int, now: _dt.datetime) -> bool:
+    """Take one slot of ``key`` (a new window if the last one ended); False when none is
+    left. One INSERT-if-missing and one conditional UPDATE: atomic on both databases."""
+    from .models import LoginThrottle
+
+    cutoff = now - _dt.timedelta(seconds=window_seconds())
+    LoginThrottle.objects.bulk_create(
+        [LoginThrottle(key=key, attempts=0, started=now)], ignore_conflicts=True
+    )
+    ended = Q(started__lte=cutoff)
+    taken = LoginThrottle.objects.filter(Q(key=key) & (ended | Q(attempts__lt=limit))).update(
+        attempts=Case(When(ended, then=Value(1)), default=F("attempts") + 1,
+                      output_field=IntegerField()),
+        started=Case(When(ended, then=Value(now)), default=F("started"),
+                     output_field=DateTimeField()),
+    )
+    return taken == 1
+
+
+def _give_back(key: str) -> None:
+    from .models import LoginThrottle
+
+    LoginThrottle.objects.filter(key=key, attempts__gt=0).update(attempts=F("attempts") - 1)
+
+
+def _seconds_left(key: str, limit: int, now: _dt.datetime) -> int:
+    from .models import LoginThrottle
+
+    row = LoginThrottle.objects.filter(key=key).values_list("attempts", "started").first()
+    if row is None:
+        return 0
+    attempts, started = row
+    left = int((started - now).total_seconds()) + window_seconds()
+    return left if attempts >= limit and left > 0 else 0
+
+
+def _forget_old(now: _dt.datetime) -> None:
+    from .models import LoginThrottle
+
+    LoginThrottle.objects.filter(
+        started__lt=now - _dt.timedelta(seconds=2 * window_seconds())
+    ).delete()
+
+
+def reserve(username: str, ip: str) -> Refusal | None:
+    """Take a slot for one login attempt of ``username`` from ``ip``, before its password is
+    checked; a :class:`Refusal` when the username or the address has none left (nothing is
+    taken then)."""
+    now = _now()
+    _forget_old(now)
+    user_key, address_key = _key(USER, username), _key(ADDRESS, ip)
+    if not _take(user_key, max_failures(), now):
+        return Refusal(USER, max(1, _seconds_left(user_key, max_failures(), now)))
+    if not _take(address_key, max_failures_per_address(), now):
+        _give_back(user_key)
+        limit = max_failures_per_address()
+        return Refusal(ADDRESS, max(1, _seconds_left(address_key, limit, now)))
+    return None
+
+
+def succeeded(username: str, ip: str) -> None:
+    """A login succeeded: clear the username's count, give the address its slot back."""
+    from .models import LoginThrottle
+
+    LoginThrottle.objects.filter(key=_key(USER, username)).delete()
+    _give_back(_key(ADDRESS, ip))
 
 
 def blocked_for(username: str, ip: str) -> int:
-    """Seconds left before ``username`` may try again from ``ip`` (0: not blocked)."""
-    entry = cache.get(_key(username, ip))
-    if not entry:
-        return 0
-    count, started = entry
-    left = int(started + window_seconds() - time.time())
-    if count >= max_failures() and left > 0:
-        return left
-    return 0
-
-
-def record_failure(username: str, ip: str) -> int:
-    """Count one failure; return the failures in the current window."""
-    key = _key(username, ip)
-    now = time.time()
-    entry = cache.get(key)
-    if entry and entry[1] + window_seconds() > now:
-        count, started = entry[0] + 1, entry[1]
-    else:
-        count, started = 1, now
-    timeout = max(1, int(started + window_seconds() - now))
-    cache.set(key, (count, started), timeout)
-    return int(count)
-
-
-def clear(username: str, ip: str) -> None:
-    """Forget the failures of ``username`` from ``ip`` (after a successful login)."""
-    cache.delete(_key(username, ip))
+    """Seconds left before ``username`` may try again from ``ip`` (0: not blocked), either
+    counter; reads only."""
+    now = _now()
+    return max(_seconds_left(_key(USER, username), max_failures(), now),
+               _seconds_left(_key(ADDRESS, ip), max_failures_per_address(), now))

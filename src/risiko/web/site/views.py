@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.models import Group
@@ -20,7 +21,7 @@ from risiko.web.tournaments.models import Tournament
 
 from . import regulation as reg
 from .forms import FirstRefereeForm, RateLimitedAuthenticationForm
-from .middleware import no_user_yet
+from .middleware import from_this_machine, no_user_yet
 from .permissions import COMMITTEE, GROUPS, REFEREE, admin_has_permission
 
 
@@ -32,9 +33,15 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def first_run(request: HttpRequest) -> HttpResponseBase:
-    """Create the first referee (superuser, groups referee and committee); 404 afterwards."""
+    """Create the first referee (superuser, groups referee and committee); 404 afterwards.
+
+    Only from the machine that runs the server (403 with the way forward from anywhere
+    else) unless ``RISIKO_ALLOW_REMOTE_SETUP`` (``risiko serve --allow-remote-setup``): the
+    first to open a fresh server's address on the venue's Wi-Fi would otherwise own it."""
     if not no_user_yet():
         raise Http404
+    if not (getattr(settings, "RISIKO_ALLOW_REMOTE_SETUP", False) or from_this_machine(request)):
+        return render(request, "site/first_run_remote.html", status=403)
     form = FirstRefereeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
