@@ -48,13 +48,13 @@ def seat(data: dict[str, Any], player: str) -> dict[str, Any]:
 def faults_of(data: dict[str, Any]) -> list[str]:
     with pytest.raises(SheetError) as info:
         parse_sheet(data)
-    return info.value.faults
+    return info.value.messages("en")
 
 
 def csv_faults(text: str) -> list[str]:
     with pytest.raises(SheetError) as info:
         parse_sheet_csv(text)
-    return info.value.faults
+    return info.value.messages("en")
 
 
 def one(faults: list[str], *words: str) -> str:
@@ -222,7 +222,7 @@ def test_score_with_rtu() -> None:
 def test_score_sheet_unknown_ruleset() -> None:
     with pytest.raises(SheetError) as info:
         score_sheet(load_sheet(EXAMPLE_JSON), "monopoli")
-    assert "monopoli" in info.value.faults[0]
+    assert "monopoli" in info.value.messages("en")[0]
 
 
 def test_table_score_to_dict() -> None:
@@ -266,11 +266,11 @@ def test_territory_listed_twice_by_one_player_json_duplicate_key() -> None:
     text = EXAMPLE_JSON.read_text(encoding="utf-8").replace('"Siam": 2', '"Siam": 2, "siam": 4')
     with pytest.raises(SheetError) as info:
         parse_sheet_text(text)
-    assert info.value.faults == [one(info.value.faults, "Siam", "twice", "Elena")]
+    assert info.value.messages("en") == [one(info.value.messages("en"), "Siam", "twice", "Elena")]
     text = EXAMPLE_JSON.read_text(encoding="utf-8").replace('"Siam": 2', '"Siam": 2, "Siam": 4')
     with pytest.raises(SheetError) as info:
         parse_sheet_text(text)
-    one(info.value.faults, "Siam", "twice", "Elena")
+    one(info.value.messages("en"), "Siam", "twice", "Elena")
 
 
 def test_missing_territories_are_named() -> None:
@@ -438,10 +438,15 @@ def test_all_faults_are_collected() -> None:
 
 
 def test_sheet_error_is_a_value_error() -> None:
-    err = SheetError(["a", "b"])
-    assert isinstance(err, ValueError)
-    assert str(err) == "a\nb"
-    assert err.faults == ["a", "b"]
+    """Faults are values (issue 7): the error carries them, its text is their English."""
+    from risiko.faults import InvalidInputError
+    from risiko.sheet import EMPTY, NO_HEADER
+
+    err = SheetError([EMPTY(), NO_HEADER()])
+    assert isinstance(err, ValueError) and isinstance(err, InvalidInputError)
+    assert str(err) == "empty sheet\nempty sheet: no header row (player, objective, territory, " \
+        "armies)"
+    assert [f.code for f in err.faults] == ["sheet.empty", "sheet.no_header"]
 
 
 # --- CSV ---------------------------------------------------------------------------------------
@@ -540,16 +545,16 @@ def test_csv_armies_on_no_territory() -> None:
 def test_empty_and_garbled_sheets() -> None:
     with pytest.raises(SheetError) as info:
         parse_sheet_text("   \n")
-    assert info.value.faults == ["empty sheet"]
+    assert info.value.messages("en") == ["empty sheet"]
     with pytest.raises(SheetError) as info:
         parse_sheet_text('{"ruleset": "club-milano", "seats": [')
-    assert len(info.value.faults) == 1
-    assert info.value.faults[0].startswith("not valid JSON")
-    assert "line 1" in info.value.faults[0]
+    assert len(info.value.messages("en")) == 1
+    assert info.value.messages("en")[0].startswith("not valid JSON")
+    assert "line 1" in info.value.messages("en")[0]
     with pytest.raises(SheetError) as info:
         parse_sheet_text("hello world\nthis is not a sheet\n")
-    assert len(info.value.faults) == 2  # unknown column, lacking columns
-    one(info.value.faults, "lacks", "player")
+    assert len(info.value.messages("en")) == 2  # unknown column, lacking columns
+    one(info.value.messages("en"), "lacks", "player")
 
 
 # --- files -------------------------------------------------------------------------------------
@@ -573,17 +578,17 @@ def test_load_windows_csv(tmp_path: Path) -> None:
 def test_load_faults(tmp_path: Path) -> None:
     with pytest.raises(SheetError) as info:
         load_sheet(tmp_path / "nowhere.json")
-    assert info.value.faults[0].startswith("cannot read")
+    assert info.value.messages("en")[0].startswith("cannot read")
     binary = tmp_path / "photo.json"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
     with pytest.raises(SheetError) as info:
         load_sheet(binary)
-    assert info.value.faults == [f"{binary}: not a text file"]
+    assert info.value.messages("en") == [f"{binary}: not a text file"]
     garbled = tmp_path / "sheet.json"
     garbled.write_text("ruleset,player\nclub-milano,Anna\n", encoding="utf-8")
     with pytest.raises(SheetError) as info:
         load_sheet(garbled)  # the extension says JSON
-    assert info.value.faults[0].startswith("not valid JSON")
+    assert info.value.messages("en")[0].startswith("not valid JSON")
 
 
 def test_sheet_is_immutable_value() -> None:

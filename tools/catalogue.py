@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "src" / "risiko" / "locale"
 LANGUAGES = ("en", "it")
-FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:![rsa])?(?::[^{}]*)?\}")
 
 Entries = dict[tuple[str, str], str]  # (msgctxt, msgid) -> msgstr
 
@@ -105,7 +105,7 @@ def write_po(path: Path, lang: str, entries: Entries) -> None:
 
 def wanted() -> dict[str, Entries]:
     """Per area file name, the (code, English template) entries the declared kinds need."""
-    from risiko.faults import kinds
+    from risiko.faults import WORDS, kinds
 
     out: dict[str, Entries] = {}
     for kind in kinds():
@@ -113,6 +113,9 @@ def wanted() -> dict[str, Entries]:
             continue
         area = kind.code.split(".")[0]
         out.setdefault(area, {})[(kind.code, kind.template)] = kind.template
+    for key, values in sorted(WORDS.items()):  # words of the domain said in messages
+        for value in values:
+            out.setdefault("word", {})[(f"word.{key}", value)] = value
     return out
 
 

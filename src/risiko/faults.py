@@ -37,7 +37,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
@@ -45,6 +45,7 @@ from typing import Any
 
 __all__ = [
     "LANGUAGES",
+    "WORDS",
     "AmbiguousNameError",
     "Fault",
     "FaultKind",
@@ -54,10 +55,13 @@ __all__ = [
     "Severity",
     "current_language",
     "define",
+    "define_words",
     "kind_of",
     "kinds",
     "set_language",
     "use_language",
+    "where",
+    "word",
 ]
 
 #: the languages a message can be asked in
@@ -78,12 +82,22 @@ class FaultKind:
     """A declared fault: its ``code``, ``clause`` ("" when none) and English ``template``.
 
     The template names its fields in braces (``{player}``); they come from the fault's
-    subjects and params. Declare kinds with :func:`define` where they are raised.
+    subjects and params. A field may ask for a form: ``{place:ordinal}`` (10th / 10º),
+    ``{players:and}`` (Anna, Bruno and Carla / Anna, Bruno e Carla), ``{names:or}`` (Alba or
+    Alma / Alba o Alma), ``{count:times}`` (twice / 2 volte). Values of the keys in
+    :data:`WORDS` (``stage``, ``unit``, ...) are said in the message's language. A param
+    holding a fault's JSON form (``{"code", "subjects", "params"}``) is said as that fault.
+
+    ``located`` kinds say where first: ``evening 2027-03-02 (qualifying), table 2, line 5:``
+    from the subjects ``evening`` (with the param ``stage``), ``table``, ``field`` and
+    ``line`` (see :func:`where`), so a template says only what is wrong. Declare kinds with
+    :func:`define` where they are raised.
     """
 
     code: str
     clause: str
     template: str
+    located: bool = False
 
     def __call__(
         self,
@@ -98,12 +112,13 @@ class FaultKind:
 _KINDS: dict[str, FaultKind] = {}
 
 
-def define(code: str, clause: str, template: str) -> FaultKind:
+def define(code: str, clause: str, template: str, *, located: bool = False) -> FaultKind:
     """Declare a fault kind (once per code; the same declaration again is harmless).
 
+    ``located``: the message starts with where the fault is (see :class:`FaultKind`).
     Raises ``ValueError`` when ``code`` is already declared with another clause or template.
     """
-    kind = FaultKind(code, clause, template)
+    kind = FaultKind(code, clause, template, located)
     old = _KINDS.setdefault(code, kind)
     if old != kind:
         raise ValueError(f"fault code {code!r} declared twice with different words")
@@ -178,17 +193,133 @@ def template_in(code: str, lang: str) -> str:
     return _catalogue(_check_language(lang)).pgettext(code, english)
 
 
-# ---------------------------------------------------------------------------- faults
+# ---------------------------------------------------------------------------- words
 
-def _show(value: Any) -> str:
-    if isinstance(value, list | tuple | set | frozenset):
-        return ", ".join(_show(v) for v in value)
-    return str(value)
+#: subject and param keys whose values are words of the domain, said in the message's
+#: language (catalogue context ``word.<key>``): ``{"stage": "final"}`` is "finale" in Italian
+WORDS: dict[str, tuple[str, ...]] = {}
 
 
-class _Fields(dict[str, str]):
+def define_words(key: str, values: Sequence[str]) -> None:
+    """Declare ``values`` as words of ``key`` (translated in messages; see :data:`WORDS`)."""
+    WORDS[key] = tuple(dict.fromkeys((*WORDS.get(key, ()), *values)))
+
+
+define_words("stage", ("qualifying", "semifinal", "final"))
+
+
+def word(key: str, value: str, lang: str | None = None) -> str:
+    """A word of the domain (``word("stage", "final", "it") == "finale"``)."""
+    return _catalogue(_check_language(lang or current_language())).pgettext(
+        f"word.{key}", value)
+
+
+def _ordinal(n: Any, lang: str) -> str:
+    try:
+        number = int(n)
+    except (TypeError, ValueError):
+        return str(n)
+    if lang == "it":
+        return f"{number}º"
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(
+        number % 10, "th")
+    return f"{number}{suffix}"
+
+
+class _Value:
+    """A subject or param as a message shows it, in one language (see :class:`FaultKind`)."""
+
+    def __init__(self, key: str, raw: Any, lang: str) -> None:
+        self.key, self.raw, self.lang = key, raw, lang
+
+    def _one(self, v: Any) -> str:
+        if isinstance(v, Mapping) and "code" in v:
+            return Fault.from_dict(v).message(self.lang)
+        if isinstance(v, str) and self.key in WORDS:
+            return word(self.key, v, self.lang)
+        return str(v)
+
+    def _items(self) -> list[str]:
+        raw = self.raw
+        if isinstance(raw, list | tuple | set | frozenset):
+            return [self._one(v) for v in raw]
+        return [self._one(raw)]
+
+    def __str__(self) -> str:
+        return ", ".join(self._items())
+
+    def __repr__(self) -> str:
+        return repr(self.raw)
+
+    def __format__(self, spec: str) -> str:
+        if spec == "ordinal":
+            return _ordinal(self.raw, self.lang)
+        if spec == "times":
+            if self.lang == "it":
+                return f"{self.raw} volte"
+            return "twice" if self.raw == 2 else f"{self.raw} times"
+        if spec in ("and", "or"):
+            items = self._items()
+            if len(items) <= 1:
+                return "".join(items)
+            if spec == "or":
+                return (" o " if self.lang == "it" else " or ").join(items)
+            return ", ".join(items[:-1]) + (" e " if self.lang == "it" else " and ") + items[-1]
+        return format(str(self), spec)
+
+
+class _Fields(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+# ---------------------------------------------------------------------------- where
+
+WHERE_EVENING = define("where.evening", "", "evening {evening} ({stage})")
+WHERE_EVENING_DATE = define("where.evening_date", "", "evening {evening}")
+WHERE_TABLE = define("where.table", "", "table {table}")
+WHERE_LINE = define("where.line", "", "line {line}")
+WHERE_ROW = define("where.row", "", "row {row}")
+WHERE_STAGE = define("where.stage", "", "{stage}")
+WHERE_SEAT = define("where.seat", "", "seat {seat}")
+WHERE_DRAW = define("where.draw", "", "draw {draw}")
+WHERE_DRAW_STAGE = define("where.draw_stage", "", "draw {draw} ({stage})")
+
+
+def where(subjects: Mapping[str, Any], params: Mapping[str, Any], lang: str,
+          template: str = "") -> str:
+    """Where a located fault is, in ``lang``: ``evening 2027-03-02 (qualifying), table 2,
+    arrivals, line 5: Anna`` from the subjects ``evening`` (and ``stage``; a ``stage`` alone
+    is said too), ``table``, ``field`` (a key of the file: shown as written), ``draw``,
+    ``line`` / ``row``, then the ``seat``, ``player`` and ``territory`` the ``template`` does
+    not name itself; "" when none."""
+    values = _Fields({k: _Value(k, v, lang) for k, v in {**params, **subjects}.items()})
+    parts: list[str] = []
+    if "evening" in subjects:
+        kind = WHERE_EVENING if "stage" in values else WHERE_EVENING_DATE
+        parts.append(template_in(kind.code, lang).format_map(values))
+    elif "stage" in subjects and "draw" not in subjects:
+        parts.append(template_in(WHERE_STAGE.code, lang).format_map(values))
+    if "table" in subjects:
+        parts.append(template_in(WHERE_TABLE.code, lang).format_map(values))
+    if subjects.get("field"):
+        parts.append(str(subjects["field"]))
+    if "draw" in subjects:
+        kind = WHERE_DRAW_STAGE if "stage" in values else WHERE_DRAW
+        parts.append(template_in(kind.code, lang).format_map(values))
+    for key, kind in (("line", WHERE_LINE), ("row", WHERE_ROW)):
+        if key in subjects:
+            parts.append(template_in(kind.code, lang).format_map(values))
+    names: list[str] = []
+    if "seat" in subjects and not subjects.get("player") and "{seat" not in template:
+        names.append(template_in(WHERE_SEAT.code, lang).format_map(values))
+    for key in ("player", "territory"):
+        if subjects.get(key) and "{" + key not in template:
+            names.append(str(values[key]))
+    return ": ".join(x for x in (", ".join(parts), *names) if x)
+
+
+# ---------------------------------------------------------------------------- faults
 
 
 @dataclass(frozen=True)
@@ -216,16 +347,30 @@ class Fault:
         return hash((self.code, self.clause, repr(sorted(self.subjects.items())),
                      repr(sorted(self.params.items())), self.severity))
 
+    def at(self, **subjects: Any) -> Fault:
+        """This fault with more subjects (where it is: ``evening``, ``table``, ``field``,
+        ``player``, ...); subjects it has already are kept."""
+        return replace(self, subjects={**subjects, **self.subjects})
+
     @property
     def is_error(self) -> bool:
         """True when the fault blocks (severity ``error``)."""
         return self.severity is Severity.ERROR
 
     def message(self, lang: str | None = None) -> str:
-        """The fault in words, in ``lang`` (default: :func:`current_language`)."""
-        template = template_in(self.code, lang or current_language())
-        values = _Fields({k: _show(v) for k, v in {**self.params, **self.subjects}.items()})
-        return template.format_map(values)
+        """The fault in words, in ``lang`` (default: :func:`current_language`); a located
+        kind starts with where it is (see :func:`where`)."""
+        lang = _check_language(lang or current_language())
+        template = template_in(self.code, lang)
+        values = _Fields({k: _Value(k, v, lang)
+                          for k, v in {**self.params, **self.subjects}.items()})
+        text = template.format_map(values)
+        kind = _KINDS.get(self.code)
+        if kind is not None and kind.located:
+            place = where(self.subjects, self.params, lang, template)
+            if place:
+                return f"{place}: {text}"
+        return text
 
     def __str__(self) -> str:
         return self.message("en")

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
 from .board import Board, board_by_name
+from .faults import InvalidInputError, define
 
 SetValues = Literal["by_hand_size", "classic"]
 Scoring = Literal["club-milano", "border_points"]
@@ -105,6 +106,9 @@ class Ruleset:
     tables_formed_at: str = "21:20"
     last_rounds_call_at: str = "23:30"
     final_starts_at: str = "20:30"
+    #: R2/R18: the call of the last 2 rounds at the final; None: the final's whole schedule
+    #: moves with its earlier start (club-milano@1 reading: 22:40); club-milano@2: "23:30"
+    final_last_rounds_call_at: str | None = None
     #: R11: turn time limit a table may switch on, in minutes
     turn_time_limit_minutes: int = 3
     #: R11 reading: a seat whose turn times out still draws its card if it conquered
@@ -201,20 +205,61 @@ CLASSIC = Ruleset(
     source="RisiKo! box rules; closing dice and R15/R16 scoring kept so that games end",
 )
 
+#: club-milano@2 (issue 7, the reading settled): the final's earlier start (20:30, R18)
+#: moves its arrival times, but the call of the last two rounds stays at 23:30 as R2 says
+#: (a parameter: ``final_last_rounds_call_at``). New tournaments get it; @1 stays shipped so
+#: stored tournaments keep their rules.
+CLUB_MILANO_2 = replace(
+    CLUB_MILANO,
+    version=2,
+    final_last_rounds_call_at="23:30",
+    source="Risiko! Club Milano, PUNTEGGIO E CLASSIFICA GENERALE; R2 call at 23:30 at the final",
+)
+
+#: The presets by name: the version a bare name means (club-milano: @1, as every record,
+#: sheet and season file written before @2 means it).
 PRESETS: dict[str, Ruleset] = {r.name: r for r in (CLUB_MILANO, RTU, CLASSIC)}
+
+#: Every shipped version of every preset: name -> {version: ruleset}.
+VERSIONS: dict[str, dict[int, Ruleset]] = {
+    "club-milano": {1: CLUB_MILANO, 2: CLUB_MILANO_2},
+    "rtu": {1: RTU},
+    "classic": {1: CLASSIC},
+}
+
+#: The ruleset a new tournament gets (the newest club-milano).
+NEW_TOURNAMENT_RULESET = CLUB_MILANO_2.label
+
+UNKNOWN_RULESET = define("ruleset.unknown", "", "unknown ruleset {name!r} (known: {known})",
+                         located=True)
+UNKNOWN_VERSION = define("ruleset.unknown_version", "",
+                         "ruleset {base} has no version {version} (shipped: {shipped})",
+                         located=True)
 
 
 def get_ruleset(name: str | None = None) -> Ruleset:
-    """A preset by name (``club-milano`` when None; ``name@version`` accepted).
+    """A preset by name (``club-milano`` when None; ``name@version`` accepted: every shipped
+    version, see :data:`VERSIONS`; a bare name is :data:`PRESETS`' version).
 
-    Raises ValueError naming the known presets for an unknown name or a version not shipped.
+    Raises :class:`~risiko.faults.InvalidInputError` (a ValueError) naming the known presets
+    for an unknown name or a version not shipped.
+
+    >>> get_ruleset("club-milano@2").final_last_rounds_call_at
+    '23:30'
+    >>> get_ruleset("club-milano").label
+    'club-milano@1'
     """
     if name is None:
         return CLUB_MILANO
     base, _, version = name.partition("@")
     rs = PRESETS.get(base.strip().lower())
     if rs is None:
-        raise ValueError(f"unknown ruleset {name!r} (known: {', '.join(PRESETS)})")
-    if version and version != str(rs.version):
-        raise ValueError(f"ruleset {base} has no version {version} (shipped: {rs.version})")
+        raise InvalidInputError(UNKNOWN_RULESET(name=name, known=list(PRESETS)))
+    if version:
+        shipped = VERSIONS[rs.name]
+        found = shipped.get(int(version)) if version.strip().isdigit() else None
+        if found is None:
+            raise InvalidInputError(UNKNOWN_VERSION(base=base, version=version,
+                                                    shipped=sorted(shipped)))
+        return found
     return rs

@@ -22,9 +22,15 @@ from .board import (
     Mask,
     continent_name,
 )
+from .faults import Fault, Severity, define, faults_json
 from .objectives import Objective
 from .ruleset import Ruleset
 
+LEFT = define("score.left", "R13", "left the game (R13): 0")
+ELIMINATED = define("score.eliminated", "", "eliminated: 0")
+RISIKO = define("score.risiko", "R1", "objective completed (RisiKo!, R1)")
+CAPPED = define("score.capped", "R1", "base {raw} capped at {base} (R1)")
+OVER_LIMIT = define("score.over_limit", "R5", "{armies} armies > {limit}: {penalty} (R5)")
 
 @dataclass(frozen=True)
 class ContinentHeld:
@@ -61,10 +67,11 @@ class SeatScore:
     score: int
     risiko: bool
     status: str = "in_play"  # in_play | eliminated | abandoned
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[Fault, ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form (field names are a contract of ``risiko score --json``)."""
+        """JSON form (field names are a contract of ``risiko score --json``): ``notes`` in
+        English, and the same as values in the sibling list ``faults`` (severity warning)."""
         return {
             "player": self.player,
             "objective": self.objective,
@@ -78,7 +85,8 @@ class SeatScore:
             "score": self.score,
             "risiko": self.risiko,
             "status": self.status,
-            "notes": list(self.notes),
+            "notes": [n.message("en") for n in self.notes],
+            "faults": faults_json(self.notes),
         }
 
 
@@ -111,7 +119,8 @@ def score_seat(
     obj_terr = in_obj.bit_count()
     if risiko is None:
         risiko = not eliminated and not abandoned and in_obj == objective.mask
-    notes: list[str] = []
+    notes: list[Fault] = []
+    who = {"player": player}
     status = "abandoned" if abandoned else "eliminated" if eliminated else "in_play"
     continents: list[ContinentHeld] = []
     if ruleset.scoring == "border_points":
@@ -131,19 +140,20 @@ def score_seat(
     raw = territory_points + sum(c.points for c in continents)
     if status != "in_play":
         base = 0
-        notes.append("left the game (R13): 0" if abandoned else "eliminated: 0")
+        notes.append((LEFT if abandoned else ELIMINATED)(who, Severity.WARNING))
         risiko = False
     elif risiko:
         base = ruleset.objective_score
-        notes.append("objective completed (RisiKo!, R1)")
+        notes.append(RISIKO(who, Severity.WARNING))
     else:
         base = min(raw, ruleset.max_base_score)
         if raw > base:
-            notes.append(f"base {raw} capped at {base} (R1)")
+            notes.append(CAPPED(who, Severity.WARNING, raw=raw, base=base))
     penalty = 0
     if ruleset.army_limit is not None and armies > ruleset.army_limit and status == "in_play":
         penalty = -ruleset.army_limit_penalty
-        notes.append(f"{armies} armies > {ruleset.army_limit}: {penalty} (R5)")
+        notes.append(OVER_LIMIT(who, Severity.WARNING, armies=armies, limit=ruleset.army_limit,
+                                penalty=penalty))
     score = base + penalty
     if ruleset.scores_floor_at_zero:
         score = max(score, 0)

@@ -108,7 +108,8 @@ def test_time_forms() -> None:
     assert clock_name(24 * 60 + 5) == "00:05"
 
 
-@pytest.mark.parametrize("bad", ["", "21", "2110", "25:00", "21:60", "ab:cd", "21:10:61"])
+@pytest.mark.parametrize("bad", ["", "21", "25:00", "21:60", "ab:cd", "21:10:61", "9:15",
+                                 "13 pm"])
 def test_bad_times(bad: str) -> None:
     with pytest.raises(ValueError):
         classify_arrival(CLUB_MILANO, bad)
@@ -119,3 +120,25 @@ def test_json_form() -> None:
         "class": "late", "penalty_turns": 3, "at": "21:26", "phoned": True,
         "reason": "phone notice made by 21:10: admitted up to 21:30 with 3 penalty turns (R3)",
     }
+
+
+@pytest.mark.parametrize("text", ["21:15", "21.15", "21h15", "21H15", "9:15 pm", "9:15pm",
+                                  "9.15 P.M.", "2115", " 21:15 ", "21:15:59"])
+def test_times_as_referees_write_them(text: str) -> None:
+    """Issue 7 item 3: every spelling is 21:15 (seconds dropped, R3)."""
+    assert parse_clock(text) == 21 * 60 + 15
+
+
+def test_a_bare_morning_hour_in_an_evening_is_refused_with_the_evening_time() -> None:
+    from risiko.faults import InvalidInputError
+
+    for text, hint in (("9:15", "21:15"), ("915", "21:15"), ("8.05", "20:05")):
+        with pytest.raises(InvalidInputError) as e:
+            parse_clock(text)
+        assert e.value.fault.code == "time.morning"
+        assert e.value.fault.message("en").endswith(f"did you mean {hint}?")
+        assert e.value.fault.message("it").endswith(f"intendevi {hint}?")
+    # written on purpose: the leading zero, or am
+    assert parse_clock("09:15") == parse_clock("9:15 am") == 9 * 60 + 15
+    assert parse_clock("12 am") == 24 * 60 and parse_clock("12:30 pm") == 12 * 60 + 30
+    assert parse_clock("00:05") == 24 * 60 + 5

@@ -25,6 +25,11 @@ AFTER = ["Sara", "Max", "Ugo", "Pia", "Teo", "Ora", "Remo", "Ivo", "Lea", "Noa",
          "Gil", "Eva", "Ada"]
 
 
+def msgs(faults: Any) -> tuple[str, ...]:
+    """Faults (values) as their English lines."""
+    return tuple(f.message("en") for f in faults)
+
+
 def semifinal(t1: dict[str, int] | None = None, t2: dict[str, int] | None = None,
               **extra: Any) -> dict[str, Any]:
     return evening("2027-02-02", table(t1 or SEMI_T1), table(t2 or SEMI_T2),
@@ -45,14 +50,14 @@ def test_semifinal_tables_r18() -> None:
     assert st.semifinal_tables == (("Pia", "Ugo", "Max", "Lea", "Ivo"),
                                    ("Teo", "Sara", "Remo", "Ora", "Noa"))
     assert st.after_semifinal is None and st.finalists is None
-    assert st.pending == ("after the semifinal: no semifinal evening yet",)
+    assert msgs(st.pending) == ("after the semifinal: no semifinal evening yet",)
 
 
 def test_semifinal_needs_ten_ranked_players() -> None:
     data = season(ranked(POINTS[:9]), players=list(NAMES))
     _, st = compute(data)
     assert st.semifinal_tables is None
-    assert st.pending == ("semifinal: 9 eligible players are ranked; the semifinal needs 10",)
+    assert msgs(st.pending) == ("semifinal: 9 eligible players are ranked; the semifinal needs 10",)
 
 
 def test_after_semifinal_order() -> None:
@@ -131,7 +136,7 @@ def tied(i: int, j: int) -> list[int]:
 def test_tie_across_the_10th_place_waits_for_a_draw() -> None:
     _, st = compute(make(points=tied(10, 11)))
     assert st.semifinal_tables is None
-    assert st.pending[0].startswith("semifinal: Gil and Ivo share the 10th place of the "
+    assert msgs(st.pending)[0].startswith("semifinal: Gil and Ivo share the 10th place of the "
                                     "qualifying ranking, across a cut of the semifinal")
 
 
@@ -139,7 +144,7 @@ def test_tie_across_the_10th_place_refuses_the_semifinal_evening() -> None:
     t1 = {"Pia": 10, "Ugo": 20, "Max": 60, "Lea": 20, "Ivo": 30}
     with pytest.raises(SeasonError) as e:
         compute(make(semifinal(t1), points=tied(10, 11)))
-    assert e.value.faults == [
+    assert e.value.messages("en") == [
         "evening 2027-02-02 (semifinal): cannot seat the semifinal: Gil and Ivo share the "
         "10th place of the qualifying ranking, across a cut of the semifinal: record a draw "
         "of lots (draws: stage 'semifinal', order of these players)"]
@@ -180,7 +185,7 @@ def test_tie_across_the_5th_place_after_the_semifinal() -> None:
     assert st.after_semifinal is not None
     assert list(st.after_semifinal[:6]) == ["Pia", "Ugo", "Teo", "Remo", "Sara", "Ora"]
     assert st.finalists is None
-    assert st.pending[0].startswith("final: Remo and Sara share the 4th place after the "
+    assert msgs(st.pending)[0].startswith("final: Remo and Sara share the 4th place after the "
                                     "semifinal")
     with pytest.raises(SeasonError, match="cannot seat the final: Remo and Sara share"):
         compute(make(semifinal(t1, t2), final({"Pia": 1, "Ugo": 2, "Teo": 3, "Remo": 4,
@@ -196,7 +201,7 @@ def test_tie_across_the_5th_place_after_the_semifinal() -> None:
 def faults_of(data: dict[str, Any]) -> list[str]:
     with pytest.raises(SeasonError) as e:
         compute(data)
-    return e.value.faults
+    return e.value.messages("en")
 
 
 def test_semifinal_tables_swapped_players() -> None:
@@ -256,7 +261,7 @@ def test_final_seated_without_result_is_pending() -> None:
                                                               "Max"]}, stage="final"))
     _, st = compute(data)
     assert st.finalists is not None and st.final_winner is None
-    assert st.pending == ("final standings: waiting for the result of the final",)
+    assert msgs(st.pending) == ("final standings: waiting for the result of the final",)
 
 
 def test_final_arrivals_use_the_final_schedule() -> None:
@@ -323,7 +328,7 @@ def test_ripescato_tie_needs_a_draw() -> None:
                 t["scores"][p] = 57  # 10th place shared, best 57 each: a ripescato tie
     _, st = compute(data)
     assert st.semifinal_tables is None
-    assert "ripescato" in st.pending[0]
+    assert "ripescato" in msgs(st.pending)[0]
 
 
 def test_no_semifinal_format() -> None:

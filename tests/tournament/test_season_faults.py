@@ -21,8 +21,8 @@ SHEET = json.loads((EXAMPLES / "sheet-5-seats.json").read_text())
 def faults(data: Any) -> list[str]:
     with pytest.raises(SeasonError) as e:
         parse_season(data)
-    assert str(e.value) == "\n".join(e.value.faults)
-    return e.value.faults
+    assert str(e.value) == "\n".join(e.value.messages("en"))
+    return e.value.messages("en")
 
 
 def good() -> dict[str, Any]:
@@ -90,8 +90,8 @@ CASES: dict[str, tuple[Any, list[str]]] = {
         small({"seats": ["A", "B", "C"], "scores": {"A": 1, "B": 2, "C": 3}, "sheet": {
             "seats": []}}),
         ["evening 2027-03-02 (qualifying), table 1: both a sheet and scores; give one result",
-         "evening 2027-03-02 (qualifying), table 1: sheet: 0 seats: a table has 2 to 6 seats",
-         "evening 2027-03-02 (qualifying), table 1: sheet: 42 territories are missing (no "
+         "evening 2027-03-02 (qualifying), table 1, sheet: 0 seats: a table has 2 to 6 seats",
+         "evening 2027-03-02 (qualifying), table 1, sheet: 42 territories are missing (no "
          "seat holds them): " + ", ".join(["Alaska", "Territori del Nord Ovest"]) + ", ..."]),
     "table penalty for a player not at the table": (
         small(table({"A": 1, "B": 2, "C": 3}, penalties=[{"player": "D", "points": -7}])),
@@ -132,7 +132,7 @@ CASES: dict[str, tuple[Any, list[str]]] = {
             {"date": "2 March", "tables": []},
             {"date": "2027-03-09", "stage": "playoff"},
             {"date": "2027-03-16", "colour": 1, "tables": [{"seats": "A B C"}],
-             "arrivals": {"A": "9pm"}}]},
+             "arrivals": {"A": "nine"}}]},
         ["'name' must name the tournament",
          "players: 'players' must list the players' names",
          "evening 1: date must be 'YYYY-MM-DD', not \"2 March\"",
@@ -141,7 +141,7 @@ CASES: dict[str, tuple[Any, list[str]]] = {
          "evening 3: unknown key 'colour' (known: date, stage, schedule, arrivals, absent, "
          "tables, penalties, discipline, note)",
          "evening 2027-03-16 (qualifying), arrivals: A: a time is 'HH:MM' (e.g. '21:10'), not "
-         "'9pm'",
+         "'nine'",
          "evening 2027-03-16 (qualifying), table 1: 'seats' must list the table's players in "
          "turn order",
          "evening 2027-03-16 (qualifying), table 1: 0 seats (a table has 3 to 6)"]),
@@ -211,7 +211,7 @@ def test_sheet_faults_are_prefixed_with_evening_and_table() -> None:
     data["players"] = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
     got = faults(data)
     assert len(got) == 1
-    assert got[0].startswith("evening 2027-03-02 (qualifying), table 1: sheet: Anna: ")
+    assert got[0].startswith("evening 2027-03-02 (qualifying), table 1, sheet: Anna: ")
     assert "Atlantide" in got[0]
 
 
@@ -286,11 +286,11 @@ def test_duplicate_keys_and_bad_json(tmp_path: Path) -> None:
     text = text.replace('"A": 1,', '"A": 1, "A": 5,')
     with pytest.raises(SeasonError) as e:
         parse_season_text(text)
-    assert e.value.faults == ["evening 2027-03-02 (qualifying), table 1: key 'A' is given "
+    assert e.value.messages("en") == ["evening 2027-03-02 (qualifying), table 1: key 'A' is given "
                               "twice"]
     with pytest.raises(SeasonError) as e:
         parse_season_text('{"name": "x",')
-    assert e.value.faults[0].startswith("not valid JSON: ")
+    assert e.value.messages("en")[0].startswith("not valid JSON: ")
     with pytest.raises(SeasonError, match="cannot read"):
         load_season(tmp_path / "missing.json")
     bad = tmp_path / "latin1.json"

@@ -17,6 +17,11 @@ FILL1 = {"X": 1, "Y": 2}
 FILL2 = {"X": 3, "Y": 4}
 
 
+def msgs(faults: Any) -> tuple[str, ...]:
+    """Faults (values) as their English lines."""
+    return tuple(f.message("en") for f in faults)
+
+
 def two_evenings(a: tuple[int, int], b: tuple[int, int], **extra: Any) -> dict[str, Any]:
     """A and B at one table with fillers X and Y, two evenings."""
     first = table({"A": a[0], "B": b[0], **FILL1}, **extra.get("t1", {}))
@@ -179,7 +184,9 @@ def test_min_evenings_eligibility() -> None:
     st = compute_standings(parse_season(data))
     assert [(r.player, r.eligible) for r in st.rows] == [
         ("A", True), ("B", False), ("C", True), ("D", False)]
-    assert st.row("B").not_eligible_because == "played 2 of the 3 qualifying evenings required"
+    why = st.row("B").not_eligible_because
+    assert why is not None and why.code == "standings.too_few_evenings"
+    assert why.message("en") == "played 2 of the 3 qualifying evenings required"
 
 
 def test_custom_tie_breaks() -> None:
@@ -215,4 +222,4 @@ def test_unplayed_table_is_pending_and_counts_nothing() -> None:
                           {"seats": ["D", "E", "F"]}))
     st = compute_stages(parse_season(data))
     assert [r.player for r in st.standings.rows] == ["A", "B", "C"]
-    assert st.pending[0] == "evening 2027-03-02 (qualifying), table 2: no result yet"
+    assert msgs(st.pending)[0] == "evening 2027-03-02 (qualifying), table 2: no result yet"

@@ -77,9 +77,10 @@ def test_import_draw_semifinal_final_and_the_final_standings():
     ref = _client("arbitro", "referee")
     stages_url = reverse("console_stages", args=[t.slug])
 
-    # Dora and Ezio share the 10th place: the semifinal waits for a draw of lots
+    # Dora and Ezio share the 10th place: the semifinal waits for a draw of lots (said in
+    # Italian, the console's language: issue 7)
     page = ref.get(stages_url).content.decode()
-    assert "Dora and Ezio share the 10th place" in page
+    assert "Dora e Ezio condividono il 10º posto" in page
     assert "Sorteggio" in page and "Dora\nEzio</textarea>" in page
     r = ref.post(reverse("console_seat_stage", args=[t.slug]),
                  {"stage": "semifinal", "date": "2027-03-30", "chief_referee": "Luca"})
@@ -93,7 +94,7 @@ def test_import_draw_semifinal_final_and_the_final_standings():
                   "note": "10th place"})
     assert r.status_code == 302
     page = ref.get(stages_url).content.decode()
-    assert "share the 10th place" not in page and "Tavoli di semifinale (R18)" in page
+    assert "condividono il 10º posto" not in page and "Tavoli di semifinale (R18)" in page
 
     # the semifinal, seated by R18, then its results
     r = ref.post(reverse("console_seat_stage", args=[t.slug]),

@@ -134,37 +134,48 @@ def test_nice_steps():
 
 
 def test_pending_lines_in_italian():
-    lines = {
-        "evening 2027-03-09 (qualifying), table 2: no result yet":
-            "Serata del 9 Marzo 2027 (qualificazione), tavolo 2: risultato non ancora inserito",
-        "semifinal: 8 eligible players are ranked; the semifinal needs 10":
-            "Semifinale: in classifica ci sono 8 giocatori ammissibili, la semifinale ne "
-            "richiede 10",
-        "final: 4 players are ranked; the final needs 5":
-            "Finale: in classifica ci sono 4 giocatori, la finale ne richiede 5",
-        "semifinal: Dora and Ezio share the 10th place of the qualifying ranking, across a "
-        "cut of the semifinal: record a draw of lots (draws: stage 'semifinal', order of "
-        "these players)":
-            "Semifinale: Dora e Ezio sono pari in posizione 10 a cavallo di un taglio: si "
-            "attende il sorteggio",
-        "final: Ada, Bea and Cloe share the 5th place after the semifinal, across a cut of "
-        "the final: record a draw of lots (draws: stage 'final', order of these players)":
-            "Finale: Ada, Bea e Cloe sono pari in posizione 5 a cavallo di un taglio: si "
-            "attende il sorteggio",
-        "after the semifinal: waiting for the result of semifinal table 1 and 2":
-            "Ordine dopo la semifinale: si attende il risultato del tavolo 1 e 2 della "
-            "semifinale",
-        "after the semifinal: no semifinal evening yet":
-            "Ordine dopo la semifinale: la serata di semifinale non c&#x27;è ancora",
-        "final standings: waiting for the result of the final":
-            "Classifica finale: si attende il risultato della finale",
-        "final standings: no final evening yet":
-            "Classifica finale: la serata di finale non c&#x27;è ancora",
-        "something new <b>": '<span lang="en">something new &lt;b&gt;</span>',
-    }
+    """What the season report waits for are values (issue 7): each is said by its code in
+    the page's language, with this app's catalogue (no English sentence is re-read)."""
+    from risiko.faults import Severity
+    from risiko.tournament import finals
+
+    w = Severity.WARNING
+    lines = [
+        (finals.NO_RESULT({"evening": "2027-03-09", "stage": "qualifying", "table": 2}, w),
+         "Serata del 9 Marzo 2027 (qualificazione), tavolo 2: risultato non ancora inserito"),
+        (finals.TOO_FEW_ELIGIBLE({"stage": "semifinal"}, w, count=8, need=10),
+         "Semifinale: in classifica ci sono 8 giocatori ammissibili, la semifinale ne "
+         "richiede 10"),
+        (finals.TOO_FEW_RANKED({"stage": "final"}, w, count=4, need=5),
+         "Finale: in classifica ci sono 4 giocatori, la finale ne richiede 5"),
+        (finals.SHARED_QUALIFYING({"stage": "semifinal"}, w, players=["Dora", "Ezio"],
+                                  place=10, cut="semifinal"),
+         "Semifinale: Dora e Ezio sono pari in posizione 10 a cavallo di un taglio: si "
+         "attende il sorteggio"),
+        (finals.SHARED_AFTER({"stage": "final"}, w, players=["Ada", "Bea", "Cloe"], place=5,
+                             cut="final"),
+         "Finale: Ada, Bea e Cloe sono pari in posizione 5 a cavallo di un taglio: si "
+         "attende il sorteggio"),
+        (finals.WAITING_SEMIFINAL(severity=w, tables=[1, 2]),
+         "Ordine dopo la semifinale: si attende il risultato del tavolo 1 e 2 della "
+         "semifinale"),
+        (finals.NO_SEMIFINAL_EVENING(severity=w),
+         "Ordine dopo la semifinale: la serata di semifinale non c&#x27;è ancora"),
+        (finals.WAITING_FINAL(severity=w),
+         "Classifica finale: si attende il risultato della finale"),
+        (finals.NO_FINAL_EVENING(severity=w),
+         "Classifica finale: la serata di finale non c&#x27;è ancora"),
+        # any other code: the words of the fault catalogue, in Italian
+        (finals.WINNERS_TIE({"stage": "final"}, w, players=["Ada", "<b>"], number=1,
+                            score=50),
+         "finale: Ada e &lt;b&gt; vincono a pari merito il tavolo 1 della semifinale con 50 e "
+         "condividono la posizione dopo la semifinale: registrare un sorteggio (draws: fase "
+         "&#x27;final&#x27;)"),
+    ]
     with translation.override("it"):
-        for english, italian in lines.items():
-            assert texts.pending_line(english) == italian, english
+        for fault, italian in lines:
+            assert texts.pending_line(fault) == italian, fault.code
+            assert texts.pending_line(fault.to_dict()) == italian, fault.code
 
 
 def _po_entries(po: Path) -> dict[object, str]:

@@ -43,7 +43,7 @@ def test_unknown_player_and_bad_time_are_refused_by_name():
     with pytest.raises(services.ServiceError, match="'Zeno' is not a player"):
         services.record_arrival(e, "Zeno", "21:00", who=WHO)
     with pytest.raises(services.ServiceError, match="Alba"):
-        services.record_arrival(e, "Alba", "9 pm", who=WHO)
+        services.record_arrival(e, "Alba", "nine", who=WHO)
     with pytest.raises(services.ServiceError, match="already an evening on 2027-03-02"):
         services.open_evening(t, "2027-03-02", who=WHO)
 

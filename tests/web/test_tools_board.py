@@ -173,8 +173,8 @@ def test_the_live_score_of_a_complete_board_is_risiko_score():
     expected = _risiko_score_json()["seats"]
     assert [s.score.to_dict() for s in result.seats if s.score] == expected
     assert [s.score.score for s in result.seats if s.score] == [66, 35, 40, 23, 21]
-    assert [f.code for f in result.faults] == ["army_limit"]  # Dario: 124 > 120, -7 (R5)
-    assert not result.faults[0].blocking
+    assert [f.code for f in result.faults] == ["sheet.over_limit"]  # Dario: 124 > 120, -7
+    assert not result.faults[0].is_error  # a warning (R5): the sheet can be saved
 
 
 def test_an_incomplete_board_is_scored_seat_by_seat_with_its_faults():
@@ -186,9 +186,10 @@ def test_an_incomplete_board_is_scored_seat_by_seat_with_its_faults():
     result = preview(parse_state(state, SEATED), CLUB_MILANO)
     assert not result.complete and result.sheet is None
     codes = sorted(f.code for f in result.faults)
-    assert codes == ["army_limit", "duplicate_objective", "missing", "no_objective", "twice"]
-    messages = " / ".join(f.message for f in result.faults)
-    assert "Australia Orientale" in messages and "Anna, Bruno" in messages
+    assert codes == ["sheet.missing_one", "sheet.no_objective", "sheet.objective_twice",
+                     "sheet.over_limit", "sheet.territory_repeated"]
+    messages = " / ".join(f.message("en") for f in result.faults)
+    assert "Australia Orientale" in messages and "Anna and Bruno" in messages
     assert "Guerra Fredda" in messages and "Dario" in messages
     scores = {s.state.player: s.score.score if s.score else None for s in result.seats}
     assert scores["Anna"] == 66  # her own territories: unchanged
@@ -205,8 +206,10 @@ def test_bad_army_counts_are_faults():
     state["seats"][0]["armies"]["0"] = "tre"
     state["seats"][0]["armies"]["1"] = 0
     result = preview(parse_state(state, SEATED), CLUB_MILANO)
-    assert [f.code for f in result.faults if f.blocking] == ["bad_armies"]
-    assert "Alaska" in result.faults[0].message
+    assert [f.code for f in result.faults if f.is_error] == ["sheet.armies_not_integer",
+                                                           "sheet.armies_low"]
+    assert result.faults[0].subjects == {"player": "Anna", "territory": "Alaska"}
+    assert "Alaska" in result.fault_rows[0]["message"]
 
 
 # ------------------------------------------------------------------ the pages (database)
@@ -282,7 +285,7 @@ def test_the_score_endpoint_returns_the_breakdown(client, referee, table):
     assert "<strong>66</strong>" in html and "<strong>23</strong>" in html
     assert "124" in html and "R5" in html
     empty = client.post(url, {"state": "{}"}).content.decode()
-    assert "42 territori non hanno proprietario" in empty
+    assert "mancano 42 territori (nessun posto li occupa)" in empty
     assert 'data-complete="0"' in empty
 
 

@@ -89,6 +89,8 @@ FIELD_HELP: dict[str, tuple[str, str]] = {
     "tables_formed_at": ("time the tables are formed", "R2"),
     "last_rounds_call_at": ("time the referees call the last 2 rounds", "R2"),
     "final_starts_at": ("start time of the final", "R18"),
+    "final_last_rounds_call_at": ("call of the last 2 rounds at the final (none: moves with the "
+                                  "final's start)", "R2, R18"),
     "turn_time_limit_minutes": ("turn time limit a table may switch on, in minutes", "R11"),
     "timeout_draws_card": ("a seat whose turn times out still draws its card if it "
                            "conquered", "R11"),

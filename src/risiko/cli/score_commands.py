@@ -21,6 +21,7 @@ from rich.table import Table
 from ..objectives import get_objective
 from ..scoring import SeatScore
 from ..sheet import SheetError, TableScore, load_sheet, score_sheet
+from .common import fail_faults
 
 
 def register(app: typer.Typer) -> None:
@@ -61,9 +62,7 @@ def score(
         parsed = load_sheet(sys.stdin if sheet == "-" else sheet, ruleset=ruleset)
         table = score_sheet(parsed)
     except SheetError as e:
-        for fault in e.faults:
-            typer.echo(fault, err=True)
-        raise typer.Exit(1) from None
+        fail_faults(e)
     if as_json:
         typer.echo(json.dumps(table.to_dict(), ensure_ascii=False, indent=2))
         return
@@ -123,7 +122,8 @@ def _print_table(table: TableScore) -> None:
                   "objective (R15).", highlight=False)
     for seat in table.seats:
         for note in seat.notes:
-            console.print(f"  {escape(seat.player)}: {escape(note)}", highlight=False)
+            console.print(f"  {escape(seat.player)}: {escape(note.message())}",
+                          highlight=False)
     console.print("Objectives:", highlight=False)
     for seat in table.seats:
         obj = get_objective(seat.objective)

@@ -32,9 +32,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..faults import (
+    Fault,
+    FaultKind,
+    IllegalActionError,
+    Severity,
+    define,
+    define_words,
+    faults_json,
+)
+from .checks import NO_SEMIFINAL_IN_FORMAT
 from .model import Evening, Stage, Tournament
 from .schedule import classify
 from .seating import expelled_before
@@ -61,13 +71,65 @@ __all__ = [
 ]
 
 
-class CutError(ValueError):
-    """The next stage cannot be seated: ``faults`` lists why, one line each (a shared
-    position straddling a cut without a draw of lots, too few eligible players)."""
+class CutError(IllegalActionError):
+    """The next stage cannot be seated: ``faults`` says why (a shared position straddling
+    a cut without a draw of lots, too few eligible players)."""
 
-    def __init__(self, faults: Sequence[str]) -> None:
-        self.faults: list[str] = list(faults)
-        super().__init__("\n".join(self.faults))
+
+def _k(code: str, clause: str, template: str) -> FaultKind:
+    return define(f"stage.{code}", clause, template, located=True)
+
+
+TOO_FEW_ELIGIBLE = _k("too_few_eligible", "R18",
+                      "{count} eligible players are ranked; the semifinal needs {need}")
+TOO_FEW_RANKED = _k("too_few_ranked", "R18",
+                    "{count} players are ranked; the final needs {need}")
+SHARED_QUALIFYING = _k("shared_place_qualifying", "R18", "{players:and} share the "
+                       "{place:ordinal} place of the qualifying ranking, across a cut of the "
+                       "{cut}: record a draw of lots (draws: stage {cut!r}, order of these "
+                       "players)")
+SHARED_RIPESCATO = _k("shared_place_ripescato", "R18", "{players:and} share the "
+                      "{place:ordinal} place for the ripescato (best single game), across a "
+                      "cut of the {cut}: record a draw of lots (draws: stage {cut!r}, order "
+                      "of these players)")
+SHARED_AFTER = _k("shared_place_after_semifinal", "R18", "{players:and} share the "
+                  "{place:ordinal} place after the semifinal, across a cut of the {cut}: "
+                  "record a draw of lots (draws: stage {cut!r}, order of these players)")
+WINNERS_TIE = _k("table_winners_tie", "R18", "{players:and} tie for the win of semifinal "
+                 "table {number} with {score} and share a rank after the semifinal: record a "
+                 "draw of lots (draws: stage 'final')")
+CANNOT_SEAT = _k("cannot_seat", "R18", "cannot seat the {stage}: {reason}")
+NO_RESULT = _k("no_result", "", "no result yet")
+WAITING_SEMIFINAL = _k("waiting_semifinal", "R18", "after the semifinal: waiting for the "
+                       "result of semifinal table {tables:and}")
+NO_SEMIFINAL_EVENING = _k("no_semifinal_evening", "R18",
+                          "after the semifinal: no semifinal evening yet")
+WAITING_FINAL = _k("waiting_final", "R18",
+                   "final standings: waiting for the result of the final")
+NO_FINAL_EVENING = _k("no_final_evening", "R18", "final standings: no final evening yet")
+NOT_QUALIFIED = _k("not_qualified", "R18",
+                   "{player} is seated but is not qualified for the {stage} ({info})")
+NOT_SEATED_TABLE = _k("qualified_not_seated", "R18", "{player} ({info}) qualified for "
+                      "{stage} table {number} but is not seated (list him in 'absent' if he "
+                      "did not come)")
+NOT_SEATED_FINAL = _k("finalist_not_seated", "R18", "{player} ({info}) qualified for the "
+                      "final but is not seated (list him in 'absent' if he did not come)")
+TABLE_COUNT = _k("table_count", "R18", "{count} tables, the {stage} has {expected}")
+WRONG_TABLE = _k("wrong_table", "R18", "{player} ({info}) belongs at {stage} table {number}, "
+                 "with {mates:and}")
+FINALISTS_UNKNOWN = _k("finalists_unknown", "R18", "the final is recorded but the finalists "
+                       "are not known yet (the semifinal has no result)")
+RANKED = define("stage.ranked", "R18", "ranked {place:ordinal}")
+PLACE_AFTER = define("stage.place_after_semifinal", "R18",
+                     "{place:ordinal} after the semifinal")
+NOT_RANKED = define("stage.not_ranked", "R18", "not ranked")
+define_words("cut", ("semifinal", "final"))
+
+
+def _nested(f: Fault) -> dict[str, Any]:
+    """A fault as a param of another (said in the same language)."""
+    subjects = {k: v for k, v in f.subjects.items() if k != "stage"}  # said by the outer
+    return {"code": f.code, "subjects": subjects, "params": dict(f.params)}
 
 
 def ordinal(n: int) -> str:
@@ -87,12 +149,9 @@ def _flat(groups: Sequence[Sequence[str]]) -> list[str]:
 
 
 def _tie_faults(groups: Sequence[Sequence[str]], slot_of: Callable[[int], object],
-                what: str, stage: Stage) -> list[str]:
-    return [
-        f"{_join(players)} share the {ordinal(pos)} place {what}, across a cut of the "
-        f"{stage}: record a draw of lots (draws: stage {stage!r}, order of these players)"
-        for pos, players in straddling_groups(groups, slot_of)
-    ]
+                kind: FaultKind, stage: Stage) -> list[Fault]:
+    return [kind({"stage": stage}, players=list(players), place=pos, cut=stage)
+            for pos, players in straddling_groups(groups, slot_of)]
 
 
 @dataclass(frozen=True)
@@ -138,15 +197,14 @@ def seat_semifinal(tournament: Tournament, standings: Standings | None = None
     """
     fmt = tournament.format
     if not fmt.semifinal_tables:
-        raise ValueError(f"format {fmt.name} has no semifinal")
+        raise IllegalActionError(NO_SEMIFINAL_IN_FORMAT(format=fmt.name))
     table_rows = standings or compute_standings(tournament)
     groups = _eligible_groups(table_rows, tournament, "semifinal")
     seeded = _flat(groups)
     d, q, r = fmt.direct_to_final, fmt.qualified_by_rank, fmt.ripescati
     need = d + q + r
     if len(seeded) < need:
-        raise CutError([f"{len(seeded)} eligible players are ranked; the semifinal needs "
-                        f"{need}"])
+        raise CutError(TOO_FEW_ELIGIBLE({"stage": "semifinal"}, count=len(seeded), need=need))
     table_of_entrant = {n: i for i, t in enumerate(fmt.semifinal_tables) for n in t}
 
     def slot(pos: int) -> object:
@@ -156,7 +214,7 @@ def seat_semifinal(tournament: Tournament, standings: Standings | None = None
             return ("table", table_of_entrant[pos - d])
         return "out"
 
-    faults = _tie_faults(groups, slot, "of the qualifying ranking", "semifinal")
+    faults = _tie_faults(groups, slot, SHARED_QUALIFYING, "semifinal")
     group_index = {p: i for i, g in enumerate(groups) for p in g}
     chosen = seeded[d:d + q]
     ripescati: list[str] = []
@@ -177,8 +235,7 @@ def seat_semifinal(tournament: Tournament, standings: Standings | None = None
         def rslot(pos: int) -> object:
             return ("table", table_of_entrant[q + pos]) if pos <= r else "out"
 
-        faults += _tie_faults(rgroups, rslot, "for the ripescato (best single game)",
-                              "semifinal")
+        faults += _tie_faults(rgroups, rslot, SHARED_RIPESCATO, "semifinal")
         ripescati = _flat(rgroups)[:r]
     if faults:
         raise CutError(faults)
@@ -246,8 +303,9 @@ def choose_finalists(tournament: Tournament, after: Sequence[Sequence[str]],
     flat = _flat(after)
     position = {p: i for i, p in enumerate(flat, start=1)}
     if len(flat) < fmt.finalists:
-        raise CutError([f"{len(flat)} players are ranked; the final needs {fmt.finalists}"])
-    faults: list[str] = []
+        raise CutError(TOO_FEW_RANKED({"stage": "final"}, count=len(flat),
+                                      need=fmt.finalists))
+    faults: list[Fault] = []
     if fmt.finalists_rule == "top" or seating is None or semifinal is None:
         chosen = set(flat[:fmt.finalists])
     else:
@@ -263,9 +321,8 @@ def choose_finalists(tournament: Tournament, after: Sequence[Sequence[str]],
             first = min(best, key=lambda p: position[p])
             tied = [p for p in best if group_of[p] == group_of[first]]
             if len(tied) > 1:
-                faults.append(f"{_join(tied)} tie for the win of semifinal table {number} "
-                              f"with {top} and share a rank after the semifinal: record a "
-                              "draw of lots (draws: stage 'final')")
+                faults.append(WINNERS_TIE({"stage": "final"}, players=tied, number=number,
+                                          score=top))
             chosen.add(first)
         for p in flat:
             if len(chosen) >= fmt.finalists:
@@ -277,7 +334,7 @@ def choose_finalists(tournament: Tournament, after: Sequence[Sequence[str]],
     def slot(pos: int) -> object:
         return choice.get(flat[pos - 1], "out")
 
-    faults += _tie_faults(after, slot, "after the semifinal", "final")
+    faults += _tie_faults(after, slot, SHARED_AFTER, "final")
     if faults:
         raise CutError(faults)
     return finalists
@@ -320,33 +377,36 @@ def absent_players(tournament: Tournament, evening: Evening) -> dict[str, str]:
         ruling = classify(evening.schedule, a)
         if not ruling.admitted:
             out.setdefault(a.player, "excluded (R3)")
-    for p, why in expelled_before(tournament, evening).items():
-        out.setdefault(p, why)
+    for p, (level, day) in expelled_before(tournament, evening).items():
+        out.setdefault(p, f"expelled from the {level} on {day}")
     return out
 
 
 def _table_faults(tournament: Tournament, evening: Evening,
-                  expected: Sequence[Sequence[str]], info: dict[str, str]) -> list[str]:
+                  expected: Sequence[Sequence[str]], info: dict[str, Fault]) -> list[Fault]:
     """Faults of a semifinal or final evening whose tables do not match ``expected``."""
-    stage = evening.stage
-    faults: list[str] = []
+    ev = evening.subjects
+    faults: list[Fault] = []
     where = {p: i for i, t in enumerate(expected) for p in t}
     seated = {p: j for j, t in enumerate(evening.tables) for p in t.seats}
     away = absent_players(tournament, evening)
+
+    def about(p: str) -> dict[str, Any]:
+        return _nested(info.get(p, NOT_RANKED()))
+
     for j, t in enumerate(evening.tables, start=1):
         for p in t.seats:
             if p not in where:
-                faults.append(f"evening {evening.label}, table {j}: {p} is seated but is not "
-                              f"qualified for the {stage} ({info.get(p, 'not ranked')})")
+                faults.append(NOT_QUALIFIED({**ev, "table": j, "player": p}, info=about(p)))
     for p, i in where.items():
         if p not in seated and p not in away:
-            label = f"{stage} table {i + 1}" if len(expected) > 1 else "the final"
-            faults.append(f"evening {evening.label}: {p} ({info.get(p, '')}) qualified for "
-                          f"{label} but is not seated (list him in 'absent' if he did not "
-                          "come)")
+            if len(expected) > 1:
+                faults.append(NOT_SEATED_TABLE({**ev, "player": p}, info=about(p),
+                                               number=i + 1))
+            else:
+                faults.append(NOT_SEATED_FINAL({**ev, "player": p}, info=about(p)))
     if len(evening.tables) != len(expected):
-        faults.append(f"evening {evening.label}: {len(evening.tables)} tables, the {stage} "
-                      f"has {len(expected)}")
+        faults.append(TABLE_COUNT(ev, count=len(evening.tables), expected=len(expected)))
         return faults
     for j, t in enumerate(evening.tables, start=1):
         mine = [where[p] for p in t.seats if p in where]
@@ -356,8 +416,8 @@ def _table_faults(tournament: Tournament, evening: Evening,
         for p in t.seats:
             if p in where and where[p] != majority:
                 mates = [q for q in expected[where[p]] if q != p]
-                faults.append(f"evening {evening.label}, table {j}: {p} ({info.get(p, '')}) "
-                              f"belongs at {stage} table {where[p] + 1}, with {_join(mates)}")
+                faults.append(WRONG_TABLE({**ev, "table": j, "player": p}, info=about(p),
+                                          number=where[p] + 1, mates=mates))
     return faults
 
 
@@ -369,9 +429,10 @@ class Stages:
     cut), ``direct`` (straight to the final), ``after_semifinal`` (players in order, once
     every semifinal table has a result), ``finalists`` (seat-choice order),
     ``final_winner`` and ``final_standings`` (once the final has a result); ``pending``
-    says why a later stage is not available yet; ``faults`` are stage evenings of the
-    tournament that contradict the regulation (tables not matching the qualified players,
-    a stage seated while a cut waits for a draw of lots).
+    says why a later stage is not available yet (values with a code, ``warning`` severity:
+    a page says them in its language); ``faults`` are stage evenings of the tournament that
+    contradict the regulation (tables not matching the qualified players, a stage seated
+    while a cut waits for a draw of lots).
     """
 
     standings: Standings
@@ -381,11 +442,12 @@ class Stages:
     finalists: tuple[str, ...] | None = None
     final_winner: str | None = None
     final_standings: tuple[str, ...] | None = None
-    pending: tuple[str, ...] = ()
-    faults: tuple[str, ...] = ()
+    pending: tuple[Fault, ...] = ()
+    faults: tuple[Fault, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: the contract of ``risiko season --json`` (lists of players)."""
+        """JSON form: the contract of ``risiko season --json`` (lists of players;
+        ``pending`` English lines, with their values in the sibling list ``faults``)."""
         def lst(x: tuple[str, ...] | None) -> list[str] | None:
             return None if x is None else list(x)
 
@@ -398,8 +460,13 @@ class Stages:
             "finalists": lst(self.finalists),
             "final_winner": self.final_winner,
             "final_standings": lst(self.final_standings),
-            "pending": list(self.pending),
+            "pending": [f.message("en") for f in self.pending],
+            "faults": faults_json(self.pending),
         }
+
+
+def _warning(f: Fault) -> Fault:
+    return replace(f, severity=Severity.WARNING)
 
 
 def compute_stages(tournament: Tournament) -> Stages:
@@ -415,11 +482,11 @@ def compute_stages(tournament: Tournament) -> Stages:
     finals = tournament.stage_evenings("final")
     semifinal = semis[0] if semis else None
     final = finals[0] if finals else None
-    pending: list[str] = [
-        f"evening {e.label}, table {n}: no result yet"
+    pending: list[Fault] = [
+        NO_RESULT({**e.subjects, "table": n}, Severity.WARNING)
         for e in tournament.stage_evenings("qualifying")
         for n, t in enumerate(e.tables, start=1) if not t.played]
-    faults: list[str] = []
+    faults: list[Fault] = []
     seating: SemifinalSeating | None = None
     after: list[list[str]] | None = None
     out: dict[str, Any] = {}
@@ -428,25 +495,25 @@ def compute_stages(tournament: Tournament) -> Stages:
             seating = seat_semifinal(tournament, standings)
         except CutError as e:
             if semifinal is not None:
-                faults += [f"evening {semifinal.label}: cannot seat the semifinal: {f}"
+                faults += [CANNOT_SEAT(semifinal.subjects, reason=_nested(f))
                            for f in e.faults]
             else:
-                pending += [f"semifinal: {f}" for f in e.faults]
+                pending += [_warning(f) for f in e.faults]
         if seating is not None:
             out["semifinal_tables"] = seating.tables
             out["direct"] = seating.direct
             if semifinal is not None:
-                info = {p: f"ranked {ordinal(n)}" for p, n in seating.rank_of.items()}
+                info = {p: RANKED(place=n) for p, n in seating.rank_of.items()}
                 faults += _table_faults(tournament, semifinal, seating.tables, info)
                 unplayed = [i for i, t in enumerate(semifinal.tables, start=1) if not t.played]
                 if unplayed or not semifinal.tables:
-                    pending.append("after the semifinal: waiting for the result of semifinal "
-                                   f"table {_join([str(i) for i in unplayed]) or '1'}")
+                    pending.append(WAITING_SEMIFINAL(severity=Severity.WARNING,
+                                                     tables=unplayed or [1]))
                 elif not faults:
                     after = after_semifinal(tournament, seating, standings, semifinal)
                     out["after_semifinal"] = tuple(_flat(after))
             else:
-                pending.append("after the semifinal: no semifinal evening yet")
+                pending.append(NO_SEMIFINAL_EVENING(severity=Severity.WARNING))
     else:
         after = apply_draws(standings.groups(eligible_only=True), draws_for(tournament, "final"))
     finalists: list[str] | None = None
@@ -456,20 +523,18 @@ def compute_stages(tournament: Tournament) -> Stages:
             out["finalists"] = tuple(finalists)
         except CutError as e:
             if final is not None:
-                faults += [f"evening {final.label}: cannot seat the final: {f}"
-                           for f in e.faults]
+                faults += [CANNOT_SEAT(final.subjects, reason=_nested(f)) for f in e.faults]
             else:
-                pending += [f"final: {f}" for f in e.faults]
+                pending += [_warning(f) for f in e.faults]
     if final is not None:
         if finalists is None:
             if after is None and not faults:
-                faults.append(f"evening {final.label}: the final is recorded but the "
-                              "finalists are not known yet (the semifinal has no result)")
+                faults.append(FINALISTS_UNKNOWN(final.subjects))
         else:
             position = {p: i for i, p in enumerate(_flat(after or []), start=1)}
-            info = {p: f"{ordinal(position[p])} after the semifinal" for p in position}
+            info = {p: PLACE_AFTER(place=position[p]) for p in position}
             if not fmt.semifinal_tables:
-                info = {p: f"ranked {ordinal(position[p])}" for p in position}
+                info = {p: RANKED(place=position[p]) for p in position}
             table_faults = _table_faults(tournament, final, [finalists], info)
             faults += table_faults
             if not table_faults and after is not None:
@@ -477,12 +542,12 @@ def compute_stages(tournament: Tournament) -> Stages:
                     after = after + [[r.player] for r in standings.rows if not r.eligible]
                 result = final_result(tournament, finalists, after, final)
                 if result is None:
-                    pending.append("final standings: waiting for the result of the final")
+                    pending.append(WAITING_FINAL(severity=Severity.WARNING))
                 else:
                     out["final_winner"] = result.winner
                     out["final_standings"] = result.standings
     elif finalists is not None:
-        pending.append("final standings: no final evening yet")
+        pending.append(NO_FINAL_EVENING(severity=Severity.WARNING))
     return Stages(
         standings=standings,
         semifinal_tables=out.get("semifinal_tables"),

@@ -22,10 +22,12 @@ penalty are *ranking points*. Penalty points are negative numbers (``-7``).
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
+from ..faults import Fault, InvalidInputError, define, define_words
 from ..ruleset import Ruleset, get_ruleset
 from ..sheet import Sheet, score_sheet
 
@@ -86,24 +88,67 @@ MINUTES_PER_DAY = 24 * 60
 # clock
 
 
-def parse_clock(text: str) -> int:
-    """Minutes after midnight of the evening for ``"HH:MM"`` (or ``"HH:MM:SS"``, ``"21.10"``).
+NOT_A_TIME = define("time.not_a_time", "R3",
+                    "a time is 'HH:MM' (e.g. '21:10'), not {value!r}", located=True)
+NOT_A_TIME_OF_DAY = define("time.out_of_range", "R3", "{value!r} is not a time of day",
+                           located=True)
+MORNING = define("time.morning", "R3",
+                 "{value!r} would be a morning time: did you mean {suggestion}?", located=True)
 
-    Seconds are dropped (R3: "21:10:59" is 21:10). Times before :data:`DAY_BREAK` (06:00)
-    are after midnight and count as 24:00 + time. Raises ValueError for anything else.
+_CLOCK = re.compile(
+    r"""(?P<h>\d{1,2})(?:\s*[:.hH]\s*(?P<m>\d{2})(?:\s*[:.]\s*(?P<s>\d{2}))?)?
+        \s*(?P<ampm>[aApP]\.?\s*[mM]\.?)?""", re.VERBOSE)
+_COMPACT = re.compile(r"(?P<h>\d{1,2})(?P<m>\d{2})")
+
+
+def parse_clock(text: str) -> int:
+    """Minutes after midnight of the evening for a time as referees write it.
+
+    ``"21:15"``, ``"21.15"``, ``"21h15"``, ``"9:15 pm"``, ``"2115"`` are all 21:15;
+    seconds are dropped (R3: ``"21:10:59"`` is 21:10); ``"12 am"`` is midnight. Times before
+    :data:`DAY_BREAK` (06:00) are after midnight and count as 24:00 + time. A bare morning
+    hour (``"9:15"``, ``"915"``) in an evening is refused with "did you mean 21:15?"
+    (``"09:15"``, written with its leading zero, or ``"9:15 am"`` is a morning time on
+    purpose). Raises :class:`~risiko.faults.InvalidInputError` (a ValueError) naming the
+    text for anything else.
+
+    >>> [clock_name(parse_clock(t)) for t in ("21:15", "21.15", "21h15", "9:15 pm", "2115")]
+    ['21:15', '21:15', '21:15', '21:15', '21:15']
+    >>> parse_clock("00:05") == 24 * 60 + 5
+    True
+    >>> parse_clock("9:15")
+    Traceback (most recent call last):
+    ...
+    risiko.faults.InvalidInputError: '9:15' would be a morning time: did you mean 21:15?
     """
     if not isinstance(text, str):
-        raise ValueError(f"a time is 'HH:MM', not {text!r}")
-    raw = text.strip().replace(".", ":")
-    parts = raw.split(":")
-    if len(parts) not in (2, 3) or not all(p.isdigit() and len(p) <= 2 for p in parts):
-        raise ValueError(f"a time is 'HH:MM' (e.g. '21:10'), not {text!r}")
-    hours, minutes = int(parts[0]), int(parts[1])
-    seconds = int(parts[2]) if len(parts) == 3 else 0
-    if hours > 23 or minutes > 59 or seconds > 59:
-        raise ValueError(f"{text!r} is not a time of day")
+        raise InvalidInputError(NOT_A_TIME(value=text if _jsonable(text) else repr(text)))
+    raw = text.strip()
+    match = _CLOCK.fullmatch(raw)
+    compact = None if match else _COMPACT.fullmatch(raw)
+    if match is None and compact is None:
+        raise InvalidInputError(NOT_A_TIME(value=text))
+    found = match or compact
+    assert found is not None
+    hours = int(found["h"])
+    minutes = int(found["m"] or 0)
+    seconds = int(match["s"] or 0) if match else 0
+    ampm = (match["ampm"] or "").lower()[:1] if match else ""
+    if match and match["m"] is None and not ampm:  # "21" alone: not a time
+        raise InvalidInputError(NOT_A_TIME(value=text))
+    if minutes > 59 or seconds > 59 or hours > (12 if ampm else 23) or (ampm and hours == 0):
+        raise InvalidInputError(NOT_A_TIME_OF_DAY(value=text))
+    if ampm:
+        hours = hours % 12 + (12 if ampm == "p" else 0)
+    elif DAY_BREAK // 60 <= hours < 12 and len(found["h"]) == 1:
+        suggestion = clock_name((hours + 12) * 60 + minutes)
+        raise InvalidInputError(MORNING(value=text, suggestion=suggestion))
     value = hours * 60 + minutes
     return value + MINUTES_PER_DAY if value < DAY_BREAK else value
+
+
+def _jsonable(value: object) -> bool:
+    return value is None or isinstance(value, bool | int | float | str)
 
 
 def clock_name(minutes: int) -> str:
@@ -114,6 +159,9 @@ def clock_name(minutes: int) -> str:
 
 # --------------------------------------------------------------------------------------------
 # schedule
+
+UNKNOWN_SCHEDULE_FIELD = define("time.unknown_schedule_field", "R2",
+                                "unknown schedule field {key!r} (known: {known})", located=True)
 
 
 @dataclass(frozen=True)
@@ -143,9 +191,18 @@ class Schedule:
         """The schedule of an evening of ``stage`` under ``ruleset`` (R2, R3).
 
         R18: the final starts at ``ruleset.final_starts_at`` (20:30) instead of
-        ``tables_formed_at`` (21:20); reading chosen: the whole schedule of the final moves
-        by the same amount (-50 minutes: on time until 20:20, late until 20:30, phoned until
-        20:40, notice by 20:20, last rounds called at 22:40).
+        ``tables_formed_at`` (21:20), and its arrival times move by the same amount (-50
+        minutes: on time until 20:20, late until 20:30, phoned until 20:40, notice by 20:20).
+        The call of the last 2 rounds (R2) is ``ruleset.final_last_rounds_call_at`` when set
+        (club-milano@2: 23:30, as R2 says); else it moves too (club-milano@1: 22:40).
+
+        >>> from risiko.ruleset import get_ruleset
+        >>> clock_name(Schedule.from_ruleset(get_ruleset("club-milano@2"), "final")
+        ...            .last_rounds_call_at)
+        '23:30'
+        >>> clock_name(Schedule.from_ruleset(get_ruleset("club-milano@1"), "final")
+        ...            .last_rounds_call_at)
+        '22:40'
         """
         waive = ruleset.phone_notice_waives_penalty_until
         base = cls(
@@ -159,7 +216,10 @@ class Schedule:
             late_penalty_turns=ruleset.late_penalty_turns,
         )
         if stage == "final":
-            return base.shifted(parse_clock(ruleset.final_starts_at) - base.tables_formed_at)
+            final = base.shifted(parse_clock(ruleset.final_starts_at) - base.tables_formed_at)
+            call = ruleset.final_last_rounds_call_at
+            return final if call is None else replace(final,
+                                                      last_rounds_call_at=parse_clock(call))
         return base
 
     def shifted(self, minutes: int) -> Schedule:
@@ -177,16 +237,25 @@ class Schedule:
         )
 
     def with_times(self, times: Mapping[str, str | int | None]) -> Schedule:
-        """A copy with some fields replaced; times as ``"HH:MM"`` (ValueError if unknown)."""
-        known = {f.name for f in fields(self)}
+        """A copy with some fields replaced; times as referees write them (see
+        :func:`parse_clock`). Raises :class:`~risiko.faults.InvalidInputError` for an unknown
+        field or a bad time, naming the field."""
+        known = [f.name for f in fields(self)]
         changes: dict[str, Any] = {}
+        faults = []
         for key, value in times.items():
             if key not in known:
-                raise ValueError(f"unknown schedule field {key!r} (known: {', '.join(known)})")
-            if key == "late_penalty_turns" or value is None:
+                faults.append(UNKNOWN_SCHEDULE_FIELD({"field": "schedule"}, key=key,
+                                                     known=known))
+            elif key == "late_penalty_turns" or value is None or isinstance(value, int):
                 changes[key] = value
             else:
-                changes[key] = parse_clock(value) if isinstance(value, str) else value
+                try:
+                    changes[key] = parse_clock(value)
+                except InvalidInputError as err:
+                    faults += [f.at(field=f"schedule {key}") for f in err.faults]
+        if faults:
+            raise InvalidInputError(faults)
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -410,6 +479,12 @@ class Evening:
         """``"2027-03-02 (qualifying)"``: how faults name the evening."""
         return f"{self.date.isoformat()} ({self.stage})"
 
+    @property
+    def subjects(self) -> dict[str, str]:
+        """``{"evening": "2027-03-02", "stage": "qualifying"}``: the subjects of a fault of
+        this evening (its message starts ``evening 2027-03-02 (qualifying)``)."""
+        return {"evening": self.date.isoformat(), "stage": self.stage}
+
     def seated(self) -> list[str]:
         """Every player seated this evening, in table and seat order."""
         return [p for t in self.tables for p in t.seats]
@@ -432,6 +507,46 @@ class Evening:
 
 # --------------------------------------------------------------------------------------------
 # format
+
+FORMAT_UNKNOWN = define("format.unknown", "",
+                        "unknown tournament format {name!r} (known: {known})", located=True)
+FORMAT_UNKNOWN_FIELDS = define("format.unknown_fields", "",
+                               "unknown format fields: {fields} (known: {known})", located=True)
+FORMAT_BAD_VALUE = define("format.bad_value", "",
+                          "format {parameter} must be {expected}, not {value!r}", located=True)
+FORMAT_UNKNOWN_TIE_BREAK = define("format.unknown_tie_break", "R18", "format {format}: "
+                                  "unknown tie-break {metric!r} (known: {known})", located=True)
+FORMAT_NEGATIVE = define("format.negative", "",
+                         "format {format}: {parameter} must not be negative", located=True)
+FORMAT_ENTRANT_NUMBERS = define("format.entrant_numbers", "R18", "format {format}: "
+                                "semifinal_tables must number the entrants 1..{count} once "
+                                "each", located=True)
+FORMAT_PROBLEMS = {
+    "no_tie_break": define("format.no_tie_break", "R18", "format {format}: "
+                  "tie_breaks needs at least one metric", located=True),
+    "best_of_low": define("format.best_of_low", "R18", "format {format}: "
+                  "best_of must be at least 1", located=True),
+    "best_of_and_discard": define("format.best_of_and_discard", "R18", "format {format}: "
+                  "use best_of or discard_worst, not both", located=True),
+    "semifinal_size": define("format.semifinal_size", "R18", "format {format}: "
+                  "a semifinal table has 3 to 6 seats", located=True),
+    "ripescati_over": define("format.ripescati_over", "R18", "format {format}: "
+                  "more ripescati than semifinal seats", located=True),
+    "ripescati_no_semifinal": define("format.ripescati_no_semifinal", "R18", "format {format}: "
+                  "ripescati need a semifinal", located=True),
+    "final_size": define("format.final_size", "R18", "format {format}: "
+                  "the final table has 3 to 6 seats", located=True),
+    "direct_over": define("format.direct_over", "R18", "format {format}: "
+                  "more players straight to the final than seats", located=True),
+    "winners_no_semifinal": define("format.winners_no_semifinal", "R18", "format {format}: "
+                  "table_winners needs a semifinal", located=True),
+    "winners_over": define("format.winners_over", "R18", "format {format}: "
+                  "more table winners than final seats", located=True),
+    "entrants_short": define("format.entrants_short", "R18", "format {format}: "
+                  "fewer semifinal entrants than final seats to fill", located=True),
+}
+define_words("expected", ("a list of metric names", "lists of entrant numbers", "text",
+                          "one of top, table_winners", "an integer or null", "an integer"))
 
 
 @dataclass(frozen=True)
@@ -475,48 +590,47 @@ class TournamentFormat:
         """Semifinal entrants taken by qualifying rank (E minus the ripescati)."""
         return self.entrants - self.ripescati
 
-    def problems(self) -> list[str]:
-        """Inconsistencies of the parameters, one line each ([] when usable)."""
-        out: list[str] = []
+    def problems(self) -> list[Fault]:
+        """Inconsistencies of the parameters ([] when usable), each naming the format."""
+        out: list[Fault] = []
         from .standings import METRICS  # late import: standings imports this module
 
+        f = {"format": self.name}
         for name in self.tie_breaks:
             if name not in METRICS:
-                out.append(f"format {self.name}: unknown tie-break {name!r} (known: "
-                           f"{', '.join(METRICS)})")
+                out.append(FORMAT_UNKNOWN_TIE_BREAK(f, metric=name, known=list(METRICS)))
         if not self.tie_breaks:
-            out.append(f"format {self.name}: tie_breaks needs at least one metric")
+            out.append(FORMAT_PROBLEMS["no_tie_break"](f))
         if self.best_of is not None and self.best_of < 1:
-            out.append(f"format {self.name}: best_of must be at least 1")
+            out.append(FORMAT_PROBLEMS["best_of_low"](f))
         if self.best_of is not None and self.discard_worst:
-            out.append(f"format {self.name}: use best_of or discard_worst, not both")
+            out.append(FORMAT_PROBLEMS["best_of_and_discard"](f))
         for label, value in (("discard_worst", self.discard_worst),
                              ("min_evenings", self.min_evenings),
                              ("direct_to_final", self.direct_to_final),
                              ("ripescati", self.ripescati)):
             if value < 0:
-                out.append(f"format {self.name}: {label} must not be negative")
+                out.append(FORMAT_NEGATIVE(f, parameter=label))
         numbers = sorted(n for t in self.semifinal_tables for n in t)
         if numbers != list(range(1, len(numbers) + 1)):
-            out.append(f"format {self.name}: semifinal_tables must number the entrants 1.."
-                       f"{len(numbers)} once each")
+            out.append(FORMAT_ENTRANT_NUMBERS(f, count=len(numbers)))
         if any(not 3 <= len(t) <= 6 for t in self.semifinal_tables):
-            out.append(f"format {self.name}: a semifinal table has 3 to 6 seats")
+            out.append(FORMAT_PROBLEMS["semifinal_size"](f))
         if self.semifinal_tables and self.ripescati > self.entrants:
-            out.append(f"format {self.name}: more ripescati than semifinal seats")
+            out.append(FORMAT_PROBLEMS["ripescati_over"](f))
         if not self.semifinal_tables and self.ripescati:
-            out.append(f"format {self.name}: ripescati need a semifinal")
+            out.append(FORMAT_PROBLEMS["ripescati_no_semifinal"](f))
         if not 3 <= self.finalists <= 6:
-            out.append(f"format {self.name}: the final table has 3 to 6 seats")
+            out.append(FORMAT_PROBLEMS["final_size"](f))
         if self.direct_to_final > self.finalists:
-            out.append(f"format {self.name}: more players straight to the final than seats")
+            out.append(FORMAT_PROBLEMS["direct_over"](f))
         if self.finalists_rule == "table_winners":
             if not self.semifinal_tables:
-                out.append(f"format {self.name}: table_winners needs a semifinal")
+                out.append(FORMAT_PROBLEMS["winners_no_semifinal"](f))
             elif self.direct_to_final + len(self.semifinal_tables) > self.finalists:
-                out.append(f"format {self.name}: more table winners than final seats")
+                out.append(FORMAT_PROBLEMS["winners_over"](f))
         if self.semifinal_tables and (self.finalists - self.direct_to_final) > self.entrants:
-            out.append(f"format {self.name}: fewer semifinal entrants than final seats to fill")
+            out.append(FORMAT_PROBLEMS["entrants_short"](f))
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -539,47 +653,61 @@ class TournamentFormat:
                   ) -> TournamentFormat:
         """``base`` (default: club-milano) with the fields of ``data`` replaced.
 
-        Raises ValueError for an unknown field, a value of the wrong type or parameters that
-        do not fit together (see :meth:`problems`).
+        Raises :class:`~risiko.faults.InvalidInputError` (a ValueError) for an unknown field,
+        a value of the wrong type or parameters that do not fit together (see
+        :meth:`problems`).
         """
         start = base or CLUB_MILANO_FORMAT
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ValueError(f"unknown format fields: {', '.join(unknown)} (known: "
-                             f"{', '.join(sorted(known))})")
+            raise InvalidInputError(FORMAT_UNKNOWN_FIELDS({"field": "format"}, fields=unknown,
+                                                          known=sorted(known)))
         changes: dict[str, Any] = {}
+        faults: list[Fault] = []
+
+        def bad(key: str, expected: str, value: Any) -> None:
+            faults.append(FORMAT_BAD_VALUE({"field": "format"}, parameter=key,
+                                           expected=expected,
+                                           value=value if _jsonable(value) else repr(value)))
+
         for key, value in data.items():
             if key == "tie_breaks":
                 if not _str_list(value):
-                    raise ValueError("format tie_breaks must be a list of metric names")
-                changes[key] = tuple(value)
+                    bad(key, "a list of metric names", value)
+                else:
+                    changes[key] = tuple(value)
             elif key == "semifinal_tables":
                 if not isinstance(value, list) or not all(
                         isinstance(t, list) and all(_is_int(n) for n in t) for t in value):
-                    raise ValueError("format semifinal_tables must be lists of entrant numbers")
-                changes[key] = tuple(tuple(t) for t in value)
+                    bad(key, "lists of entrant numbers", value)
+                else:
+                    changes[key] = tuple(tuple(t) for t in value)
             elif key == "name":
                 if not isinstance(value, str) or not value:
-                    raise ValueError("format name must be text")
-                changes[key] = value
+                    bad(key, "text", value)
+                else:
+                    changes[key] = value
             elif key == "finalists_rule":
                 if value not in get_args(FinalistsRule):
-                    raise ValueError(f"format finalists_rule must be one of "
-                                     f"{', '.join(get_args(FinalistsRule))}, not {value!r}")
-                changes[key] = value
+                    bad(key, "one of top, table_winners", value)
+                else:
+                    changes[key] = value
             elif key == "best_of":
                 if value is not None and not _is_int(value):
-                    raise ValueError("format best_of must be an integer or null")
-                changes[key] = value
+                    bad(key, "an integer or null", value)
+                else:
+                    changes[key] = value
+            elif not _is_int(value):
+                bad(key, "an integer", value)
             else:
-                if not _is_int(value):
-                    raise ValueError(f"format {key} must be an integer, not {value!r}")
                 changes[key] = value
+        if faults:
+            raise InvalidInputError(faults)
         fmt = replace(start, **changes)
         problems = fmt.problems()
         if problems:
-            raise ValueError("; ".join(problems))
+            raise InvalidInputError(problems)
         return fmt
 
 
@@ -599,12 +727,14 @@ FORMATS: dict[str, TournamentFormat] = {CLUB_MILANO_FORMAT.name: CLUB_MILANO_FOR
 
 
 def get_format(name: str | None = None) -> TournamentFormat:
-    """A shipped format by name (``club-milano`` when None); ValueError naming the known."""
+    """A shipped format by name (``club-milano`` when None); InvalidInputError (a
+    ValueError) naming the known ones."""
     if name is None:
         return CLUB_MILANO_FORMAT
     fmt = FORMATS.get(name.strip().lower())
     if fmt is None:
-        raise ValueError(f"unknown tournament format {name!r} (known: {', '.join(FORMATS)})")
+        raise InvalidInputError(FORMAT_UNKNOWN({"field": "format"}, name=name,
+                                               known=list(FORMATS)))
     return fmt
 
 
@@ -631,7 +761,8 @@ class Tournament:
 
     @property
     def ruleset(self) -> Ruleset:
-        """The ruleset (ValueError if that name and version is not shipped)."""
+        """The ruleset (:class:`~risiko.faults.InvalidInputError` if that name and version is
+        not shipped)."""
         return get_ruleset(f"{self.ruleset_name}@{self.ruleset_version}")
 
     @property

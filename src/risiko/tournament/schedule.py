@@ -10,8 +10,10 @@ dropped, so 21:10:59 is 21:10)::
     > 21:30          excluded                 excluded
 
 A late seat may not place reinforcements, trade sets, attack or move during its first
-``penalty_turns`` turns. The final starts at 20:30 (R18), so its whole schedule is 50 minutes
-earlier (see :meth:`risiko.tournament.model.Schedule.from_ruleset`).
+``penalty_turns`` turns. The final starts at 20:30 (R18), so its arrival times are 50 minutes
+earlier; the call of the last two rounds stays at 23:30 under club-milano@2 (see
+:meth:`risiko.tournament.model.Schedule.from_ruleset`). Times are read by
+:func:`~risiko.tournament.model.parse_clock` (21:15, 21.15, 21h15, 9:15 pm, 2115).
 """
 
 from __future__ import annotations
@@ -21,10 +23,13 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from ..faults import Fault, FaultKind, InvalidInputError, Severity, define
 from ..ruleset import Ruleset
 from .model import (
     DAY_BREAK,
     MINUTES_PER_DAY,
+    NOT_A_TIME,
+    NOT_A_TIME_OF_DAY,
     Arrival,
     ArrivalClass,
     Schedule,
@@ -49,6 +54,25 @@ CLUB_TIMEZONE = "Europe/Rome"
 TimeLike = str | int | _dt.time | _dt.datetime
 
 
+ON_TIME = define("arrival.on_time", "R3", "arrived by {on_time}: on time (R3)")
+WAIVED = define("arrival.waived", "R3",
+                "phone notice waives the penalty up to {until} (R3)")
+LATE = define("arrival.late", "R3", "arrived after {on_time}, by {late_until}: {turns} turns "
+              "without reinforcements, moves or attacks (R3)")
+LATE_NOTICE = define("arrival.late_notice", "R3", "arrived after {on_time}, by {late_until}: "
+                     "{turns} turns without reinforcements, moves or attacks (R3) (a phone "
+                     "notice does not waive it, R3 reading)")
+LATE_PHONED = define("arrival.late_phoned", "R3", "phone notice made by {notice_by}: admitted "
+                     "up to {phoned_until} with {turns} penalty turns (R3)")
+EXCLUDED_PHONED = define("arrival.excluded_phoned", "R3", "arrived after {phoned_until}, the "
+                         "limit even with a phone notice: may not play (R3)")
+EXCLUDED = define("arrival.excluded", "R3",
+                  "arrived after {late_until} without a phone notice: may not play (R3)")
+EXCLUDED_LATE_NOTICE = define("arrival.excluded_late_notice", "R3", "arrived after "
+                              "{late_until} without a phone notice (the phone notice at "
+                              "{phoned_at} came after {notice_by}): may not play (R3)")
+
+
 @dataclass(frozen=True)
 class ArrivalRuling:
     """How R3 classifies one arrival.
@@ -56,14 +80,21 @@ class ArrivalRuling:
     ``arrival_class`` is ``on_time`` | ``late`` | ``excluded``; ``penalty_turns`` the turns
     without reinforcements, sets, attacks or moves (3 when late, else 0); ``at`` the arrival
     minute (minutes after midnight); ``phoned`` whether a valid phone notice counted;
-    ``reason`` one English sentence citing R3.
+    ``note`` why, citing R3, as a :class:`~risiko.faults.Fault` value (a ``warning``: said,
+    not blocking; its code says which case, ``arrival.late``, ``arrival.excluded``, ...),
+    which pages and the CLI say in their language; ``reason`` the same in English.
     """
 
     arrival_class: ArrivalClass
     penalty_turns: int
     at: int
     phoned: bool
-    reason: str
+    note: Fault
+
+    @property
+    def reason(self) -> str:
+        """Why, in English (the ``reason`` of the JSON form)."""
+        return self.note.message("en")
 
     @property
     def admitted(self) -> bool:
@@ -88,13 +119,14 @@ def minute_of(when: TimeLike) -> int:
     ``when`` is ``"HH:MM"`` / ``"HH:MM:SS"`` (see :func:`parse_clock`), minutes as an int, a
     :class:`datetime.time`, or a :class:`datetime.datetime` (an aware one is converted to
     Europe/Rome first; a naive one is taken as local time). Times before 06:00 are after
-    midnight (24:00 + time). Raises ValueError for a bad time.
+    midnight (24:00 + time). Raises :class:`~risiko.faults.InvalidInputError` (a ValueError)
+    for a bad time.
     """
     if isinstance(when, bool):
-        raise ValueError(f"a time is 'HH:MM', not {when!r}")
+        raise InvalidInputError(NOT_A_TIME(value=when))
     if isinstance(when, int):
         if when < 0:
-            raise ValueError(f"{when} minutes is not a time of day")
+            raise InvalidInputError(NOT_A_TIME_OF_DAY(value=when))
         return when
     if isinstance(when, str):
         return parse_clock(when)
@@ -108,7 +140,7 @@ def minute_of(when: TimeLike) -> int:
     if isinstance(when, _dt.time):
         value = when.hour * 60 + when.minute
         return value + MINUTES_PER_DAY if value < DAY_BREAK else value
-    raise ValueError(f"a time is 'HH:MM', not {when!r}")
+    raise InvalidInputError(NOT_A_TIME(value=repr(when)))
 
 
 def schedule_for(ruleset: Ruleset, stage: Stage = "qualifying") -> Schedule:
@@ -129,40 +161,40 @@ def classify_arrival(
     ``rules`` is a ruleset (its schedule for ``stage`` is used) or an evening's
     :class:`Schedule`; ``when`` the arrival (see :func:`minute_of`); ``phoned`` True when
     the player phoned a notice of lateness, made at ``phoned_at`` if known (a notice after
-    ``phone_notice_by`` does not count). Raises ValueError for a bad time.
+    ``phone_notice_by`` does not count). Raises :class:`~risiko.faults.InvalidInputError` (a
+    ValueError) for a bad time.
     """
     schedule = rules if isinstance(rules, Schedule) else schedule_for(rules, stage)
     at = minute_of(when)
     notice = phoned
-    late_note = ""
+    notice_late: int | None = None
     if phoned and phoned_at is not None and minute_of(phoned_at) > schedule.phone_notice_by:
         notice = False
-        late_note = (f" (the phone notice at {clock_name(minute_of(phoned_at))} came after "
-                     f"{clock_name(schedule.phone_notice_by)})")
+        notice_late = minute_of(phoned_at)
     turns = schedule.late_penalty_turns
-    on_time, late_until = clock_name(schedule.on_time_until), clock_name(schedule.late_until)
+    times: dict[str, Any] = {"on_time": clock_name(schedule.on_time_until),
+             "late_until": clock_name(schedule.late_until),
+             "phoned_until": clock_name(schedule.phoned_until),
+             "notice_by": clock_name(schedule.phone_notice_by), "turns": turns}
+
+    def note(kind: FaultKind, **more: Any) -> Fault:
+        return kind(severity=Severity.WARNING, **times, **more)
+
     if at <= schedule.on_time_until:
-        return ArrivalRuling("on_time", 0, at, notice,
-                             f"arrived by {on_time}: on time (R3)")
+        return ArrivalRuling("on_time", 0, at, notice, note(ON_TIME))
     waive = schedule.phone_notice_waives_penalty_until
     if notice and waive is not None and at <= waive:
-        return ArrivalRuling("on_time", 0, at, True,
-                             f"phone notice waives the penalty up to {clock_name(waive)} (R3)")
+        return ArrivalRuling("on_time", 0, at, True, note(WAIVED, until=clock_name(waive)))
     if at <= schedule.late_until:
-        why = " (a phone notice does not waive it, R3 reading)" if notice else ""
-        return ArrivalRuling("late", turns, at, notice,
-                             f"arrived after {on_time}, by {late_until}: {turns} turns without "
-                             f"reinforcements, moves or attacks (R3){why}")
-    phoned_until = clock_name(schedule.phoned_until)
+        return ArrivalRuling("late", turns, at, notice, note(LATE_NOTICE if notice else LATE))
     if notice and at <= schedule.phoned_until:
-        return ArrivalRuling("late", turns, at, True,
-                             f"phone notice made by {clock_name(schedule.phone_notice_by)}: "
-                             f"admitted up to {phoned_until} with {turns} penalty turns (R3)")
+        return ArrivalRuling("late", turns, at, True, note(LATE_PHONED))
     if notice:
-        why = f"arrived after {phoned_until}, the limit even with a phone notice"
-    else:
-        why = f"arrived after {late_until} without a phone notice{late_note}"
-    return ArrivalRuling("excluded", 0, at, notice, f"{why}: may not play (R3)")
+        return ArrivalRuling("excluded", 0, at, notice, note(EXCLUDED_PHONED))
+    if notice_late is not None:
+        return ArrivalRuling("excluded", 0, at, notice,
+                             note(EXCLUDED_LATE_NOTICE, phoned_at=clock_name(notice_late)))
+    return ArrivalRuling("excluded", 0, at, notice, note(EXCLUDED))
 
 
 def classify(schedule: Schedule, arrival: Arrival) -> ArrivalRuling:

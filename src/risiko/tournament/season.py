@@ -34,13 +34,16 @@ import datetime as _dt
 import json
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..faults import Fault, FaultKind, InvalidInputError, RisikoError, define, define_words
+from ..names import clean_name, name_key
 from ..ruleset import get_ruleset
 from ..sheet import Sheet, SheetError, parse_sheet
-from .checks import tournament_faults
+from .checks import SHEET_AND_SCORES, tournament_faults
 from .finals import Stages, compute_stages
 from .model import (
     APPEAL_OUTCOMES,
@@ -91,13 +94,10 @@ _CARRY_KEYS = ("points", "referee", "note")
 _PLAYER_KEYS = ("name", "accepted_ruleset", "accepted_on")
 
 
-class SeasonError(ValueError):
-    """A season file that cannot be computed: ``faults`` is every problem found, one line
-    each naming the evening, table and player concerned."""
-
-    def __init__(self, faults: list[str]) -> None:
-        self.faults = list(faults)
-        super().__init__("\n".join(self.faults))
+class SeasonError(InvalidInputError):
+    """A season file that cannot be computed: ``faults`` is every problem found, each
+    naming the evening, table and player concerned (``str(error)``: one English line
+    each)."""
 
 
 class _Obj(dict[str, Any]):
@@ -121,95 +121,177 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _k(code: str, template: str, clause: str = "") -> FaultKind:
+    return define(f"season.{code}", clause, template, located=True)
+
+
+NOT_OBJECT = _k("not_object", "{what} must be an object, not {value}")
+ARRIVAL_NOT_OBJECT = _k("arrival_not_object",
+                        "the arrival of {player} must be an object, not {value}")
+CARRY_NOT_OBJECT = _k("carry_not_object",
+                      "the carry-over of {player} must be an object, not {value}")
+KEY_TWICE = _k("key_twice", "key {key!r} is given twice")
+UNKNOWN_KEY = _k("unknown_key", "unknown key {key!r} (known: {known})")
+NOT_TEXT = _k("not_text", "{key} must be text, not {value}")
+NOT_A_NAME = _k("not_a_name", "{what} must be a name, not {value}")
+NOT_A_NAME_IN = _k("not_a_name_in", "each of {key} must be a name, not {value}")
+NOT_NAMES = _k("not_names", "{key} must be a list of player names")
+NOT_A_LIST = _k("not_a_list", "{key} must be a list")
+PENALTY_POINTS = _k("penalty_points", "penalty of {player}: points must be an integer "
+                    "({unit} points, e.g. -7), not {value}")
+APPEAL_OUTCOME = _k("appeal_outcome", "appeal of {player}: outcome must be one of {known}, "
+                    "not {value}")
+APPEAL_POINTS = _k("appeal_points", "appeal of {player}: points must be an integer")
+NO_SEATS = _k("no_seats", "'seats' must list the table's players in turn order")
+SCORE_NOT_INT = _k("score_not_int", "score of {player} must be an integer (table points), "
+                   "not {value}")
+BAD_DATE = _k("bad_date", "date must be 'YYYY-MM-DD', not {value}")
+BAD_STAGE = _k("bad_stage", "stage must be one of {known}, not {value}")
+PHONED_FLAG = _k("phoned_flag", "phoned must be true or false", "R3")
+BAD_LEVEL = _k("bad_level", "level must be one of {known}, not {value}", "R10")
+BAD_TABLE_NUMBER = _k("bad_table_number", "table must be a table number")
+NO_NAME = _k("no_name", "'name' must name the tournament")
+RULESET_NOT_NAME = _k("ruleset_not_name", "ruleset must be a name, not {value}")
+NO_PLAYERS = _k("no_players", "'players' must list the players' names")
+NO_EVENINGS = _k("no_evenings", "'evenings' must be a list of evenings")
+ACCEPTED_ON = _k("accepted_on", "accepted_on must be 'YYYY-MM-DD'")
+ACCEPTED_RULESET = _k("accepted_ruleset", "accepted_ruleset must be 'name@version'")
+CARRY_POINTS = _k("carry_points", "points must be an integer", "R17")
+DRAW_STAGE = _k("draw_stage", "stage must be 'semifinal' or 'final' (the stage the draw "
+                "seats), not {value}", "R18")
+NOT_A_SEASON = _k("not_a_season", "not a season file")
+NOT_JSON = _k("not_json", "not valid JSON: {reason} at line {line} column {column}")
+CANNOT_READ = _k("cannot_read", "cannot read {path}: {reason}")
+NOT_UTF8 = _k("not_utf8", "{path}: not UTF-8 text ({reason})")
+define_words("what", (
+    "a season file", "an evening", "a table", "schedule", "scores", "arrivals", "a player",
+    "a draw of lots", "a disciplinary record", "a table penalty", "a ranking penalty",
+    "an appeal", "carry_over", "a penalty's player"))
+
+Where = dict[str, Any]
+
+
 class _Reader:
-    """Walks the JSON document, builds the model and collects structural faults."""
+    """Walks the JSON document, builds the model and collects structural faults.
+
+    Names are read as typed (NFC, single spaces) and, once the players are known, every
+    name of the file is the registered spelling of the same name however typed (a
+    decomposed accent, other capitals): ``Noe\\u0300 Galli`` in a table is ``Noè Galli``.
+    """
 
     def __init__(self) -> None:
-        self.faults: list[str] = []
+        self.faults: list[Fault] = []
+        self.canon: dict[str, str] = {}  # name key -> registered spelling
 
-    def fault(self, where: str, message: str) -> None:
-        self.faults.append(f"{where}: {message}" if where else message)
+    def add(self, fault: Fault) -> None:
+        self.faults.append(fault)
 
-    def obj(self, value: Any, where: str, keys: tuple[str, ...], what: str
-            ) -> Mapping[str, Any] | None:
+    def player_name(self, name: str) -> str:
+        """The registered spelling of ``name`` (``name`` cleaned if it is not registered)."""
+        clean = clean_name(name)
+        return self.canon.get(name_key(clean), clean)
+
+    def obj(self, value: Any, where: Where, keys: tuple[str, ...], what: str,
+            player: str | None = None, names: bool = False) -> Mapping[str, Any] | None:
+        """``value`` as an object of ``keys`` (faults for another type, a key given twice,
+        an unknown key; with ``names`` the keys are player names, a name given twice
+        however typed is a key given twice)."""
         if not isinstance(value, Mapping):
-            self.fault(where, f"{what} must be an object, not {json.dumps(value)}")
+            shown = json.dumps(value)
+            if what == "the arrival" and player is not None:
+                self.add(ARRIVAL_NOT_OBJECT({**where, "player": player}, value=shown))
+            elif what == "the carry-over" and player is not None:
+                self.add(CARRY_NOT_OBJECT({**where, "player": player}, value=shown))
+            else:
+                self.add(NOT_OBJECT(where, what=what, value=shown))
             return None
-        for k in getattr(value, "duplicates", ()):
-            self.fault(where, f"key {k!r} is given twice")
-        for k in value:
-            if k not in keys:
-                self.fault(where, f"unknown key {k!r} (known: {', '.join(keys)})")
+        repeated = list(getattr(value, "duplicates", ()))
+        if names:
+            seen: set[str] = set()
+            for k in value:
+                key = name_key(k) if isinstance(k, str) else k
+                if key in seen and k not in repeated:
+                    repeated.append(k)
+                seen.add(key)
+        for k in repeated:
+            self.add(KEY_TWICE(where, key=k))
+        if not names:
+            for k in value:
+                if k not in keys:
+                    self.add(UNKNOWN_KEY(where, key=k, known=list(keys)))
         return value
 
-    def text(self, value: Any, where: str, what: str, default: str = "") -> str:
+    def text(self, value: Any, where: Where, key: str, default: str = "") -> str:
         if value is None:
             return default
         if not isinstance(value, str):
-            self.fault(where, f"{what} must be text, not {json.dumps(value)}")
+            self.add(NOT_TEXT(where, key=key, value=json.dumps(value)))
             return default
         return value
 
-    def name(self, value: Any, where: str, what: str = "a player") -> str | None:
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-        self.fault(where, f"{what} must be a name, not {json.dumps(value)}")
+    def name(self, value: Any, where: Where, what: str = "a player",
+             each_of: str | None = None) -> str | None:
+        if isinstance(value, str) and clean_name(value):
+            return self.player_name(value)
+        if each_of is not None:
+            self.add(NOT_A_NAME_IN(where, key=each_of, value=json.dumps(value)))
+        else:
+            self.add(NOT_A_NAME(where, what=what, value=json.dumps(value)))
         return None
 
-    def names(self, value: Any, where: str, what: str) -> list[str]:
+    def names(self, value: Any, where: Where, key: str) -> list[str]:
         if value is None:
             return []
         if not isinstance(value, list):
-            self.fault(where, f"{what} must be a list of player names")
+            self.add(NOT_NAMES(where, key=key))
             return []
         out: list[str] = []
         for v in value:
-            n = self.name(v, where, f"each of {what}")
+            n = self.name(v, where, each_of=key)
             if n is not None:
                 out.append(n)
         return out
 
-    def clock(self, value: Any, where: str, what: str) -> int | None:
+    def clock(self, value: Any, where: Where) -> int | None:
         try:
             return parse_clock(value)
-        except ValueError as e:
-            self.fault(where, f"{what}: {e}")
+        except RisikoError as e:
+            self.faults += [f.at(**where) for f in e.faults]
             return None
 
-    def items(self, value: Any, where: str, what: str) -> list[Any]:
+    def items(self, value: Any, where: Where, key: str) -> list[Any]:
         if value is None:
             return []
         if not isinstance(value, list):
-            self.fault(where, f"{what} must be a list")
+            self.add(NOT_A_LIST(where, key=key))
             return []
         return value
 
     # ---------------------------------------------------------------------------------------
 
-    def penalty(self, raw: Any, where: str, unit: str) -> Penalty | None:
+    def penalty(self, raw: Any, where: Where, unit: str) -> Penalty | None:
         data = self.obj(raw, where, _PENALTY_KEYS, f"a {unit} penalty")
         if data is None:
             return None
         player = self.name(data.get("player"), where, "a penalty's player")
+        who = {**where, "player": player or "?"}
         points = data.get("points")
         if not _is_int(points):
-            self.fault(where, f"penalty of {player or '?'}: points must be an integer "
-                       f"({unit} points, e.g. -7), not {json.dumps(points)}")
+            self.add(PENALTY_POINTS(who, unit=unit, value=json.dumps(points)))
             points = None
-        at = None if data.get("at") is None else self.clock(data["at"], where, "penalty time")
+        at = None if data.get("at") is None else self.clock(data["at"], {**who,
+                                                                         "field": "at"})
         appeal: Appeal | None = None
         if data.get("appeal") is not None:
-            adata = self.obj(data["appeal"], f"{where}, appeal of {player or '?'}",
-                             _APPEAL_KEYS, "an appeal")
+            adata = self.obj(data["appeal"], where, _APPEAL_KEYS, "an appeal")
             if adata is not None:
                 outcome = adata.get("outcome")
                 apoints = adata.get("points")
                 if outcome not in APPEAL_OUTCOMES:
-                    self.fault(where, f"appeal of {player or '?'}: outcome must be one of "
-                               f"{', '.join(APPEAL_OUTCOMES)}, not {json.dumps(outcome)}")
+                    self.add(APPEAL_OUTCOME(who, known=list(APPEAL_OUTCOMES),
+                                            value=json.dumps(outcome)))
                 elif apoints is not None and not _is_int(apoints):
-                    self.fault(where, f"appeal of {player or '?'}: points must be an "
-                               "integer")
+                    self.add(APPEAL_POINTS(who))
                 else:
                     appeal = Appeal(outcome, apoints,
                                     self.text(adata.get("referee"), where, "referee"),
@@ -219,42 +301,41 @@ class _Reader:
         return Penalty(player, points, self.text(data.get("reason"), where, "reason"),
                        self.text(data.get("referee"), where, "referee"), at, appeal)
 
-    def table(self, raw: Any, where: str, ruleset_label: str) -> Table | None:
+    def table(self, raw: Any, where: Where, ruleset_label: str) -> Table | None:
         data = self.obj(raw, where, _TABLE_KEYS, "a table")
         if data is None:
             return None
         seats = data.get("seats")
         if not isinstance(seats, list) or not seats:
-            self.fault(where, "'seats' must list the table's players in turn order")
+            self.add(NO_SEATS(where))
             return None
         names = self.names(seats, where, "seats")
         sheet: Sheet | None = None
         scores: tuple[tuple[str, int], ...] | None = None
         if data.get("sheet") is not None and data.get("scores") is not None:
-            self.fault(where, "both a sheet and scores; give one result")
+            self.add(SHEET_AND_SCORES(where))
         if data.get("sheet") is not None:
             raw_sheet = data["sheet"]
             override = None
             if isinstance(raw_sheet, Mapping) and "ruleset" not in raw_sheet:
                 override = ruleset_label
             try:
-                sheet = parse_sheet(raw_sheet, ruleset=override)
+                sheet = self.canon_sheet(parse_sheet(raw_sheet, ruleset=override))
             except SheetError as err:
-                for f in err.faults:
-                    self.fault(where, f"sheet: {f}")
+                self.faults += [f.at(**where, field="sheet") for f in err.faults]
                 scores = tuple((n, 0) for n in names)  # keeps later checks quiet
         if data.get("scores") is not None:
             raw_scores = data["scores"]
-            sdata = self.obj(raw_scores, where, tuple(raw_scores) if isinstance(
-                raw_scores, Mapping) else (), "scores")
+            sdata = self.obj(raw_scores, where, (), "scores", names=True)
             if sdata is not None:
                 pairs: list[tuple[str, int]] = []
                 for player, value in sdata.items():
+                    name = self.player_name(player)
                     if not _is_int(value):
-                        self.fault(where, f"score of {player} must be an integer (table "
-                                   f"points), not {json.dumps(value)}")
+                        self.add(SCORE_NOT_INT({**where, "player": name},
+                                               value=json.dumps(value)))
                     else:
-                        pairs.append((player, value))
+                        pairs.append((name, value))
                 scores = scores_in_seat_order(names, pairs)
         penalties = []
         for raw_pen in self.items(data.get("penalties"), where, "penalties"):
@@ -270,9 +351,14 @@ class _Reader:
             penalties=tuple(penalties),
         )
 
+    def canon_sheet(self, sheet: Sheet) -> Sheet:
+        """``sheet`` with its players' names spelled as registered."""
+        seats = tuple(replace(s, player=self.player_name(s.player)) for s in sheet.seats)
+        return sheet if seats == sheet.seats else replace(sheet, seats=seats)
+
     def evening(self, raw: Any, index: int, t_rules: Any, ruleset_label: str
                 ) -> Evening | None:
-        where = f"evening {index}"
+        where: Where = {"evening": index}  # no date yet: "evening 3" (its place in the file)
         data = self.obj(raw, where, _EVENING_KEYS, "an evening")
         if data is None:
             return None
@@ -282,14 +368,14 @@ class _Reader:
                 raise ValueError
             date = _dt.date.fromisoformat(date_raw)
         except ValueError:
-            self.fault(where, f"date must be 'YYYY-MM-DD', not {json.dumps(date_raw)}")
+            self.add(BAD_DATE(where, value=json.dumps(date_raw)))
             return None
         stage = data.get("stage", "qualifying")
         if stage not in STAGES:
-            self.fault(f"evening {date_raw}", f"stage must be one of {', '.join(STAGES)}, "
-                       f"not {json.dumps(stage)}")
+            self.add(BAD_STAGE({"evening": date_raw}, known=list(STAGES),
+                               value=json.dumps(stage)))
             return None
-        where = f"evening {date_raw} ({stage})"
+        where = {"evening": date_raw, "stage": stage}
         schedule = Schedule.from_ruleset(t_rules, stage)
         if data.get("schedule") is not None:
             sdata = self.obj(data["schedule"], where, tuple(
@@ -297,29 +383,29 @@ class _Reader:
             if sdata is not None:
                 try:
                     schedule = schedule.with_times(sdata)
-                except (ValueError, TypeError) as err:
-                    self.fault(where, f"schedule: {err}")
+                except RisikoError as err:
+                    self.faults += [f.at(**where) for f in err.faults]
         arrivals: list[Arrival] = []
         raw_arrivals = data.get("arrivals")
         if raw_arrivals is not None:
-            adata = self.obj(raw_arrivals, f"{where}, arrivals", tuple(raw_arrivals)
-                             if isinstance(raw_arrivals, Mapping) else (), "arrivals")
+            at_arrivals = {**where, "field": "arrivals"}
+            adata = self.obj(raw_arrivals, at_arrivals, (), "arrivals", names=True)
             for player, value in (adata or {}).items():
-                a = self.arrival(player, value, f"{where}, arrivals")
+                a = self.arrival(self.player_name(player), value, at_arrivals)
                 if a is not None:
                     arrivals.append(a)
         tables = []
         for i, raw_table in enumerate(self.items(data.get("tables"), where, "tables"), 1):
-            table = self.table(raw_table, f"{where}, table {i}", ruleset_label)
+            table = self.table(raw_table, {**where, "table": i}, ruleset_label)
             tables.append(table if table is not None else Table(seats=()))
         penalties = []
         for raw_pen in self.items(data.get("penalties"), where, "penalties"):
-            p = self.penalty(raw_pen, f"{where}, penalties", "ranking")
+            p = self.penalty(raw_pen, {**where, "field": "penalties"}, "ranking")
             if p is not None:
                 penalties.append(p)
         discipline = []
         for raw_d in self.items(data.get("discipline"), where, "discipline"):
-            d = self.discipline(raw_d, f"{where}, discipline")
+            d = self.discipline(raw_d, {**where, "field": "discipline"})
             if d is not None:
                 discipline.append(d)
         return Evening(
@@ -333,37 +419,38 @@ class _Reader:
             absent=frozenset(self.names(data.get("absent"), where, "absent")),
         )
 
-    def arrival(self, player: str, value: Any, where: str) -> Arrival | None:
+    def arrival(self, player: str, value: Any, where: Where) -> Arrival | None:
+        who = {**where, "player": player}
         if isinstance(value, str):
-            at = self.clock(value, where, player)
+            at = self.clock(value, who)
             return None if at is None else Arrival(player, at)
-        data = self.obj(value, where, _ARRIVAL_KEYS, f"the arrival of {player}")
+        data = self.obj(value, where, _ARRIVAL_KEYS, "the arrival", player=player)
         if data is None:
             return None
-        at = self.clock(data.get("at"), where, f"{player} 'at'")
+        at = self.clock(data.get("at"), who)
         phoned = data.get("phoned", False)
         if not isinstance(phoned, bool):
-            self.fault(where, f"{player}: phoned must be true or false")
+            self.add(PHONED_FLAG(who))
             phoned = False
         phoned_at = None
         if data.get("phoned_at") is not None:
-            phoned_at = self.clock(data["phoned_at"], where, f"{player} 'phoned_at'")
+            phoned_at = self.clock(data["phoned_at"], {**who, "field": "phoned_at"})
             phoned = True
         return None if at is None else Arrival(player, at, phoned, phoned_at)
 
-    def discipline(self, raw: Any, where: str) -> Discipline | None:
+    def discipline(self, raw: Any, where: Where) -> Discipline | None:
         data = self.obj(raw, where, _DISCIPLINE_KEYS, "a disciplinary record")
         if data is None:
             return None
         player = self.name(data.get("player"), where)
+        who = {**where, "player": player or "?"}
         level = data.get("level")
         if level not in DISCIPLINE_LEVELS:
-            self.fault(where, f"{player or '?'}: level must be one of "
-                       f"{', '.join(DISCIPLINE_LEVELS)}, not {json.dumps(level)}")
+            self.add(BAD_LEVEL(who, known=list(DISCIPLINE_LEVELS), value=json.dumps(level)))
             return None
         table = data.get("table")
         if table is not None and not _is_int(table):
-            self.fault(where, f"{player or '?'}: table must be a table number")
+            self.add(BAD_TABLE_NUMBER(who))
             table = None
         if player is None:
             return None
@@ -371,43 +458,45 @@ class _Reader:
                           self.text(data.get("referee"), where, "referee"), table)
 
     def tournament(self, data: Any) -> Tournament | None:
-        top = self.obj(data, "", _TOP_KEYS, "a season file")
+        top = self.obj(data, {}, _TOP_KEYS, "a season file")
         if top is None:
             return None
         name = top.get("name")
-        if not isinstance(name, str) or not name.strip():
-            self.fault("", "'name' must name the tournament")
+        if not isinstance(name, str) or not clean_name(name):
+            self.add(NO_NAME())
             name = "?"
         rs_raw = top.get("ruleset", "club-milano")
+        if not isinstance(rs_raw, str):
+            self.add(RULESET_NOT_NAME({"field": "ruleset"}, value=json.dumps(rs_raw)))
+            return None
         try:
-            if not isinstance(rs_raw, str):
-                raise ValueError(f"ruleset must be a name, not {json.dumps(rs_raw)}")
             ruleset = get_ruleset(rs_raw)
-        except ValueError as err:
-            self.fault("ruleset", str(err))
+        except RisikoError as err:
+            self.faults += [f.at(field="ruleset") for f in err.faults]
             return None
         fmt = self.format(top.get("format"))
         players: list[Player] = []
         raw_players = top.get("players")
         if not isinstance(raw_players, list):
-            self.fault("players", "'players' must list the players' names")
+            self.add(NO_PLAYERS({"field": "players"}))
             raw_players = []
         for raw in raw_players:
             p = self.player(raw)
             if p is not None:
-                players.append(p)
+                self.canon.setdefault(name_key(p.name), p.name)
+                players.append(replace(p, name=self.canon[name_key(p.name)]))
         carry: list[CarryOver] = []
         raw_carry = top.get("carry_over")
         if raw_carry is not None:
-            cdata = self.obj(raw_carry, "carry_over", tuple(raw_carry) if isinstance(
-                raw_carry, Mapping) else (), "carry_over")
+            cdata = self.obj(raw_carry, {"field": "carry_over"}, (), "carry_over",
+                             names=True)
             for player, value in (cdata or {}).items():
-                c = self.carry(player, value)
+                c = self.carry(self.player_name(player), value)
                 if c is not None:
                     carry.append(c)
         draws: list[Draw] = []
-        for i, raw_draw in enumerate(self.items(top.get("draws"), "draws", "draws"), 1):
-            d = self.draw(raw_draw, f"draws, draw {i}")
+        for i, raw_draw in enumerate(self.items(top.get("draws"), {}, "draws"), 1):
+            d = self.draw(raw_draw, {"field": "draws", "draw": i})
             if d is not None:
                 draws.append(d)
         evenings: list[Evening] = []
@@ -415,14 +504,14 @@ class _Reader:
         if raw_evenings is None:
             raw_evenings = []
         if not isinstance(raw_evenings, list):
-            self.fault("evenings", "'evenings' must be a list of evenings")
+            self.add(NO_EVENINGS({"field": "evenings"}))
             raw_evenings = []
         for i, raw_e in enumerate(raw_evenings, start=1):
             e = self.evening(raw_e, i, ruleset, ruleset.label)
             if e is not None:
                 evenings.append(e)
         return Tournament(
-            name=name,
+            name=clean_name(name),
             players=tuple(players),
             ruleset_name=ruleset.name,
             ruleset_version=ruleset.version,
@@ -440,55 +529,57 @@ class _Reader:
                 base = get_format(raw["base"]) if isinstance(raw.get("base"), str) else None
                 rest = {k: v for k, v in raw.items() if k != "base"}
                 return TournamentFormat.from_dict(rest, base)
-            raise ValueError(f"format must be a name or an object, not {json.dumps(raw)}")
-        except ValueError as err:
-            self.fault("format", str(err))
+            raise InvalidInputError(NOT_OBJECT({"field": "format"}, what="format",
+                                               value=json.dumps(raw)))
+        except RisikoError as err:
+            self.faults += [f.at(field="format") for f in err.faults]
             return get_format(None)
 
     def player(self, raw: Any) -> Player | None:
+        where: Where = {"field": "players"}
         if isinstance(raw, str):
-            n = self.name(raw, "players")
+            n = self.name(raw, where)
             return None if n is None else Player(n)
-        data = self.obj(raw, "players", _PLAYER_KEYS, "a player")
+        data = self.obj(raw, where, _PLAYER_KEYS, "a player")
         if data is None:
             return None
-        n = self.name(data.get("name"), "players")
+        n = self.name(data.get("name"), where)
+        who = {**where, "player": n or "?"}
         accepted_on = None
         if data.get("accepted_on") is not None:
             try:
                 accepted_on = _dt.date.fromisoformat(str(data["accepted_on"]))
             except ValueError:
-                self.fault("players", f"{n}: accepted_on must be 'YYYY-MM-DD'")
+                self.add(ACCEPTED_ON(who))
         accepted = data.get("accepted_ruleset")
         if accepted is not None and not isinstance(accepted, str):
-            self.fault("players", f"{n}: accepted_ruleset must be 'name@version'")
+            self.add(ACCEPTED_RULESET(who))
             accepted = None
         return None if n is None else Player(n, accepted, accepted_on)
 
     def carry(self, player: str, raw: Any) -> CarryOver | None:
+        where: Where = {"field": "carry_over"}
         if isinstance(raw, int) and not isinstance(raw, bool):
             return CarryOver(player, raw)
-        data = self.obj(raw, "carry_over", _CARRY_KEYS, f"the carry-over of {player}")
+        data = self.obj(raw, where, _CARRY_KEYS, "the carry-over", player=player)
         if data is None:
             return None
         points = data.get("points")
         if not isinstance(points, int) or isinstance(points, bool):
-            self.fault("carry_over", f"{player}: points must be an integer")
+            self.add(CARRY_POINTS({**where, "player": player}))
             return None
-        return CarryOver(player, points, self.text(data.get("referee"), "carry_over",
-                                                  "referee"),
-                         self.text(data.get("note"), "carry_over", "note"))
+        return CarryOver(player, points, self.text(data.get("referee"), where, "referee"),
+                         self.text(data.get("note"), where, "note"))
 
-    def draw(self, raw: Any, where: str) -> Draw | None:
+    def draw(self, raw: Any, where: Where) -> Draw | None:
         data = self.obj(raw, where, _DRAW_KEYS, "a draw of lots")
         if data is None:
             return None
         stage = data.get("stage")
         if stage not in ("semifinal", "final"):
-            self.fault(where, f"stage must be 'semifinal' or 'final' (the stage the draw "
-                       f"seats), not {json.dumps(stage)}")
+            self.add(DRAW_STAGE(where, value=json.dumps(stage)))
             return None
-        order = self.names(data.get("order"), where, "order")
+        order = self.names(data.get("order"), {**where, "stage": stage}, "order")
         return Draw(stage, tuple(order), self.text(data.get("referee"), where, "referee"),
                     self.text(data.get("note"), where, "note"))
 
@@ -507,7 +598,7 @@ def parse_season(data: Any) -> Tournament:
     tournament = reader.tournament(data)
     faults = reader.faults
     if tournament is None:
-        raise SeasonError(faults or ["not a season file"])
+        raise SeasonError(faults or [NOT_A_SEASON()])
     faults += [f for f in tournament_faults(tournament) if f not in faults]
     if faults:
         raise SeasonError(faults)
@@ -527,8 +618,7 @@ def read_season_json(text: str) -> Any:
     try:
         return json.loads(text.lstrip("\ufeff"), object_pairs_hook=_pairs)
     except json.JSONDecodeError as e:
-        raise SeasonError([f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"]
-                          ) from e
+        raise SeasonError(NOT_JSON(reason=e.msg, line=e.lineno, column=e.colno)) from e
 
 
 def parse_season_text(text: str) -> Tournament:
@@ -544,9 +634,9 @@ def load_season(source: str | os.PathLike[str] | TextIO) -> Tournament:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as e:
-            raise SeasonError([f"cannot read {path}: {e.strerror or e}"]) from e
+            raise SeasonError(CANNOT_READ(path=str(path), reason=str(e.strerror or e))) from e
         except UnicodeDecodeError as e:
-            raise SeasonError([f"{path}: not UTF-8 text ({e.reason})"]) from e
+            raise SeasonError(NOT_UTF8(path=str(path), reason=e.reason)) from e
         return parse_season_text(text)
     return parse_season_text(source.read())
 

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..faults import InvalidInputError, define
 from .model import Evening, Tournament
 from .schedule import classify
 
@@ -56,8 +57,14 @@ MAX_TABLE = 6
 History = Sequence[Sequence[str]]
 
 
-class SeatingError(ValueError):
+class SeatingError(InvalidInputError):
     """The players cannot be seated (fewer than 3, a name twice, an unknown swap)."""
+
+
+TOO_FEW = define("seating.too_few", "", "{count} players cannot form a table ({min} to {max} "
+                 "seats)", located=True)
+LISTED_TWICE = define("seating.listed_twice", "", "listed twice: {players}", located=True)
+NOT_SEATED = define("seating.not_seated", "", "not seated: {players}", located=True)
 
 
 @dataclass(frozen=True)
@@ -105,7 +112,7 @@ def table_sizes(n: int) -> list[int]:
     Raises :class:`SeatingError` for fewer than 3 players.
     """
     if n < MIN_TABLE:
-        raise SeatingError(f"{n} players cannot form a table ({MIN_TABLE} to {MAX_TABLE} seats)")
+        raise SeatingError(TOO_FEW(count=n, min=MIN_TABLE, max=MAX_TABLE))
     best: tuple[tuple[int, int, int], list[int]] | None = None
     for sixes in range(n // 6 + 1):
         for fives in range((n - 6 * sixes) // 5 + 1):
@@ -168,7 +175,7 @@ def seat_players(
     names = list(players)
     dup = sorted({p for p in names if names.count(p) > 1})
     if dup:
-        raise SeatingError(f"listed twice: {', '.join(dup)}")
+        raise SeatingError(LISTED_TWICE(players=dup))
     sizes = table_sizes(len(names))
     rand = rng if rng is not None else random.Random(seed)
     met, seat = _counts(history)
@@ -233,7 +240,7 @@ def swap_seats(seating: Seating, a: str, b: str, history: History = ()) -> Seati
     seated = {p for t in seating.tables for p in t}
     missing = [p for p in (a, b) if p not in seated]
     if missing:
-        raise SeatingError(f"not seated: {', '.join(missing)}")
+        raise SeatingError(NOT_SEATED(players=missing))
     swap = {a: b, b: a}
     tables = tuple(tuple(swap.get(p, p) for p in t) for t in seating.tables)
     return Seating(tables, seating_cost(tables, history))
@@ -254,16 +261,16 @@ def history_of(tournament: Tournament, before: Evening | None = None) -> list[tu
     return out
 
 
-def expelled_before(tournament: Tournament, evening: Evening) -> dict[str, str]:
+def expelled_before(tournament: Tournament, evening: Evening) -> dict[str, tuple[str, str]]:
     """Players expelled from the tournament or the club (R10) on an earlier evening:
-    ``{player: "expelled from the tournament on 2027-03-09"}``."""
-    out: dict[str, str] = {}
+    ``{player: ("tournament", "2027-03-09")}`` (the level and the date)."""
+    out: dict[str, tuple[str, str]] = {}
     for e in sorted(tournament.evenings, key=lambda e: e.date):
         if e.date >= evening.date:
             break
         for d in e.discipline:
             if d.level in ("tournament", "club") and d.player not in out:
-                out[d.player] = f"expelled from the {d.level} on {e.date.isoformat()}"
+                out[d.player] = (d.level, e.date.isoformat())
     return out
 
 

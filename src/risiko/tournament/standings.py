@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..faults import Fault, Severity, define
 from .model import Draw, Evening, Stage, Tournament, TournamentFormat
 from .seating import expelled_before
 
@@ -52,6 +53,10 @@ class TableEntry:
     abandoned: bool
 
 
+TOO_FEW_EVENINGS = define("standings.too_few_evenings", "R18", "played {played} of the "
+                          "{required} qualifying evenings required")
+EXPELLED = define("standings.expelled", "R10", "expelled from the {level} on {date}")
+
 @dataclass(frozen=True)
 class PlayerRecord:
     """Everything the qualifying ranking knows of one player.
@@ -59,8 +64,8 @@ class PlayerRecord:
     ``carry_over`` (R17, ranking points); ``tables`` the played qualifying tables;
     ``ranking_penalties`` effective ranking points (< 0) of referees and of R13;
     ``evenings_held`` the qualifying evenings with a result so far (for best N of M);
-    ``expelled`` why the player may not be seated any more (R10: expelled from the
-    tournament or the club before the first semifinal or final evening), or None.
+    ``expelled`` (level, date) when the player may not be seated any more (R10: expelled
+    from the tournament or the club before the first semifinal or final evening), or None.
     """
 
     player: str
@@ -68,7 +73,7 @@ class PlayerRecord:
     tables: tuple[TableEntry, ...] = ()
     ranking_penalties: tuple[int, ...] = ()
     evenings_held: int = 0
-    expelled: str | None = None
+    expelled: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -141,7 +146,7 @@ class Row:
     best: int | None
     penalties: int
     eligible: bool
-    not_eligible_because: str | None = None
+    not_eligible_because: Fault | None = None
     metrics: dict[str, int | None] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -231,7 +236,7 @@ def player_records(tournament: Tournament, until: _dt.date | None = None
         for p in e.penalties:
             if p.effective:
                 penalties.setdefault(p.player, []).append(p.effective)
-    expelled: dict[str, str] = {}
+    expelled: dict[str, tuple[str, str]] = {}
     if tournament.evenings:
         # eligibility is judged when the next stage is seated: expulsions recorded at the
         # semifinal or the final do not reseat a stage already played
@@ -283,12 +288,13 @@ def compute_standings(tournament: Tournament, until: _dt.date | None = None,
     for group in groups:
         for name in _flat(apply_draws([group], draws)):
             rec, v = records[name], values[name]
-            why: str | None = None
+            why: Fault | None = None
             if rec.expelled:
-                why = rec.expelled
+                why = EXPELLED({"player": name}, Severity.WARNING, level=rec.expelled[0],
+                               date=rec.expelled[1])
             elif len(rec.tables) < fmt.min_evenings:
-                why = (f"played {len(rec.tables)} of the {fmt.min_evenings} qualifying "
-                       "evenings required")
+                why = TOO_FEW_EVENINGS({"player": name}, Severity.WARNING,
+                                       played=len(rec.tables), required=fmt.min_evenings)
             rows.append(Row(
                 rank=position,
                 player=name,

@@ -17,6 +17,7 @@ from typing import Any
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
+from risiko.faults import Fault
 from risiko.sheet import Sheet, SheetError, parse_sheet
 from risiko.tournament import model as dm
 from risiko.tournament.standings import Standings, compute_standings
@@ -217,8 +218,8 @@ def season_report_of(t: Tournament) -> dict[str, Any]:
     return season_report(load_tournament(t))
 
 
-def faults_of(t: Tournament) -> list[str]:
-    """What in the recorded facts contradicts the regulation (one line each)."""
+def faults_of(t: Tournament) -> list[Fault]:
+    """What in the recorded facts contradicts the regulation (fault values)."""
     from risiko.tournament.checks import tournament_faults
 
     return tournament_faults(load_tournament(t))

@@ -333,9 +333,9 @@ def _check_evening(evening: Evening) -> None:
     faults = tournament_faults(domain)
     if not faults:
         faults = list(compute_stages(domain).faults)
-    mine = [f for f in faults if f"evening {evening.date.isoformat()} (" in f]
+    mine = [f for f in faults if f.subjects.get("evening") == evening.date.isoformat()]
     if mine:
-        raise ServiceError("\n".join(mine))
+        raise ServiceError("\n".join(f.message() for f in mine))
 
 
 def _check_not_played(evening: Evening) -> None:
@@ -657,7 +657,8 @@ def seat_stage(
     else:
         tables = (stages.finalists,) if stages.finalists else None
     if not tables:
-        why = [p for p in stages.pending if p.startswith(stage)] or list(stages.pending)
+        why = [p.message() for p in stages.pending if p.subjects.get("stage") == stage] or [
+            p.message() for p in stages.pending]
         raise ServiceError(f"{t.name}: the {stage} cannot be seated yet: "
                            + ("; ".join(why) or "not enough results"))
     evening = open_evening(t, date, stage=stage, chief_referee=chief_referee, who=who)

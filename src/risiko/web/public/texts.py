@@ -1,18 +1,20 @@
-"""Words of the domain in the page's language: stages, R3 classes, appeal outcomes, and the
-``pending`` lines of the season report (English sentences of :mod:`risiko.tournament.finals`,
-recognised and translated; a line not recognised is shown as it is, marked English)."""
+"""Words of the domain in the page's language: stages, R3 classes, appeal outcomes, and what
+the season report waits for (the values of its ``faults`` list, rendered by their code with
+this app's catalogue; any other code in the words of :mod:`risiko.faults`)."""
 
 from __future__ import annotations
 
 import datetime as _dt
-import re
-from collections.abc import Callable
+from collections.abc import Mapping
+from typing import Any
 
 from django.utils import dateformat
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+
+from risiko.faults import Fault
 
 
 def long_date(day: _dt.date) -> str:
@@ -73,11 +75,6 @@ def join_names(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " " + _("and") + " " + names[-1]
 
 
-def _split_names(text: str) -> list[str]:
-    head, _sep, last = text.rpartition(" and ")
-    return [*head.split(", "), last] if head else [last]
-
-
 def _date(text: str) -> str:
     try:
         return long_date(_dt.date.fromisoformat(text))
@@ -85,42 +82,41 @@ def _date(text: str) -> str:
         return text
 
 
-def _stage_word(stage: str) -> str:
-    return stage_label(stage)
+_SHARED = ("stage.shared_place_qualifying", "stage.shared_place_ripescato",
+           "stage.shared_place_after_semifinal")
 
 
-_PENDING: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
-    (re.compile(r"evening (\d{4}-\d\d-\d\d) \((\w+)\), table (\d+): no result yet"),
-     lambda m: _("Evening of %(date)s (%(stage)s), table %(table)s: no result yet")
-     % {"date": _date(m[1]), "stage": stage_label(m[2]).lower(), "table": m[3]}),
-    (re.compile(r"semifinal: (\d+) eligible players are ranked; the semifinal needs (\d+)"),
-     lambda m: _("Semifinal: %(count)s eligible players are ranked, the semifinal needs "
-                 "%(need)s") % {"count": m[1], "need": m[2]}),
-    (re.compile(r"final: (\d+) players are ranked; the final needs (\d+)"),
-     lambda m: _("Final: %(count)s players are ranked, the final needs %(need)s")
-     % {"count": m[1], "need": m[2]}),
-    (re.compile(r"(semifinal|final): (.+) share the (\d+)(?:st|nd|rd|th) place .*, across "
-                r"a cut of the (?:semifinal|final): record a draw of lots.*"),
-     lambda m: _("%(stage)s: %(players)s share position %(place)s across a cut: waiting "
-                 "for a draw of lots") % {"stage": _stage_word(m[1]),
-                                          "players": join_names(_split_names(m[2])),
-                                          "place": m[3]}),
-    (re.compile(r"after the semifinal: waiting for the result of semifinal table (.+)"),
-     lambda m: _("Order after the semifinal: waiting for the result of semifinal table "
-                 "%(tables)s") % {"tables": join_names(_split_names(m[1]))}),
-    (re.compile(r"after the semifinal: no semifinal evening yet"),
-     lambda m: _("Order after the semifinal: no semifinal evening yet")),
-    (re.compile(r"final standings: waiting for the result of the final"),
-     lambda m: _("Final standings: waiting for the result of the final")),
-    (re.compile(r"final standings: no final evening yet"),
-     lambda m: _("Final standings: no final evening yet")),
-]
+def _pending_text(f: Fault) -> str:
+    p, s = f.params, f.subjects
+    if f.code == "stage.no_result":
+        return _("Evening of %(date)s (%(stage)s), table %(table)s: no result yet") % {
+            "date": _date(str(s.get("evening", ""))),
+            "stage": stage_label(str(s.get("stage", ""))).lower(), "table": s.get("table")}
+    if f.code == "stage.too_few_eligible":
+        return _("Semifinal: %(count)s eligible players are ranked, the semifinal needs "
+                 "%(need)s") % {"count": p["count"], "need": p["need"]}
+    if f.code == "stage.too_few_ranked":
+        return _("Final: %(count)s players are ranked, the final needs %(need)s") % {
+            "count": p["count"], "need": p["need"]}
+    if f.code in _SHARED:
+        return _("%(stage)s: %(players)s share position %(place)s across a cut: waiting "
+                 "for a draw of lots") % {"stage": stage_label(str(s.get("stage", ""))),
+                                          "players": join_names(list(p["players"])),
+                                          "place": p["place"]}
+    if f.code == "stage.waiting_semifinal":
+        return _("Order after the semifinal: waiting for the result of semifinal table "
+                 "%(tables)s") % {"tables": join_names([str(n) for n in p["tables"]])}
+    if f.code == "stage.no_semifinal_evening":
+        return _("Order after the semifinal: no semifinal evening yet")
+    if f.code == "stage.waiting_final":
+        return _("Final standings: waiting for the result of the final")
+    if f.code == "stage.no_final_evening":
+        return _("Final standings: no final evening yet")
+    return f.message(get_language() or "it")
 
 
-def pending_line(text: str) -> SafeString:
-    """One ``pending`` line of the season report in the page's language (HTML)."""
-    for pattern, render in _PENDING:
-        match = pattern.fullmatch(text)
-        if match:
-            return format_html("{}", render(match))
-    return format_html('<span lang="en">{}</span>', text)
+def pending_line(fault: Fault | Mapping[str, Any]) -> SafeString:
+    """One thing the season report waits for (a value of its ``faults`` list, by code) in
+    the page's language (HTML)."""
+    f = fault if isinstance(fault, Fault) else Fault.from_dict(fault)
+    return format_html("{}", _pending_text(f))

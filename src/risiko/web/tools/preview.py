@@ -1,17 +1,14 @@
 """The board entry's live score: a sheet checked and scored while it is still incomplete.
 
 The page posts its state (:func:`parse_state`): for each seat of the table (by position) the
-objective, the "left the game" flag (R13) and the armies on each territory it holds. A
-complete sheet is checked by :func:`risiko.sheet.parse_sheet` and scored by
-:func:`risiko.sheet.score_sheet`, as ``risiko score`` and the results service do. While the
-sheet is incomplete, ``parse_sheet`` would refuse it as a whole, so each seat is scored on
-its own: a sheet made of that seat plus a filler seat holding every other territory (a seat's
-table score depends only on its own territories, objective and armies, so this is exact).
-
-Faults are listed for the page (translated): territories nobody holds, a territory held by
-two seats, a seat without an objective, two seats with the same objective, army counts that
-are not whole numbers >= 1; over the army limit (R4/R5) is a warning, as the sheet is still
-valid and the score carries the penalty.
+objective, the "left the game" flag (R13) and the armies on each territory it holds. The
+library checks it (:func:`risiko.sheet.check_sheet`, the same checks as ``risiko score`` and
+the results service, but returning every fault with its subjects and severity while the sheet
+is incomplete) and scores each seat as far as it goes. This module only turns the posted
+state into a sheet and the faults into the page's language: territories nobody holds, a
+territory held by two seats, a seat without an objective, two seats with the same objective,
+army counts that are not whole numbers >= 1 block saving; over the army limit (R4/R5) is a
+warning, as the sheet is still valid and the score carries the penalty.
 """
 
 from __future__ import annotations
@@ -21,41 +18,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-
-from risiko.board import (
-    NUM_TERRITORIES,
-    UnknownTerritoryError,
-    parse_territory,
-    territory_name,
-)
+from risiko.board import UnknownTerritoryError, parse_territory, territory_name
+from risiko.faults import Fault
 from risiko.objectives import OBJECTIVES, Objective
 from risiko.ruleset import Ruleset
 from risiko.scoring import SeatScore
-from risiko.sheet import SheetError, parse_sheet, score_sheet
-
-#: the filler seat's name: never a player's (players' names are stripped of spaces)
-_FILLER = " filler "
-
-
-@dataclass(frozen=True)
-class Fault:
-    """One fault: ``code`` (missing, twice, no_objective, duplicate_objective, bad_armies,
-    army_limit, sheet), the translated message, the territories and seat positions concerned.
-    ``blocking`` False for a warning (the sheet can still be saved)."""
-
-    code: str
-    message: str
-    territories: tuple[int, ...] = ()
-    seats: tuple[int, ...] = ()
-    blocking: bool = True
+from risiko.sheet import SheetCheck, check_sheet
 
 
 @dataclass
 class SeatState:
     """One seat as posted: position, player (from the database), objective number or None,
-    abandoned flag, armies per territory (raw counts, checked later)."""
+    abandoned flag, armies per territory (raw counts, checked later), and the names posted
+    that are no territory."""
 
     position: int
     player: str
@@ -77,29 +52,78 @@ class SeatPreview:
     armies: int
 
 
+def _count(raw: Any) -> int | None:
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, str) and raw.strip().lstrip("+-").isdigit():
+        return int(raw.strip())
+    return None
+
+
+def _territories_of(fault: Fault) -> list[int]:
+    """The territories a fault names (its subject, or the missing ones)."""
+    names = [fault.subjects["territory"]] if "territory" in fault.subjects else []
+    if fault.code in ("sheet.missing", "sheet.missing_one"):
+        names = list(fault.params.get("territories", ()))
+    out = []
+    for name in names:
+        try:
+            out.append(parse_territory(name))
+        except UnknownTerritoryError:
+            continue
+    return out
+
+
 @dataclass
 class Preview:
-    """The live score of the board: seats, faults; ``complete`` when the sheet can be saved
-    (no blocking fault), with ``sheet`` its JSON form for the results service."""
+    """The live score of the board: seats and the library's check (``faults`` as
+    :class:`~risiko.faults.Fault` values); ``complete`` when the sheet can be saved (no
+    blocking fault), with ``sheet`` its JSON form for the results service; ``lang`` the
+    language the page says the faults in."""
 
     seats: list[SeatPreview]
-    faults: list[Fault]
+    check: SheetCheck
+    lang: str = "it"
     sheet: dict[str, Any] | None = None
+
+    @property
+    def faults(self) -> list[Fault]:
+        """Every fault, errors and warnings."""
+        return list(self.check.faults)
 
     @property
     def complete(self) -> bool:
         """No blocking fault: the sheet can be saved."""
-        return self.sheet is not None and not any(f.blocking for f in self.faults)
+        return self.sheet is not None and self.check.complete
 
     @property
     def fault_territories(self) -> list[int]:
         """Territories named by a blocking fault (missing, held twice, bad armies)."""
-        return sorted({t for f in self.faults if f.blocking for t in f.territories})
+        return sorted({t for f in self.check.faults if f.is_error for t in _territories_of(f)})
+
+    @property
+    def fault_rows(self) -> list[dict[str, Any]]:
+        """The faults for the page: ``message`` (in :attr:`lang`), ``blocking``, and the
+        territories and seat positions they name."""
+        position = {s.state.player: s.state.position for s in self.seats}
+        return [
+            {**f.to_dict(self.lang), "blocking": f.is_error,
+             "territories": _territories_of(f),
+             "seats": sorted({position[p] for p in self._players(f) if p in position})}
+            for f in self.check.faults
+        ]
+
+    @staticmethod
+    def _players(f: Fault) -> list[str]:
+        found = [f.subjects["player"]] if "player" in f.subjects else []
+        return found + [p for p in f.params.get("players", ()) if isinstance(p, str)]
 
     @property
     def held(self) -> int:
         """Territories held by some seat."""
-        return len({t for s in self.seats for t in s.state.armies})
+        return self.check.held
 
     @property
     def abandoned(self) -> list[str]:
@@ -108,7 +132,9 @@ class Preview:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: ``seats`` (position, player, objective, territories, armies and the
-        score breakdown of :meth:`SeatScore.to_dict`, or None), ``faults``, ``complete``."""
+        score breakdown of :meth:`SeatScore.to_dict`, or None), ``faults`` (each fault's
+        JSON form, its message in :attr:`lang`, with ``blocking``, ``territories`` and
+        ``seats``), ``complete``, ``held``."""
         return {
             "complete": self.complete,
             "held": self.held,
@@ -124,22 +150,8 @@ class Preview:
                 }
                 for s in self.seats
             ],
-            "faults": [
-                {"code": f.code, "message": f.message, "territories": list(f.territories),
-                 "seats": list(f.seats), "blocking": f.blocking}
-                for f in self.faults
-            ],
+            "faults": self.fault_rows,
         }
-
-
-def _count(raw: Any) -> int | None:
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, int):
-        return raw
-    if isinstance(raw, str) and raw.strip().lstrip("+-").isdigit():
-        return int(raw.strip())
-    return None
 
 
 def parse_state(raw: str | Mapping[str, Any] | None, seated: Sequence[tuple[int, str]]
@@ -184,130 +196,32 @@ def parse_state(raw: str | Mapping[str, Any] | None, seated: Sequence[tuple[int,
     return out
 
 
-def _names(ts: Sequence[int], lang: str) -> str:
-    return ", ".join(territory_name(t, lang) for t in ts)
-
-
-def _seat_score(seat: SeatState, counts: dict[int, int], ruleset: Ruleset) -> SeatScore:
-    """The seat's score from a sheet of that seat plus a filler holding the rest."""
-    assert seat.objective is not None
-    other = 1 if seat.objective != 1 else 2
-    rest = {territory_name(t): 1 for t in range(NUM_TERRITORIES) if t not in counts}
-    sheet = {
+def sheet_of(seats: Sequence[SeatState], ruleset: Ruleset) -> dict[str, Any]:
+    """The posted seats as a sheet in JSON form (names posted that are no territory kept,
+    so the check names them)."""
+    return {
+        "ruleset": ruleset.name,
         "seats": [
-            {"player": seat.player, "objective": seat.objective,
-             "armies": {territory_name(t): n for t, n in sorted(counts.items())},
-             "abandoned": seat.abandoned},
-            {"player": _FILLER, "objective": other, "armies": rest},
-        ]
+            {"player": s.player, "objective": s.objective,
+             "armies": {**{territory_name(t): n for t, n in sorted(s.armies.items())},
+                        **{name: 1 for name in s.bad_territories}},
+             **({"abandoned": True} if s.abandoned else {})}
+            for s in seats
+        ],
     }
-    return score_sheet(parse_sheet(sheet, ruleset=ruleset.name), ruleset).seats[0]
 
 
 def preview(seats: Sequence[SeatState], ruleset: Ruleset, lang: str = "it") -> Preview:
     """Check and score the board as far as it goes (see the module docstring)."""
-    faults: list[Fault] = []
-    holders: dict[int, list[SeatState]] = {}
-    counts_of: dict[int, dict[int, int]] = {}
-    for seat in seats:
-        counts: dict[int, int] = {}
-        bad: list[int] = []
-        for t, raw in sorted(seat.armies.items()):
-            holders.setdefault(t, []).append(seat)
-            n = _count(raw)
-            if n is None or n < 1:
-                bad.append(t)
-                n = 1  # scored as 1 army meanwhile
-            counts[t] = n
-        counts_of[seat.position] = counts
-        if bad:
-            faults.append(Fault(
-                "bad_armies",
-                _("%(player)s: the armies on %(territories)s must be a whole number, "
-                  "at least 1") % {"player": seat.player, "territories": _names(bad, lang)},
-                tuple(bad), (seat.position,),
-            ))
-        if seat.bad_territories:
-            faults.append(Fault(
-                "bad_armies",
-                _("%(player)s: unknown territories %(names)s")
-                % {"player": seat.player, "names": ", ".join(seat.bad_territories)},
-                (), (seat.position,),
-            ))
-        if seat.objective is None:
-            faults.append(Fault(
-                "no_objective",
-                _("%(player)s: choose the objective") % {"player": seat.player},
-                (), (seat.position,),
-            ))
-    missing = [t for t in range(NUM_TERRITORIES) if t not in holders]
-    if missing:
-        faults.append(Fault(
-            "missing",
-            ngettext(
-                "%(count)d territory has no owner: %(territories)s",
-                "%(count)d territories have no owner: %(territories)s",
-                len(missing),
-            ) % {"count": len(missing), "territories": _names(missing, lang)},
-            tuple(missing),
-        ))
-    for t, who in sorted(holders.items()):
-        if len(who) > 1:
-            faults.append(Fault(
-                "twice",
-                _("%(territory)s is held by %(players)s: only one seat may hold it")
-                % {"territory": territory_name(t, lang),
-                   "players": ", ".join(s.player for s in who)},
-                (t,), tuple(s.position for s in who),
-            ))
-    by_objective: dict[int, list[SeatState]] = {}
-    for seat in seats:
-        if seat.objective is not None:
-            by_objective.setdefault(seat.objective, []).append(seat)
-    for number, who in sorted(by_objective.items()):
-        if len(who) > 1:
-            faults.append(Fault(
-                "duplicate_objective",
-                _("Objective %(number)d (%(name)s) is chosen by %(players)s: each seat has "
-                  "its own")
-                % {"number": number, "name": OBJECTIVES[number - 1].name,
-                   "players": ", ".join(s.player for s in who)},
-                (), tuple(s.position for s in who),
-            ))
-    limit = ruleset.army_limit
-    lines: list[SeatPreview] = []
-    for seat in seats:
-        counts = counts_of[seat.position]
-        total = sum(counts.values())
-        if limit is not None and total > limit:
-            faults.append(Fault(
-                "army_limit",
-                _("%(player)s has %(armies)d armies on the board, more than %(limit)d: "
-                  "%(penalty)d points (R5)")
-                % {"player": seat.player, "armies": total, "limit": limit,
-                   "penalty": -ruleset.army_limit_penalty},
-                (), (seat.position,), blocking=False,
-            ))
-        objective = OBJECTIVES[seat.objective - 1] if seat.objective else None
-        score = _seat_score(seat, counts, ruleset) if objective else None
-        lines.append(SeatPreview(seat, objective, score, len(counts), total))
-    result = Preview(lines, faults)
-    if not any(f.blocking for f in faults):
-        sheet = {
-            "ruleset": ruleset.name,
-            "seats": [
-                {"player": s.player, "objective": s.objective,
-                 "armies": {territory_name(t): n for t, n in sorted(counts_of[s.position].items())},
-                 **({"abandoned": True} if s.abandoned else {})}
-                for s in seats
-            ],
-        }
-        try:
-            scored = score_sheet(parse_sheet(sheet, ruleset=ruleset.name), ruleset)
-        except SheetError as err:  # a fault the checks above do not know
-            result.faults.extend(Fault("sheet", f) for f in err.faults)
-        else:
-            for line, full in zip(lines, scored.seats, strict=True):
-                line.score = full
-            result.sheet = sheet
-    return result
+    data = sheet_of(seats, ruleset)
+    check = check_sheet(data, ruleset)
+    lines = []
+    for seat, score in zip(seats, check.seats, strict=True):
+        counts = [_count(n) for n in seat.armies.values()]
+        lines.append(SeatPreview(
+            seat, OBJECTIVES[seat.objective - 1] if seat.objective else None, score,
+            len(seat.armies), sum(n if n is not None and n >= 1 else 1 for n in counts)))
+    sheet = check.sheet.to_dict() if check.sheet is not None else None
+    if sheet is not None:
+        sheet["ruleset"] = ruleset.name
+    return Preview(lines, check, lang, sheet)

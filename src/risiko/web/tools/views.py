@@ -253,7 +253,7 @@ def board_save(request: HttpRequest, slug: str, date: str, number: int) -> HttpR
     seats = parse_state(request.POST.get("state", ""), _seated(table))
     result = preview(seats, services.table_ruleset(table), _lang())
     if not result.complete or result.sheet is None:
-        errors = [f.message for f in result.faults if f.blocking]
+        errors = [f["message"] for f in result.fault_rows if f["blocking"]]
         return _board_page(request, table, seats, result, save_errors=errors, status=400)
     try:
         web_services.enter_sheet(table, result.sheet, abandoned=result.abandoned,

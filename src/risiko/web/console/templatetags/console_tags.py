@@ -2,7 +2,8 @@
 
 ``stage|stage_label``, ``class|arrival_label``, ``outcome|outcome_label``,
 ``level|level_label``, ``unit|unit_label``: the translated names of the domain's codes;
-``value|signed``: ``+3`` / ``-7`` / ``0``; ``mapping|lookup:key``.
+``value|signed``: ``+3`` / ``-7`` / ``0``; ``mapping|lookup:key``; ``fault|fault``: a fault
+in the page's language.
 """
 
 from __future__ import annotations
@@ -62,3 +63,14 @@ def lookup(mapping: Any, key: Any) -> Any:
         return mapping[key]
     except (KeyError, IndexError, TypeError):
         return ""
+
+
+@register.filter
+def fault(value: Any) -> str:
+    """A fault (a :class:`~risiko.faults.Fault` or its JSON form) in the page's language."""
+    from django.utils.translation import get_language
+
+    from risiko.faults import Fault
+
+    f = value if isinstance(value, Fault) else Fault.from_dict(value)
+    return f.message(get_language() or "it")

@@ -3,7 +3,6 @@ cut, seating a stage from the ranking, the final standings."""
 
 from __future__ import annotations
 
-import re
 import secrets
 from typing import Any
 
@@ -21,27 +20,23 @@ from .. import labels
 from ..common import player_names, referee_name, tables_of, tournament_or_404, who
 from ..forms import DrawForm, StageForm, add_service_error, today
 
-#: "semifinal: Dora and Ezio share the 10th place ..." (risiko.tournament.finals)
-_TIE = re.compile(r"^(semifinal|final): (.+?) share the \d+\w* place")
+#: the codes of a shared position across a cut, waiting for a draw of lots (R18 reading)
+TIE_CODES = ("stage.shared_place_qualifying", "stage.shared_place_ripescato",
+             "stage.shared_place_after_semifinal", "stage.table_winners_tie")
 
 
-def split_names(text: str, known: set[str]) -> list[str] | None:
-    """``"A, B and C"`` -> ``["A", "B", "C"]`` when those are players' names, else None."""
-    head, _sep, last = text.rpartition(" and ")
-    names = [*head.split(", "), last] if head else [text]
-    return names if all(n in known for n in names) else None
-
-
-def pending_ties(pending: list[str], players: list[str]) -> list[dict[str, Any]]:
-    """The ties across a cut waiting for a draw of lots, from the pending reasons."""
+def pending_ties(pending: list[dict[str, Any]], players: list[str]) -> list[dict[str, Any]]:
+    """The ties across a cut waiting for a draw of lots: the season report's ``faults``
+    (values) whose code says so, with the stage the draw seats and the tied players."""
     known = set(players)
     out = []
-    for reason in pending:
-        m = _TIE.match(reason)
-        if m:
-            names = split_names(m.group(2), known)
-            if names:
-                out.append({"reason": reason, "stage": m.group(1), "players": names})
+    for fault in pending:
+        if fault["code"] not in TIE_CODES:
+            continue
+        names = list(fault["params"].get("players", ()))
+        if names and all(n in known for n in names):
+            stage = fault["params"].get("cut") or fault["subjects"].get("stage", "final")
+            out.append({"reason": fault, "stage": stage, "players": names})
     return out
 
 
@@ -49,7 +44,7 @@ def _stages_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpRespo
     report = selectors.season_report_of(t)
     players = player_names(t)
     me = referee_name(request)
-    ties = pending_ties(report["pending"], players)
+    ties = pending_ties(report["faults"], players)
     for i, tie in enumerate(ties):
         tie["form"] = forms.pop(f"tie_{i}", None) or DrawForm(
             initial={"stage": tie["stage"], "order": "\n".join(tie["players"]), "referee": me},

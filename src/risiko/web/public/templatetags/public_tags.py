@@ -37,8 +37,9 @@ def appeal(value: str) -> str:
 
 
 @register.filter
-def pending(value: str) -> SafeString:
-    """``{{ line|pending }}``: a pending line in the page's language."""
+def pending(value: Any) -> SafeString:
+    """``{{ fault|pending }}``: what the season report waits for (a value of its ``faults``
+    list), in the page's language."""
     return texts.pending_line(value)
 
 
