@@ -150,9 +150,10 @@ class DatabaseStore(Store):
                previous: str | None, by: str) -> dict[str, Any]:
         def go(s: Any) -> Any:
             prev = s.get_tournament(previous) if previous else None
-            kwargs = {} if ruleset is None else {"ruleset": ruleset}
-            return s.create_tournament(name, format=format, previous=prev, who=who(by),
-                                       **kwargs)
+            from ..ruleset import NEW_TOURNAMENT_RULESET
+
+            return s.create_tournament(name, ruleset=ruleset or NEW_TOURNAMENT_RULESET,
+                                       format=format, previous=prev, who=who(by))
 
         t = self._run(go)
         return {"id": t.pk, "slug": t.slug, "name": t.name,

@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from risiko.ruleset import PRESETS
+from risiko.ruleset import NEW_TOURNAMENT_RULESET, VERSIONS, get_ruleset
 from risiko.tournament.model import FORMATS
 from risiko.tournament.schedule import CLUB_TIMEZONE
 
@@ -66,14 +66,27 @@ class PlayersField(forms.CharField):
             raise forms.ValidationError(self.error_messages["required"], code="required")
 
 
+class RulesetField(forms.ChoiceField):
+    """A ruleset: the choices list every shipped version (newest first); any name the
+    library knows is accepted (``club-milano`` is club-milano@1)."""
+
+    def valid_value(self, value: Any) -> bool:
+        try:
+            get_ruleset(str(value))
+        except ValueError:
+            return False
+        return True
+
+
 class TournamentForm(forms.Form):
     """A new tournament: name, ruleset preset, format (with optional parameters), players."""
 
     name = forms.CharField(label=_("Name"), max_length=120)
-    ruleset = forms.ChoiceField(
+    ruleset = RulesetField(
         label=_("Ruleset"),
-        choices=[(name, rs.label) for name, rs in PRESETS.items()],
-        initial="club-milano",
+        choices=[(rs.label, rs.label) for versions in VERSIONS.values()
+                 for _v, rs in sorted(versions.items(), reverse=True)],
+        initial=NEW_TOURNAMENT_RULESET,  # club-milano@2: the final's R2 call stays at 23:30
     )
     format = forms.ChoiceField(
         label=_("Format"), choices=[(name, name) for name in FORMATS], initial="club-milano"
