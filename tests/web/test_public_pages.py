@@ -279,6 +279,20 @@ def test_the_players_list(client):
         assert names == ["Alba", "Bice", "Ciro", "Dora", "Ezio", "Fede", "Gino", "Ivo", "Lia"]
 
 
+def test_names_in_lists_follow_italian_order(client):
+    """Issue 7 item 2: Èrica between Dario and Franco (not after Zeno), for display only."""
+    from urllib.parse import unquote
+
+    from risiko.web.console.common import player_names
+
+    t = services.create_tournament("Ordine", who="test")
+    services.add_players(t, ["Zeno", "Franco", "Èrica", "Dario", "anna", "Ugo"], who="test")
+    html = client.get(f"/t/{t.slug}/giocatori/").content.decode()
+    names = [unquote(n) for n in re.findall(r'giocatori/([^/"]+)/">', html)]
+    assert names == ["anna", "Dario", "Èrica", "Franco", "Ugo", "Zeno"]
+    assert player_names(t) == names
+
+
 def test_a_players_page_with_games_penalties_and_chart(client):
     build()
     html = client.get(f"/t/{SLUG}/giocatori/Bice/").content.decode()

@@ -411,67 +411,153 @@ class FileStore(Store):
     def log(self, tournament: str, limit: int) -> list[dict[str, Any]]:
         self._no("a season file has no audit log: the log is the database's")
 
-    # writes: see risiko.tournament.edit
-    def _writes(self) -> NoReturn:
-        self._no("changing a season file from the command line comes with the next version; "
-                 "import it into the database (risiko tournament import) to change it")
+    # writes: risiko.tournament.edit (the same checks as the services)
+    def _change(self, fn: Callable[[Any], tuple[Any, Any]]) -> Any:
+        """Apply ``fn`` to the file's tournament; ``fn`` returns (tournament, answer); the
+        answer is returned, the tournament saved (with ``--write``)."""
+        from ..faults import RisikoError
+
+        try:
+            changed, answer = fn(self.load())
+        except RisikoError as e:
+            fail_faults(e)
+        self._save(changed)
+        return answer
 
     def create(self, name: str, *, ruleset: str | None, format: Mapping[str, Any] | None,
                previous: str | None, by: str) -> dict[str, Any]:
-        self._writes()
+        from ..faults import RisikoError
+        from ..ruleset import NEW_TOURNAMENT_RULESET
+        from ..tournament.edit import new_tournament
+
+        if self.stdin:
+            self._no("create writes a new season file: give its name with --file")
+        if self.path.exists():
+            self._no(f"{self.path} exists already: a new tournament needs a new file")
+        if previous:
+            self._no("--previous links tournaments in the database: run it without --file")
+        try:
+            t = new_tournament(name, ruleset=ruleset or NEW_TOURNAMENT_RULESET, format=format)
+        except RisikoError as e:
+            fail_faults(e)
+        self._save(t)
+        label = f"{t.ruleset_name}@{t.ruleset_version}"
+        return {"id": str(self.path), "slug": str(self.path), "name": t.name,
+                "ruleset": label}
 
     def add_players(self, tournament: str, names: Sequence[str], *, by: str) -> int:
-        self._writes()
+        from ..tournament import edit
+
+        self._change(lambda t: edit.add_players(t, names))
+        return len(names)
 
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
                      by: str) -> str:
-        self._writes()
+        from ..tournament import edit
+
+        self._change(lambda t: (edit.open_evening(t, date, stage=stage), None))
+        return f"{date} ({stage})"
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
                phoned_at: str | None, by: str) -> tuple[str, dict[str, Any]]:
-        self._writes()
+        from ..tournament import edit
+
+        def go(t: Any) -> Any:
+            changed, ruling = edit.record_arrival(t, date, player, at, phoned=phoned,
+                                                  phoned_at=phoned_at)
+            return changed, (edit.player_of(t, player), ruling.to_dict())
+
+        answer: tuple[str, dict[str, Any]] = self._change(go)
+        return answer
+
+    def _tables(self, date: str) -> list[list[str]]:
+        from ..tournament import edit
+
+        return [list(tb.seats) for tb in edit.evening_of(self.load(), date).tables]
 
     def seat(self, tournament: str, date: str, *, seed: str | None, by: str
              ) -> list[list[str]]:
-        self._writes()
+        from ..tournament import edit
+
+        self._change(lambda t: edit.seat_tables(t, date, seed=seed))
+        return self._tables(date)
 
     def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str
                      ) -> list[list[str]]:
-        self._writes()
+        from ..tournament import edit
+
+        self._change(lambda t: (edit.set_tables(t, date, tables), None))
+        return self._tables(date)
 
     def swap(self, tournament: str, date: str, a: str, b: str, *, by: str
              ) -> list[list[str]]:
-        self._writes()
+        from ..tournament import edit
+
+        self._change(lambda t: (edit.swap_seats(t, date, a, b), None))
+        return self._tables(date)
 
     def seat_stage(self, tournament: str, stage: str, date: str, *, by: str
                    ) -> list[list[str]]:
-        self._writes()
+        from ..tournament import edit
+
+        self._change(lambda t: (edit.seat_stage(t, stage, date), None))
+        return self._tables(date)
 
     def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
                     abandoned: list[str], by: str) -> None:
-        self._writes()
+        from ..tournament import edit
+
+        self._change(lambda t: (edit.enter_sheet(t, date, table, sheet, abandoned=abandoned),
+                                None))
 
     def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
                      risiko: list[str], abandoned: list[str], by: str) -> None:
-        self._writes()
+        from ..tournament import edit
+
+        self._change(lambda t: (edit.enter_scores(t, date, table, scores, risiko=risiko,
+                                                  abandoned=abandoned), None))
 
     def penalty(self, tournament: str, date: str, player: str, points: int, *, unit: str,
                 reason: str, referee: str, by: str) -> tuple[int, str]:
-        self._writes()
+        from ..tournament import edit
+
+        def go(t: Any) -> Any:
+            changed, number = edit.add_penalty(t, date, player, points, unit=unit,
+                                               reason=reason, referee=referee or who(by))
+            return changed, (number, edit.player_of(t, player))
+
+        answer: tuple[int, str] = self._change(go)
+        return answer
 
     def appeal(self, tournament: str, penalty_id: int, outcome: str, *, points: int | None,
                referee: str, reason: str, by: str) -> None:
-        self._writes()
+        from ..tournament import edit
+
+        self._change(lambda t: (edit.decide_appeal(t, penalty_id, outcome, points=points,
+                                                   referee=referee or who(by),
+                                                   reason=reason), None))
 
     def discipline(self, tournament: str, date: str, player: str, level: str, *,
                    reason: str, referee: str, table: int | None, by: str) -> str:
-        self._writes()
+        from ..tournament import edit
+
+        self._change(lambda t: (edit.add_discipline(t, date, player, level, reason=reason,
+                                                    referee=referee or who(by),
+                                                    table=table), None))
+        return edit.player_of(self.load(), player)
 
     def carry_over(self, tournament: str, player: str, points: int, *, referee: str,
                    by: str) -> str:
-        self._writes()
+        from ..tournament import edit
+
+        self._change(lambda t: (edit.set_carry_over(t, player, points,
+                                                    referee=referee or who(by)), None))
+        return edit.player_of(self.load(), player)
 
     def draw(self, tournament: str, stage: str, order: Sequence[str], *, referee: str,
              by: str) -> list[str]:
-        self._writes()
+        from ..tournament import edit
 
+        self._change(lambda t: (edit.record_draw(t, stage, order,
+                                                 referee=referee or who(by)), None))
+        return [edit.player_of(self.load(), n) for n in order]

@@ -13,6 +13,7 @@ from risiko.ruleset import Ruleset, get_ruleset
 from risiko.sheet import SheetError, TableScore, parse_sheet, score_sheet
 from risiko.tournament import model as dm
 from risiko.tournament.schedule import ArrivalRuling, classify
+from risiko.web.collation import display_key
 from risiko.web.evenings.models import Arrival, Evening
 from risiko.web.results.models import GameTable, TableResult
 from risiko.web.selectors import current_result, schedule_of
@@ -65,8 +66,8 @@ def table_or_404(evening: Evening, number: int) -> GameTable:
 
 
 def player_names(t: Tournament) -> list[str]:
-    """The tournament's players, by name."""
-    return sorted(t.entries.values_list("player__name", flat=True), key=str.casefold)
+    """The tournament's players, by name (Italian order: Èrica between Dario and Franco)."""
+    return sorted(t.entries.values_list("player__name", flat=True), key=display_key)
 
 
 @dataclass(frozen=True)

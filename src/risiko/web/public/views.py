@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from risiko.web.collation import display_key
 from risiko.web.tournaments.models import Tournament
 
 from . import data, texts
@@ -245,7 +246,7 @@ def tournament_evening(request: HttpRequest, slug: str, date: _dt.date) -> HttpR
 
 def _players_page(request: HttpRequest, t: Tournament) -> HttpResponse:
     snap = data.snapshot(t)
-    players = sorted(snap.domain.player_names, key=lambda n: (n.casefold(), n))
+    players = sorted(snap.domain.player_names, key=display_key)  # Italian order
     rows = [(name, snap.row_of.get(name)) for name in players]
     return render(request, "public/players.html",
                   _base(request, t, snap, "players", players=rows))

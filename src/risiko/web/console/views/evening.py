@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from risiko.web import services
+from risiko.web.collation import display_key
 from risiko.web.evenings.models import Evening
 from risiko.web.players.models import Player
 from risiko.web.site.permissions import referee_required
@@ -76,7 +77,7 @@ def _row(e: Evening, player: Player, info: ArrivalInfo | None,
 
 def _players(t: Tournament) -> list[Player]:
     return sorted((entry.player for entry in t.entries.select_related("player")),
-                  key=lambda p: p.name.casefold())
+                  key=lambda p: display_key(p.name))
 
 
 def _players_of(t: Tournament, e: Evening) -> list[Player]:
@@ -155,9 +156,9 @@ def _seating_page(request: HttpRequest, t: Tournament, e: Evening, **forms: Any
     seated = [n for info in tables for n in info.seats]
     arrivals = arrivals_of(e)
     admitted_waiting = sorted((n for n, a in arrivals.items()
-                               if a.ruling.admitted and n not in seated), key=str.casefold)
+                               if a.ruling.admitted and n not in seated), key=display_key)
     excluded = sorted((n for n, a in arrivals.items() if not a.ruling.admitted),
-                      key=str.casefold)
+                      key=display_key)
     context = _evening_context(t, e, "seating")
     context.update({
         "tables": tables,
@@ -167,7 +168,7 @@ def _seating_page(request: HttpRequest, t: Tournament, e: Evening, **forms: Any
         "late": {n: a.ruling.penalty_turns for n, a in arrivals.items()
                  if a.ruling.penalty_turns},
         "seed_form": SeedForm(),
-        "swap_form": SwapForm(seated=sorted(seated, key=str.casefold)),
+        "swap_form": SwapForm(seated=sorted(seated, key=display_key)),
         "tables_form": TablesForm(initial={"tables": "\n".join(
             ", ".join(info.seats) for info in tables)}),
     })

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from risiko.web import selectors, services
+from risiko.web.collation import display_key
 from risiko.web.evenings.models import Evening
 from risiko.web.site.permissions import committee_required, referee_required
 from risiko.web.tournaments.models import CarryOver, Tournament
@@ -77,8 +78,8 @@ def _tournament_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpR
         "t": t,
         "players": players,
         "evenings": evenings,
-        "carry_overs": CarryOver.objects.filter(tournament=t, superseded=False)
-        .select_related("player").order_by("player__name"),
+        "carry_overs": sorted(CarryOver.objects.filter(tournament=t, superseded=False)
+                              .select_related("player"), key=lambda c: display_key(c.player.name)),
         "report": selectors.season_report_of(t),
         "faults": selectors.faults_of(t),
         "players_form": PlayersForm(),
