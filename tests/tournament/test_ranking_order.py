@@ -9,10 +9,10 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from journal import Fact, Journal, PenaltyFact, ResultFact, fact_key
 from tournament_helpers import NAMES
 
 from risiko.tournament import Evening, Penalty, Table, Tournament, compute_stages
-from risiko.tournament.journal import Fact, Journal, PenaltyFact, ResultFact, fact_key
 from risiko.tournament.model import Appeal, CarryOver, Player
 from risiko.tournament.seating import table_sizes
 

@@ -204,13 +204,22 @@ urlpatterns = [
 ]
 
 
-def test_nav_items_appear_when_their_url_exists(client, settings):
+def test_a_nav_link_to_an_unknown_url_name_is_an_error_not_a_silent_gap(client, settings):
+    """Issue 7 item 9: the nav no longer renders nothing for a URL name that does not exist
+    (here "players"): like {% url %}, it fails loudly."""
+    from django.urls import NoReverseMatch
+
     settings.ROOT_URLCONF = sys.modules[__name__]
-    page = client.get("/").content.decode()
-    assert '<a href="/serate/">Serate</a>' in page
-    assert "Giocatori" not in page  # still no page named "players"
+    with pytest.raises(NoReverseMatch):
+        client.get("/")
+
+
+def test_the_nav_links_every_page_and_marks_the_current_one(client):
+    page = client.get("/serate/").content.decode()
+    for href in ("/classifica/", "/serate/", "/giocatori/", "/regulation/"):
+        assert f'<a href="{href}"' in page
+    assert '<a href="/serate/" aria-current="page">' in page
     assert "Strumenti arbitro" not in page  # for referees only
     client.force_login(User.objects.get(username="arbitro"))
-    assert "Strumenti arbitro" not in client.get("/").content.decode()  # not a referee
     User.objects.get(username="arbitro").groups.add(Group.objects.get(name="referee"))
-    assert '<a href="/arbitro/">Strumenti arbitro</a>' in client.get("/").content.decode()
+    assert "Strumenti arbitro" in client.get("/").content.decode()

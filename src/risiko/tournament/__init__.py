@@ -4,7 +4,7 @@ Modules: :mod:`.model` (the recorded facts), :mod:`.schedule` (R3 arrivals, the 
 times), :mod:`.seating` (tables of 5 and 4, the seating optimiser), :mod:`.standings` (the
 general ranking: metrics and tie-breaks), :mod:`.finals` (R18 semifinal and final, and other
 clubs' formats), :mod:`.checks` (faults of the facts), :mod:`.season` (the season file),
-:mod:`.journal` (entries and corrections in any order).
+:mod:`.edit` (changes to the facts: the season file's writes).
 
 Dependency rule: imports the game library only (``risiko.ruleset``, ``risiko.sheet``).
 """

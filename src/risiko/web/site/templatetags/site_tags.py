@@ -1,9 +1,8 @@
 """Template tags of the site: ``{% load site_tags %}``.
 
 - ``{% nav_link "url_name" _("Label") arg ... %}``: a nav item ``<li><a ...>`` marked
-  ``aria-current="page"`` on its own page; renders nothing while the URL name does not exist
-  (so the nav can list pages that other apps add later).
-- ``{% optional_url "url_name" arg ... as var %}``: the URL or "" when it does not resolve.
+  ``aria-current="page"`` on its own page (an unknown URL name is an error, as with
+  ``{% url %}``: a link to nothing is never rendered silently).
 - ``user|is_referee``, ``user|is_committee``: the permission helpers as filters.
 """
 
@@ -12,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -21,21 +20,10 @@ from .. import permissions
 register = template.Library()
 
 
-@register.simple_tag
-def optional_url(name: str, *args: Any) -> str:
-    """``reverse(name, args)``, or "" when there is no such URL."""
-    try:
-        return reverse(name, args=[a for a in args if a is not None] or None)
-    except NoReverseMatch:
-        return ""
-
-
 @register.simple_tag(takes_context=True)
 def nav_link(context: template.Context, name: str, label: str, *args: Any) -> SafeString:
-    """A nav item linking to URL ``name``; nothing when the URL does not exist."""
-    href = optional_url(name, *args)
-    if not href:
-        return SafeString("")
+    """A nav item linking to URL ``name`` (NoReverseMatch for a name that does not exist)."""
+    href = reverse(name, args=[a for a in args if a is not None] or None)
     request = context.get("request")
     path = getattr(request, "path", "")
     current = path == href or (href != "/" and path.startswith(href))

@@ -1,4 +1,5 @@
-"""Entries and corrections: the tournament as an append-only journal of facts.
+"""A test helper (issue 7 item 9: nothing in the package used it): the tournament as an
+append-only journal of facts, entries and corrections in any order.
 
 Referees enter results and penalties in whatever order the evening goes, and correct them
 later. The :class:`Journal` keeps every entry (who, when, why; nothing is deleted: a
@@ -18,8 +19,8 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass, replace
 
-from ..sheet import Sheet
-from .model import CarryOver, Penalty, Table, Tournament
+from risiko.sheet import Sheet
+from risiko.tournament.model import CarryOver, Penalty, Table, Tournament
 
 __all__ = ["Entry", "Fact", "Journal", "PenaltyFact", "ResultFact", "fact_key"]
 
