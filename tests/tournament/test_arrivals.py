@@ -116,10 +116,18 @@ def test_bad_times(bad: str) -> None:
 
 
 def test_json_form() -> None:
-    assert classify_arrival(CLUB_MILANO, "21:26", True).to_dict() == {
+    """The contract's fields, and (issue 7) the sibling list ``faults``: the note as a value."""
+    data = classify_arrival(CLUB_MILANO, "21:26", True).to_dict()
+    faults = data.pop("faults")
+    assert data == {
         "class": "late", "penalty_turns": 3, "at": "21:26", "phoned": True,
         "reason": "phone notice made by 21:10: admitted up to 21:30 with 3 penalty turns (R3)",
     }
+    assert faults == [{
+        "code": "arrival.late_phoned", "clause": "R3", "severity": "warning", "subjects": {},
+        "params": {"on_time": "21:10", "late_until": "21:20", "phoned_until": "21:30",
+                   "notice_by": "21:10", "turns": 3},
+        "message": data["reason"]}]
 
 
 @pytest.mark.parametrize("text", ["21:15", "21.15", "21h15", "21H15", "9:15 pm", "9:15pm",

@@ -229,7 +229,7 @@ def arrival(
              "excluded": "[red]excluded[/red]"}[ruling.arrival_class]
     turns = f", {ruling.penalty_turns} penalty turns" if ruling.penalty_turns else ""
     console.print(f"{clock_name(ruling.at)}: {label}{turns}", highlight=False)
-    console.print(escape(ruling.reason), highlight=False)
+    console.print(escape(ruling.note.message()), highlight=False)  # in --lang
 
 
 # --------------------------------------------------------------------------------------------
@@ -350,8 +350,11 @@ def arrive(ctx: typer.Context, tournament: TOpt, date: DateArg,
     if json_out:
         emit_json({"player": name, **ruling})
     else:
+        from ..faults import Fault
+
+        why = Fault.from_dict(ruling["faults"][0]).message()  # in --lang
         _said(f"{name} {ruling['at']}: {ruling['class']} ({ruling['penalty_turns']} penalty "
-              f"turns) — {ruling['reason']}")
+              f"turns) — {why}")
 
 
 @tournament_app.command("seat")

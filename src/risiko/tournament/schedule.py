@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..faults import Fault, FaultKind, InvalidInputError, Severity, define
+from ..faults import Fault, FaultKind, InvalidInputError, Severity, define, faults_json
 from ..ruleset import Ruleset
 from .model import (
     DAY_BREAK,
@@ -103,13 +103,15 @@ class ArrivalRuling:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (the contract of ``risiko arrival --json``): ``class``,
-        ``penalty_turns``, ``at`` ("HH:MM"), ``phoned``, ``reason``."""
+        ``penalty_turns``, ``at`` ("HH:MM"), ``phoned``, ``reason`` (English), and ``faults``:
+        the note as a value (:func:`risiko.faults.faults_json`)."""
         return {
             "class": self.arrival_class,
             "penalty_turns": self.penalty_turns,
             "at": clock_name(self.at),
             "phoned": self.phoned,
             "reason": self.reason,
+            "faults": faults_json([self.note]),
         }
 
 
