@@ -101,16 +101,18 @@ _CLOCK = re.compile(
 _COMPACT = re.compile(r"(?P<h>\d{1,2})(?P<m>\d{2})")
 
 
-def parse_clock(text: str) -> int:
+def parse_clock(text: str, *, evening: bool = True) -> int:
     """Minutes after midnight of the evening for a time as referees write it.
 
     ``"21:15"``, ``"21.15"``, ``"21h15"``, ``"9:15 pm"``, ``"2115"`` are all 21:15;
     seconds are dropped (R3: ``"21:10:59"`` is 21:10); ``"12 am"`` is midnight. Times before
-    :data:`DAY_BREAK` (06:00) are after midnight and count as 24:00 + time. A bare morning
-    hour (``"9:15"``, ``"915"``) in an evening is refused with "did you mean 21:15?"
-    (``"09:15"``, written with its leading zero, or ``"9:15 am"`` is a morning time on
-    purpose). Raises :class:`~risiko.faults.InvalidInputError` (a ValueError) naming the
-    text for anything else.
+    :data:`DAY_BREAK` (06:00) are after midnight and count as 24:00 + time. In an evening
+    field (``evening``, the default: arrivals, phone notices, penalties, schedules) a morning
+    time without ``am`` (``"9:15"``, ``"09:15"`` as a browser's time field sends it,
+    ``"915"``) is refused with "did you mean 21:15?"; ``"9:15 am"`` is a morning time on
+    purpose. ``evening=False`` reads a stored ``HH:MM`` as it is. Raises
+    :class:`~risiko.faults.InvalidInputError` (a ValueError) naming the text for anything
+    else.
 
     >>> [clock_name(parse_clock(t)) for t in ("21:15", "21.15", "21h15", "9:15 pm", "2115")]
     ['21:15', '21:15', '21:15', '21:15', '21:15']
@@ -140,7 +142,7 @@ def parse_clock(text: str) -> int:
         raise InvalidInputError(NOT_A_TIME_OF_DAY(value=text))
     if ampm:
         hours = hours % 12 + (12 if ampm == "p" else 0)
-    elif DAY_BREAK // 60 <= hours < 12 and len(found["h"]) == 1:
+    elif evening and DAY_BREAK // 60 <= hours < 12:
         suggestion = clock_name((hours + 12) * 60 + minutes)
         raise InvalidInputError(MORNING(value=text, suggestion=suggestion))
     value = hours * 60 + minutes

@@ -150,7 +150,7 @@ def load_tournament(t: Tournament) -> dm.Tournament:
 
 @lru_cache(maxsize=2048)
 def _clock(text: str) -> int:
-    return dm.parse_clock(text)
+    return dm.parse_clock(text, evening=False)  # stored HH:MM, as it was entered
 
 
 def _table(table_id: int, seats: list[str], res: tuple[Any, Any, Any, Any] | None,

@@ -82,8 +82,8 @@ def ruling_of(evening: Evening, row: Arrival) -> ArrivalRuling:
     """R3 on one recorded arrival (the evening's schedule)."""
     schedule = schedule_of(evening, ruleset_of(evening.tournament))
     return classify(schedule, dm.Arrival(
-        row.player.name, dm.parse_clock(row.at), row.phoned,
-        dm.parse_clock(row.phoned_at) if row.phoned_at else None,
+        row.player.name, dm.parse_clock(row.at, evening=False), row.phoned,
+        dm.parse_clock(row.phoned_at, evening=False) if row.phoned_at else None,
     ))
 
 
@@ -94,8 +94,8 @@ def arrivals_of(evening: Evening) -> dict[str, ArrivalInfo]:
     rows = evening.arrivals.filter(superseded=False).select_related("player").order_by("id")
     for row in rows:
         ruling = classify(schedule, dm.Arrival(
-            row.player.name, dm.parse_clock(row.at), row.phoned,
-            dm.parse_clock(row.phoned_at) if row.phoned_at else None,
+            row.player.name, dm.parse_clock(row.at, evening=False), row.phoned,
+            dm.parse_clock(row.phoned_at, evening=False) if row.phoned_at else None,
         ))
         out[row.player.name] = ArrivalInfo(row, ruling)
     return out

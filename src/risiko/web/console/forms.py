@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from risiko.ruleset import NEW_TOURNAMENT_RULESET, VERSIONS, get_ruleset
 from risiko.tournament.model import FORMATS
 from risiko.tournament.schedule import CLUB_TIMEZONE
+from risiko.tournament.season import SeasonError, read_season_json
 
 from . import labels
 
@@ -368,12 +369,14 @@ class ImportForm(forms.Form):
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
-        try:
-            return json.loads(upload.read().decode("utf-8-sig"))
+        try:  # the season reader keeps a key given twice (plain json.loads drops one)
+            return read_season_json(upload.read().decode("utf-8-sig"))
         except UnicodeDecodeError:
             raise forms.ValidationError(_("Not a text file.")) from None
-        except json.JSONDecodeError as e:
+        except SeasonError as e:
+            p = e.fault.params
             raise forms.ValidationError(
                 _("Not valid JSON: %(error)s at line %(line)d column %(column)d"),
-                params={"error": e.msg, "line": e.lineno, "column": e.colno},
+                params={"error": p.get("reason", ""), "line": p.get("line", 0),
+                        "column": p.get("column", 0)},
             ) from None
