@@ -159,6 +159,7 @@ def _validate(value: Any, schema: dict[str, Any], root: dict[str, Any], path: st
                   "array": lambda v: isinstance(v, list),
                   "string": lambda v: isinstance(v, str),
                   "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+                  "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
                   "boolean": lambda v: isinstance(v, bool),
                   "null": lambda v: v is None}
         if not any(checks[n](value) for n in names):

@@ -159,7 +159,7 @@ def test_standings_csv_and_json():
     assert "attachment" in r["Content-Disposition"]
     rows = list(csv.DictReader(io.StringIO(r.content.decode())))
     assert list(rows[0]) == ["rank", "player", "points", "games", "risiko", "best",
-                             "penalties", "eligible"]
+                             "penalties", "eligible", "table_points", "bonus", "wins"]
     assert [row["player"] for row in rows] == [s["player"] for s in expected["standings"]]
     assert rows[0]["points"] == str(expected["standings"][0]["points"])
     r = boss.get(reverse("console_standings_json", args=[t.slug]))

@@ -35,8 +35,9 @@ def _season() -> dict:
 def _check(text: str, season: dict) -> None:
     expected = compute_season(season)["standings"]
     rows = list(csv.reader(io.StringIO(text)))
+    # issue 10: table_points, bonus and wins added at the end
     assert rows[0] == ["rank", "player", "points", "games", "risiko", "best", "penalties",
-                       "eligible"]
+                       "eligible", "table_points", "bonus", "wins"]
     by_cell = {row[1]: row for row in rows[1:]}
     # each renamed player appears with the apostrophe in front, never bare
     for new in RENAMED.values():

@@ -59,7 +59,8 @@ def test_cli_import_standings_and_csv(season: dict, tmp_path: Path) -> None:
     assert report["final_standings"] == compute_season(season)["final_standings"]
     res = runner.invoke(app, ["tournament", "standings", slug, "--csv"])
     lines = res.output.strip().splitlines()
-    assert lines[0] == "rank,player,points,games,risiko,best,penalties,eligible"
+    assert lines[0] == ("rank,player,points,games,risiko,best,penalties,eligible,"
+                        "table_points,bonus,wins")  # issue 10: three columns at the end
     assert len(lines) == 1 + len(season["players"])
     out = tmp_path / "out.json"
     res = runner.invoke(app, ["tournament", "export", slug, str(out)])

@@ -517,11 +517,11 @@ def standings(ctx: typer.Context, tournament: TOpt, json_out: JsonOpt = False,
         buf = io.StringIO()
         writer = csvcells.writer(buf)  # names never run as formulas in a spreadsheet
         writer.writerow(["rank", "player", "points", "games", "risiko", "best", "penalties",
-                         "eligible"])
+                         "eligible", "table_points", "bonus", "wins"])
         for r in report["standings"]:
             writer.writerow([r["rank"], r["player"], r["points"], r["games"], r["risiko"],
                              "" if r["best"] is None else r["best"], r["penalties"],
-                             r["eligible"]])
+                             r["eligible"], r["table_points"], r["bonus"], r["wins"]])
         sys.stdout.write(buf.getvalue())
         return
     print_report(report)

@@ -19,6 +19,10 @@ checks (clause in brackets):
   the table or with a score other than 0; a sheet of another ruleset;
 - penalties: a table penalty for a player not at that table; points not negative; a
   reduced appeal not between the penalty and 0, an appeal without the points it reduces to;
+- winners and order of elimination (:func:`risiko.tournament.ranking.winner_faults`): a
+  named winner not seated, who left (R13) or below the highest table score; an eliminated
+  player not seated or listed twice; with a formula that needs the order of elimination, a
+  sheet's eliminated seat missing from it;
 - discipline: an expulsion from a table the player does not sit at;
 - carry-over and draws: unknown players, a player twice in one draw.
 """
@@ -31,7 +35,8 @@ from typing import Any, Literal
 
 from ..faults import Fault, FaultKind, RisikoError, define, define_words
 from ..names import name_key
-from .model import STAGES, Evening, Penalty, Tournament
+from .model import STAGES, Evening, Penalty, SeatResult, Table, Tournament
+from .ranking import ELIMINATION_ORDER_MISSING, winner_faults
 from .schedule import classify
 from .seating import MAX_TABLE, MIN_TABLE, expelled_before
 
@@ -230,6 +235,7 @@ def _evening_faults(t: Tournament, e: Evening, known: set[str]) -> list[Fault]:
             faults.append(ABANDONED_NOT_SEATED({**where, "player": p}))
         if (table.risiko or table.abandoned) and not table.played:
             faults.append(FLAGS_WITHOUT_RESULT(where))
+        faults += _winner_faults(t, table, where)
         for pen in table.penalties:
             if pen.player not in seats and check_name(pen.player, table=number):
                 faults.append(TABLE_PENALTY_NOT_SEATED({**where, "player": pen.player}))
@@ -252,6 +258,28 @@ def _evening_faults(t: Tournament, e: Evening, known: set[str]) -> list[Fault]:
         elif d.level == "table":
             faults.append(EXPULSION_NEEDS_TABLE(at))
     return faults
+
+
+def _winner_faults(t: Tournament, table: Table, where: Mapping[str, Any]) -> list[Fault]:
+    """Faults of a table's named winners and order of elimination (:mod:`.ranking`)."""
+    formula = t.format.ranking_points
+    needs_order = formula.spec.needs_elimination_order and table.sheet is not None
+    if not table.winners and not table.eliminated and not needs_order:
+        return []
+    try:
+        seats = table.results(t.ruleset) if table.played else ()
+    except ValueError:  # a sheet that cannot be scored is reported on its own
+        return []
+    if not table.played:
+        seats = tuple(SeatResult(p, 0, 0, 0, False, p in table.abandoned)
+                      for p in table.seats)
+    out = winner_faults(seats, table.winners, table.eliminated, table.played, where)
+    if needs_order and table.sheet is not None:
+        for seat in table.sheet.seats:
+            if seat.is_eliminated and seat.player not in table.eliminated:
+                out.append(ELIMINATION_ORDER_MISSING({**where, "player": seat.player},
+                                                     formula=formula.formula))
+    return out
 
 
 def tournament_faults(t: Tournament) -> list[Fault]:

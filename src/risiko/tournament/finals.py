@@ -20,7 +20,8 @@ Club-milano (R18 and the readings chosen in RULES.md):
 Variants (:class:`TournamentFormat`): ``direct_to_final`` (the 1st or first 2 straight to
 the final, ahead of everyone in the order after the semifinal), ``ripescati`` (the best
 single table score among those not qualified fills the last semifinal seats, ties to the
-better qualifying rank), ``finalists_rule="table_winners"`` (each semifinal table's winner,
+better qualifying rank; with ``ripescati_min_evenings`` only players who played that many
+qualifying evenings), ``finalists_rule="table_winners"`` (each semifinal table's winner,
 highest semifinal table score with ties to the better rank after the semifinal, then the
 best others), any ``semifinal_tables`` layout, no semifinal at all (the final seats the
 first of the qualifying ranking). With ``table_winners`` the final standings are the
@@ -46,6 +47,7 @@ from ..faults import (
 )
 from .checks import NO_SEMIFINAL_IN_FORMAT
 from .model import Evening, Stage, Tournament
+from .ranking import Number, number, rank_table
 from .schedule import classify
 from .seating import expelled_before
 from .standings import (
@@ -82,6 +84,9 @@ def _k(code: str, clause: str, template: str) -> FaultKind:
 
 TOO_FEW_ELIGIBLE = _k("too_few_eligible", "R18",
                       "{count} eligible players are ranked; the semifinal needs {need}")
+TOO_FEW_RIPESCABLE = _k("too_few_ripescable", "R18",
+                        "{count} players can be picked for the ripescato (at least "
+                        "{evenings} qualifying evenings played); the semifinal needs {need}")
 TOO_FEW_RANKED = _k("too_few_ranked", "R18",
                     "{count} players are ranked; the final needs {need}")
 SHARED_QUALIFYING = _k("shared_place_qualifying", "R18", "{players:and} share the "
@@ -219,7 +224,12 @@ def seat_semifinal(tournament: Tournament, standings: Standings | None = None
     chosen = seeded[d:d + q]
     ripescati: list[str] = []
     if r:
-        others = seeded[d + q:]
+        played = {row.player: row.games for row in table_rows.rows}
+        others = [p for p in seeded[d + q:]
+                  if played.get(p, 0) >= fmt.ripescati_min_evenings]
+        if len(others) < r:
+            raise CutError(TOO_FEW_RIPESCABLE({"stage": "semifinal"}, count=len(others),
+                                              evenings=fmt.ripescati_min_evenings, need=r))
         best = {p: table_rows.row(p).best for p in others}
         key = {p: (-(b if (b := best[p]) is not None else -10**9), group_index[p])
                for p in others}
@@ -263,13 +273,36 @@ def _stage_scores(tournament: Tournament, evening: Evening) -> tuple[dict[str, i
     return table, ranking
 
 
+def _stage_ranking_points(tournament: Tournament, evening: Evening) -> dict[str, Number]:
+    """Each player's ranking points at a stage evening's table under the format's formula
+    (the table score under Club Milano's ``table``)."""
+    formula = tournament.format.ranking_points
+    out: dict[str, Number] = {}
+    for t in evening.tables:
+        results = t.results(tournament.ruleset)
+        if not results:
+            continue
+        ranked = rank_table(results, formula, t.winners, t.eliminated)
+        for seat in results:
+            out[seat.player] = (seat.score if formula.is_table
+                                else number(ranked[seat.player].points))
+    return out
+
+
+def _named_winners(evening: Evening) -> set[str]:
+    """The winners the stage evening's tables name (``winners``), if any."""
+    return {p for t in evening.tables for p in t.winners}
+
+
 def after_semifinal(tournament: Tournament, seating: SemifinalSeating, standings: Standings,
                     semifinal: Evening) -> list[list[str]]:
     """The order after the semifinal as tied groups: the players straight to the final,
-    then the entrants by qualifying points + semifinal table score + semifinal ranking
-    points (ties: the better qualifying rank; then draws of stage ``final``), then everyone
-    else in qualifying order (ineligible players included)."""
-    table, ranking = _stage_scores(tournament, semifinal)
+    then the entrants by qualifying points + the semifinal table's ranking points (its
+    table score under Club Milano) + semifinal ranking penalties (ties: the better
+    qualifying rank; then draws of stage ``final``), then everyone else in qualifying
+    order (ineligible players included)."""
+    _, ranking = _stage_scores(tournament, semifinal)
+    table = _stage_ranking_points(tournament, semifinal)
     group_index = {p: i for i, g in enumerate(seating.qualifying) for p in g}
     total = {p: standings.row(p).points + table.get(p, 0) + ranking.get(p, 0)
              for p in seating.entrants}
@@ -310,11 +343,16 @@ def choose_finalists(tournament: Tournament, after: Sequence[Sequence[str]],
         chosen = set(flat[:fmt.finalists])
     else:
         table, _ = _stage_scores(tournament, semifinal)
+        named = _named_winners(semifinal)
         chosen = set(seating.direct)
         group_of = {p: i for i, g in enumerate(after) for p in g}
         for number, players in enumerate(seating.tables, start=1):
             scored = [p for p in players if p in table]
             if not scored:
+                continue
+            said = [p for p in scored if p in named]
+            if len(said) == 1:  # the table names its winner
+                chosen.add(said[0])
                 continue
             top = max(table[p] for p in scored)
             best = [p for p in scored if table[p] == top]
@@ -352,8 +390,9 @@ class FinalResult:
 
 def final_result(tournament: Tournament, finalists: Sequence[str],
                  after: Sequence[Sequence[str]], final: Evening) -> FinalResult | None:
-    """The winner (highest final table score, ties to the better rank after the semifinal,
-    i.e. the earlier finalist) and the final standings (the winner, the other finalists,
+    """The winner (the one the final table names in ``winners``, else the highest final
+    table score, ties to the better rank after the semifinal, i.e. the earlier finalist)
+    and the final standings (the winner, the other finalists,
     then everyone else, in the order after the semifinal); None until the final table has
     a result."""
     if not final.tables or not all(t.played for t in final.tables):
@@ -363,7 +402,8 @@ def final_result(tournament: Tournament, finalists: Sequence[str],
     if not played:
         return None
     top = max(table[p] for p in played)
-    winner = next(p for p in played if table[p] == top)
+    said = [p for p in played if p in _named_winners(final)]
+    winner = said[0] if len(said) == 1 else next(p for p in played if table[p] == top)
     rest = [p for p in finalists if p != winner]
     others = [p for p in _flat(after) if p not in finalists]
     return FinalResult(winner, (winner, *rest, *others), table)
@@ -476,8 +516,11 @@ def compute_stages(tournament: Tournament) -> Stages:
     Expects a tournament that passed :func:`risiko.tournament.checks.tournament_faults`
     (at most one semifinal and one final evening).
     """
-    fmt = tournament.format
     standings = compute_standings(tournament, draws=draws_for(tournament, "semifinal"))
+    eligible = sum(1 for r in standings.rows if r.eligible)
+    fmt = tournament.format.for_entrants(eligible)
+    if fmt != tournament.format:  # by_entrants: only stage fields change, not the ranking
+        tournament = replace(tournament, format=fmt)
     semis = tournament.stage_evenings("semifinal")
     finals = tournament.stage_evenings("final")
     semifinal = semis[0] if semis else None

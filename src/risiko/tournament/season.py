@@ -14,6 +14,7 @@ package: :func:`season_schema`) and in docs/tournament.md::
        "tables": [{"seats": ["Alba", "Bice", "Ciro", "Dora", "Ezio"],
                    "sheet": {...a sheet of `risiko score`...}  or  "scores": {"Alba": 57, ...},
                    "risiko": ["Alba"], "abandoned": ["Dora"],
+                   "winners": ["Alba"], "eliminated": ["Ezio", "Ciro"],
                    "penalties": [{"player": "Alba", "points": -7, "reason": "R5"}]}],
        "penalties": [{"player": "Bice", "points": -10, "reason": "...", "referee": "Luca",
                       "appeal": {"outcome": "reduced", "points": -5}}],
@@ -84,7 +85,8 @@ _TOP_KEYS = ("$schema", "name", "ruleset", "format", "players", "carry_over", "d
              "evenings")
 _EVENING_KEYS = ("date", "stage", "schedule", "arrivals", "absent", "tables", "penalties",
                  "discipline", "note")
-_TABLE_KEYS = ("seats", "sheet", "scores", "risiko", "abandoned", "penalties", "note")
+_TABLE_KEYS = ("seats", "sheet", "scores", "risiko", "abandoned", "penalties", "winners",
+               "eliminated", "note")
 _PENALTY_KEYS = ("player", "points", "reason", "referee", "at", "appeal")
 _APPEAL_KEYS = ("outcome", "points", "referee", "reason")
 _ARRIVAL_KEYS = ("at", "phoned", "phoned_at")
@@ -334,6 +336,7 @@ class _Reader:
                     if not _is_int(value):
                         self.add(SCORE_NOT_INT({**where, "player": name},
                                                value=json.dumps(value)))
+                        pairs.append((name, 0))  # keeps "no score for" quiet
                     else:
                         pairs.append((name, value))
                 scores = scores_in_seat_order(names, pairs)
@@ -349,6 +352,8 @@ class _Reader:
             risiko=frozenset(self.names(data.get("risiko"), where, "risiko")),
             abandoned=frozenset(self.names(data.get("abandoned"), where, "abandoned")),
             penalties=tuple(penalties),
+            winners=frozenset(self.names(data.get("winners"), where, "winners")),
+            eliminated=tuple(self.names(data.get("eliminated"), where, "eliminated")),
         )
 
     def canon_sheet(self, sheet: Sheet) -> Sheet:
@@ -717,6 +722,10 @@ def dump_season(tournament: Tournament) -> dict[str, Any]:
             out["abandoned"] = sorted(t.abandoned)
         if t.penalties:
             out["penalties"] = [penalty(p) for p in t.penalties]
+        if t.winners:
+            out["winners"] = sorted(t.winners)
+        if t.eliminated:
+            out["eliminated"] = list(t.eliminated)
         return out
 
     def evening(e: Evening) -> dict[str, Any]:

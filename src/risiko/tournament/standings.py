@@ -1,16 +1,22 @@
 """The general ranking of the qualifying evenings (R13, R17, R18), Tabbycat style.
 
-Points (R18 reading): carry-over (R17) + the sum of the player's qualifying table scores +
-his ranking penalties. A table score is the sheet's score (R1, R5, R15, R16) or the score
+Points (R18 reading): carry-over (R17) + the sum of the player's qualifying *ranking points*
++ his ranking penalties. A table score is the sheet's score (R1, R5, R15, R16) or the score
 entered, plus the table penalties after appeals; a player who left a game (R13) scores 0 at
-that table and loses ``ruleset.abandon_ranking_penalty`` (25) ranking points. With a format
-that counts only the best N evenings, the table scores of the other evenings are dropped
-(an absence is the worst evening); ranking penalties and carry-over always count.
+that table and loses ``ruleset.abandon_ranking_penalty`` (25) ranking points. The format's
+``ranking_points`` formula turns each table's scores into ranking points
+(:mod:`.ranking`; Club Milano: ranking points = table points, so every figure is an
+integer). With a format that counts only the best N evenings, or discards the worst ones,
+the ranking points of the other evenings are dropped (an absence is the worst evening);
+ranking penalties and carry-over always count.
 
 Standings are a registry of named :data:`METRICS` (each a function of a player's
 :class:`PlayerRecord`) ranked by the format's ordered ``tie_breaks``; club-milano: points,
 then RisiKo! (objectives completed), then best single table score, then fewer ranking
-penalty points. Players equal on every tie-break share the position (shown 1, 1, 3).
+penalty points. Other metrics: wins (a shared win counts for each winner), best winning
+score, 2nd and 3rd best score, best ranking points of one table, the position after the
+previous evening, the total without discards. Players equal on every tie-break share the
+position (shown 1, 1, 3).
 Shared positions are resolved only by a recorded draw of lots (:class:`Draw`), and only
 where a cut needs it (see :mod:`.finals`).
 """
@@ -20,10 +26,12 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from ..faults import Fault, Severity, define
 from .model import Draw, Evening, Stage, Tournament, TournamentFormat
+from .ranking import Number, json_number, number, rank_table
 from .seating import expelled_before
 
 __all__ = [
@@ -36,6 +44,7 @@ __all__ = [
     "apply_draws",
     "compute_standings",
     "counted_table_points",
+    "counted_tables",
     "player_records",
     "straddling_groups",
 ]
@@ -44,13 +53,23 @@ __all__ = [
 @dataclass(frozen=True)
 class TableEntry:
     """One qualifying table a player played: evening date, table number (1-based), table
-    score (table points, penalties included), RisiKo!, left the game (R13)."""
+    score (table points, penalties included), RisiKo!, left the game (R13), and under the
+    format's formula: ``ranking`` points (exact; None means the table score), ``bonus``
+    (what the formula added) and ``won`` (a winner of the table, shared wins included)."""
 
     date: _dt.date
     table: int
     score: int
     risiko: bool
     abandoned: bool
+    ranking: Decimal | None = None
+    bonus: Decimal = Decimal(0)
+    won: bool = False
+
+    @property
+    def points(self) -> Decimal:
+        """Ranking points of this table (the table score when no formula was applied)."""
+        return Decimal(self.score) if self.ranking is None else self.ranking
 
 
 TOO_FEW_EVENINGS = define("standings.too_few_evenings", "R18", "played {played} of the "
@@ -65,7 +84,9 @@ class PlayerRecord:
     ``ranking_penalties`` effective ranking points (< 0) of referees and of R13;
     ``evenings_held`` the qualifying evenings with a result so far (for best N of M);
     ``expelled`` (level, date) when the player may not be seated any more (R10: expelled
-    from the tournament or the club before the first semifinal or final evening), or None.
+    from the tournament or the club before the first semifinal or final evening), or None;
+    ``previous_position`` the player's rank after the previous qualifying evening (None
+    before the second evening or when he was not ranked then).
     """
 
     player: str
@@ -74,46 +95,80 @@ class PlayerRecord:
     ranking_penalties: tuple[int, ...] = ()
     evenings_held: int = 0
     expelled: tuple[str, str] | None = None
+    previous_position: int | None = None
 
 
 @dataclass(frozen=True)
 class Metric:
-    """A named standings metric: ``compute(record, format)`` gives an int (or None when the
-    player has nothing to show, which ranks below every number); ``higher_is_better`` is
-    the direction used when it is a tie-break."""
+    """A named standings metric: ``compute(record, format)`` gives a number (an int, or an
+    exact Decimal for ranking points with decimals; None when the player has nothing to
+    show, which ranks below every number); ``higher_is_better`` is the direction used when
+    it is a tie-break."""
 
     name: str
     description: str
-    compute: Callable[[PlayerRecord, TournamentFormat], int | None]
+    compute: Callable[[PlayerRecord, TournamentFormat], Number | None]
     higher_is_better: bool = True
 
 
-def counted_table_points(record: PlayerRecord, fmt: TournamentFormat) -> int:
-    """The table points that count: all of them, or the best N (``best_of``), or all but
-    the ``discard_worst`` worst once more evenings than that have been held; an evening
-    missed counts as the worst (0, dropped first)."""
-    scores = sorted((t.score for t in record.tables), reverse=True)
-    keep = len(scores)
+def counted_tables(record: PlayerRecord, fmt: TournamentFormat) -> list[TableEntry]:
+    """The tables that count, best ranking points first: all of them, or the best N
+    (``best_of``), or all but the ``discard_worst`` worst once more evenings than that have
+    been held and at least ``discard_from_evening``; an evening missed counts as the worst
+    (0, dropped first)."""
+    order = sorted(record.tables, key=lambda t: (-t.points, -t.score, t.date, t.table))
+    keep = len(order)
+    held = record.evenings_held
     if fmt.best_of is not None:
         keep = fmt.best_of
-    elif fmt.discard_worst and record.evenings_held > fmt.discard_worst:
-        keep = record.evenings_held - fmt.discard_worst
-    return sum(scores[:keep])
+    elif (fmt.discard_worst and held > fmt.discard_worst
+          and held >= fmt.discard_from_evening):
+        keep = held - fmt.discard_worst
+    return order[:keep]
 
 
-def _points(r: PlayerRecord, fmt: TournamentFormat) -> int:
-    return r.carry_over + counted_table_points(r, fmt) + sum(r.ranking_penalties)
+def counted_table_points(record: PlayerRecord, fmt: TournamentFormat) -> int:
+    """The table points of the tables that count (:func:`counted_tables`)."""
+    return sum(t.score for t in counted_tables(record, fmt))
+
+
+def _points(r: PlayerRecord, fmt: TournamentFormat) -> Number:
+    counted = sum((t.points for t in counted_tables(r, fmt)), Decimal(0))
+    return number(r.carry_over + counted + sum(r.ranking_penalties))
+
+
+def _without_discards(r: PlayerRecord, fmt: TournamentFormat) -> Number:
+    every = sum((t.points for t in r.tables), Decimal(0))
+    return number(r.carry_over + every + sum(r.ranking_penalties))
+
+
+def _bonus(r: PlayerRecord, fmt: TournamentFormat) -> Number:
+    return number(sum((t.bonus for t in counted_tables(r, fmt)), Decimal(0)))
 
 
 def _best(r: PlayerRecord, fmt: TournamentFormat) -> int | None:
     return max((t.score for t in r.tables), default=None)
 
 
+def _nth_score(n: int) -> Callable[[PlayerRecord, TournamentFormat], int | None]:
+    def compute(r: PlayerRecord, fmt: TournamentFormat) -> int | None:
+        scores = sorted((t.score for t in r.tables), reverse=True)
+        return scores[n - 1] if len(scores) >= n else None
+    return compute
+
+
+def _nth_ranking(n: int) -> Callable[[PlayerRecord, TournamentFormat], Number | None]:
+    def compute(r: PlayerRecord, fmt: TournamentFormat) -> Number | None:
+        values = sorted((t.points for t in r.tables), reverse=True)
+        return number(values[n - 1]) if len(values) >= n else None
+    return compute
+
+
 #: The registry: name -> :class:`Metric`. ``tie_breaks`` of a format name these.
 METRICS: dict[str, Metric] = {
     m.name: m
     for m in (
-        Metric("points", "general ranking points: carry-over + table scores counted + "
+        Metric("points", "general ranking points: carry-over + ranking points counted + "
                "ranking penalties (R17, R18)", _points),
         Metric("risiko", "objectives completed (RisiKo!) at qualifying tables",
                lambda r, f: sum(t.risiko for t in r.tables)),
@@ -121,12 +176,31 @@ METRICS: dict[str, Metric] = {
         Metric("penalties", "ranking penalty points (<= 0, R13 and referees): fewer "
                "penalty points rank higher", lambda r, f: sum(r.ranking_penalties)),
         Metric("games", "qualifying tables played", lambda r, f: len(r.tables)),
-        Metric("table_points", "table scores counted (without carry-over and penalties)",
-               counted_table_points),
+        Metric("table_points", "table scores of the tables counted (without carry-over, "
+               "bonus and penalties)", counted_table_points),
         Metric("carry_over", "points carried over from the previous tournament (R17)",
                lambda r, f: r.carry_over),
         Metric("fewer_games", "qualifying tables played, fewer ranking higher",
                lambda r, f: len(r.tables), higher_is_better=False),
+        Metric("wins", "qualifying tables won (a shared win counts for each winner)",
+               lambda r, f: sum(t.won for t in r.tables)),
+        Metric("best_win", "best table score of a table won",
+               lambda r, f: max((t.score for t in r.tables if t.won), default=None)),
+        Metric("second_best", "second best single qualifying table score", _nth_score(2)),
+        Metric("third_best", "third best single qualifying table score", _nth_score(3)),
+        Metric("best_ranking", "best ranking points of one qualifying table",
+               _nth_ranking(1)),
+        Metric("second_best_ranking", "second best ranking points of one qualifying table",
+               _nth_ranking(2)),
+        Metric("third_best_ranking", "third best ranking points of one qualifying table",
+               _nth_ranking(3)),
+        Metric("previous_position", "position after the previous qualifying evening (the "
+               "better position ranks higher)", lambda r, f: r.previous_position,
+               higher_is_better=False),
+        Metric("total_without_discards", "carry-over + the ranking points of every table + "
+               "ranking penalties, no table discarded", _without_discards),
+        Metric("bonus", "what the ranking-point formula added at the tables counted",
+               _bonus),
     )
 }
 
@@ -134,32 +208,41 @@ METRICS: dict[str, Metric] = {
 @dataclass(frozen=True)
 class Row:
     """One line of the general ranking: shared ``rank`` (1, 1, 3 ...), the player, the
-    metrics shown (``points``, ``games``, ``risiko``, ``best`` (None without games),
-    ``penalties`` (<= 0)), ``eligible`` for the next stages (format ``min_evenings``, R10)
-    with the reason if not, and every registered metric in ``metrics``."""
+    metrics shown (``points`` the ranking-points total, an int or an exact Decimal;
+    ``games``, ``risiko``, ``best`` (None without games), ``penalties`` (<= 0),
+    ``table_points`` and ``bonus`` of the tables counted, ``wins``), ``eligible`` for the
+    next stages (format ``min_evenings``, R10) with the reason if not, and every registered
+    metric in ``metrics``."""
 
     rank: int
     player: str
-    points: int
+    points: Number
     games: int
     risiko: int
     best: int | None
     penalties: int
     eligible: bool
     not_eligible_because: Fault | None = None
-    metrics: dict[str, int | None] = field(default_factory=dict)
+    metrics: dict[str, Number | None] = field(default_factory=dict)
+    table_points: int = 0
+    bonus: Number = 0
+    wins: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: ``rank, player, points, games, risiko, best, penalties, eligible``."""
+        """JSON form: ``rank, player, points, games, risiko, best, penalties, eligible,
+        table_points, bonus, wins`` (ranking figures as JSON numbers: 57, 598.5)."""
         return {
             "rank": self.rank,
             "player": self.player,
-            "points": self.points,
+            "points": json_number(self.points),
             "games": self.games,
             "risiko": self.risiko,
             "best": self.best,
             "penalties": self.penalties,
             "eligible": self.eligible,
+            "table_points": self.table_points,
+            "bonus": json_number(self.bonus),
+            "wins": self.wins,
         }
 
 
@@ -204,18 +287,27 @@ class Standings:
         return [r.to_dict() for r in self.rows]
 
 
-def _sort_value(value: int | None, higher_is_better: bool) -> float:
+def _sort_value(value: Number | None, higher_is_better: bool) -> float:
     if value is None:
         return float("inf")
     return float(-value if higher_is_better else value)
 
 
-def player_records(tournament: Tournament, until: _dt.date | None = None
-                   ) -> dict[str, PlayerRecord]:
+def _held_dates(tournament: Tournament, until: _dt.date | None) -> list[_dt.date]:
+    """Dates of the qualifying evenings with a result (up to ``until``), in order."""
+    return [e.date for e in tournament.stage_evenings("qualifying")
+            if (until is None or e.date <= until) and any(t.played for t in e.tables)]
+
+
+def player_records(tournament: Tournament, until: _dt.date | None = None,
+                   previous: dict[str, int] | None = None) -> dict[str, PlayerRecord]:
     """The :class:`PlayerRecord` of every player with a fact that counts in the qualifying
     ranking (a carry-over, a played qualifying table or a qualifying ranking penalty), by
-    name; qualifying evenings after ``until`` are ignored."""
+    name; qualifying evenings after ``until`` are ignored. Each table's ranking points come
+    from the format's formula (:func:`risiko.tournament.ranking.rank_table`); ``previous``
+    gives the positions after the previous evening."""
     rs = tournament.ruleset
+    formula = tournament.format.ranking_points
     carry: dict[str, int] = {}
     for c in tournament.carry_over:
         carry[c.player] = carry.get(c.player, 0) + c.points
@@ -227,10 +319,16 @@ def player_records(tournament: Tournament, until: _dt.date | None = None
     for e in evenings:
         if any(t.played for t in e.tables):
             held += 1
-        for number, table in enumerate(e.tables, start=1):
-            for seat in table.results(rs):
+        for number_, table in enumerate(e.tables, start=1):
+            results = table.results(rs)
+            if not results:
+                continue
+            ranked = rank_table(results, formula, table.winners, table.eliminated)
+            for seat in results:
+                r = ranked[seat.player]
                 tables.setdefault(seat.player, []).append(
-                    TableEntry(e.date, number, seat.score, seat.risiko, seat.abandoned))
+                    TableEntry(e.date, number_, seat.score, seat.risiko, seat.abandoned,
+                               None if formula.is_table else r.points, r.bonus, r.won))
                 if seat.abandoned:
                     penalties.setdefault(seat.player, []).append(-rs.abandon_ranking_penalty)
         for p in e.penalties:
@@ -245,6 +343,7 @@ def player_records(tournament: Tournament, until: _dt.date | None = None
                                              + _dt.timedelta(days=1))
         expelled = expelled_before(tournament, Evening(date=cutoff))
     names = set(carry) | set(tables) | set(penalties)
+    before = previous or {}
     return {
         name: PlayerRecord(
             player=name,
@@ -253,6 +352,7 @@ def player_records(tournament: Tournament, until: _dt.date | None = None
             ranking_penalties=tuple(sorted(penalties.get(name, []))),
             evenings_held=held,
             expelled=expelled.get(name),
+            previous_position=before.get(name),
         )
         for name in names
     }
@@ -267,11 +367,30 @@ def compute_standings(tournament: Tournament, until: _dt.date | None = None,
     when a draw covers their whole group, else by name. Eligibility: at least
     ``format.min_evenings`` qualifying tables played and not expelled from the tournament
     or the club (R10).
+
+    ``previous_position`` is the rank after the previous qualifying evening held, computed
+    over all players; when it is a tie-break, the ranking of every earlier evening is
+    computed in turn (each with its own previous positions).
     """
+    dates = _held_dates(tournament, until)
+    previous: dict[str, int] | None = None
+    if len(dates) >= 2:
+        if "previous_position" in tournament.format.tie_breaks:
+            for d in dates[:-1]:
+                earlier = _standings(tournament, d, (), previous)
+                previous = {r.player: r.rank for r in earlier.rows}
+        else:
+            earlier = _standings(tournament, dates[-2], (), None)
+            previous = {r.player: r.rank for r in earlier.rows}
+    return _standings(tournament, until, draws, previous)
+
+
+def _standings(tournament: Tournament, until: _dt.date | None, draws: Sequence[Draw],
+               previous: dict[str, int] | None) -> Standings:
     fmt = tournament.format
-    records = player_records(tournament, until)
+    records = player_records(tournament, until, previous)
     keys: dict[str, tuple[float, ...]] = {}
-    values: dict[str, dict[str, int | None]] = {}
+    values: dict[str, dict[str, Number | None]] = {}
     for name, rec in records.items():
         values[name] = {m.name: m.compute(rec, fmt) for m in METRICS.values()}
         keys[name] = tuple(_sort_value(values[name][t], METRICS[t].higher_is_better)
@@ -298,14 +417,17 @@ def compute_standings(tournament: Tournament, until: _dt.date | None = None,
             rows.append(Row(
                 rank=position,
                 player=name,
-                points=_int(v["points"]),
+                points=_num(v["points"]),
                 games=_int(v["games"]),
                 risiko=_int(v["risiko"]),
-                best=v["best"],
+                best=_opt_int(v["best"]),
                 penalties=_int(v["penalties"]),
                 eligible=why is None,
                 not_eligible_because=why,
                 metrics=v,
+                table_points=_int(v["table_points"]),
+                bonus=_num(v["bonus"]),
+                wins=_int(v["wins"]),
             ))
         position += len(group)
     return Standings(tuple(rows), fmt.tie_breaks, keys)
@@ -315,8 +437,16 @@ def _flat(groups: Sequence[Sequence[str]]) -> list[str]:
     return [p for g in groups for p in g]
 
 
-def _int(value: int | None) -> int:
-    return 0 if value is None else value
+def _int(value: Number | None) -> int:
+    return 0 if value is None else int(value)
+
+
+def _opt_int(value: Number | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def _num(value: Number | None) -> Number:
+    return 0 if value is None else number(value)
 
 
 def apply_draws(groups: Sequence[Sequence[str]], draws: Iterable[Draw]) -> list[list[str]]:

@@ -12,6 +12,8 @@ from django.utils import dateformat, formats
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from risiko.tournament.ranking import Number
+
 from .data import Point
 from .texts import long_date
 
@@ -27,7 +29,7 @@ class Dot:
 
     x: float
     y: float
-    points: int
+    points: Number
     rank: int
     label: str
     tooltip: str
@@ -78,7 +80,7 @@ def points_chart(player: str, points: Sequence[Point]) -> Chart | None:
     """The chart of ``player``'s points after each evening (None without any)."""
     if not points:
         return None
-    values = [p.points for p in points]
+    values = [float(p.points) for p in points]
     low, high = min(0, *values), max(0, *values)
     step = nice_step(high - low)
     low = math.floor(low / step) * step
@@ -99,7 +101,7 @@ def points_chart(player: str, points: Sequence[Point]) -> Chart | None:
         date = long_date(p.date)
         tooltip = _("%(date)s: %(points)s points, rank %(rank)s") % {
             "date": date, "points": p.points, "rank": p.rank}
-        dots.append(Dot(x_of(i), y_of(p.points), p.points, p.rank,
+        dots.append(Dot(x_of(i), y_of(float(p.points)), p.points, p.rank,
                         dateformat.format(p.date, pgettext("chart date format", "j M")), tooltip))
     every = max(1, math.ceil(len(points) / MAX_X_LABELS))
     shown = list(range(0, len(dots), every))

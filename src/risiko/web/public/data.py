@@ -25,6 +25,7 @@ from django.db.models.signals import post_delete, post_save
 from risiko.ruleset import Ruleset
 from risiko.tournament import model as dm
 from risiko.tournament.finals import Stages, compute_stages
+from risiko.tournament.ranking import Number
 from risiko.tournament.schedule import classify
 from risiko.tournament.standings import compute_standings
 from risiko.web.auditlog.models import AuditEntry
@@ -137,7 +138,7 @@ class Point:
     """A player's place in the qualifying ranking after an evening."""
 
     date: _dt.date
-    points: int
+    points: Number  # ranking points: an int, or an exact Decimal under some formulas
     rank: int
 
 
@@ -287,7 +288,7 @@ def _prescored(table: dm.Table, ruleset: Ruleset) -> dm.Table:
     return scored
 
 
-_STANDINGS: OrderedDict[int, tuple[tuple[str, int, int], ...]] = OrderedDict()
+_STANDINGS: OrderedDict[int, tuple[tuple[str, Number, int], ...]] = OrderedDict()
 _CHAIN: OrderedDict[tuple[Any, ...], int] = OrderedDict()
 _MEMO_SIZE = 1024
 _tokens = itertools.count(1)

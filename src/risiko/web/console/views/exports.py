@@ -18,7 +18,9 @@ from risiko.web.site.permissions import referee_required
 
 from ..common import tournament_or_404
 
-CSV_COLUMNS = ("rank", "player", "points", "games", "risiko", "best", "penalties", "eligible")
+#: the columns of the standings CSV; issue 10 added table_points, bonus and wins at the end
+CSV_COLUMNS = ("rank", "player", "points", "games", "risiko", "best", "penalties", "eligible",
+               "table_points", "bonus", "wins")
 
 
 def _download(body: str, content_type: str, filename: str) -> HttpResponse:
