@@ -4,8 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 # PostgreSQL for the database tests (skipped when unreachable, unless RISIKO_REQUIRE_POSTGRES=1)
 RISIKO_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
+# Redis for the online tables' tests with the club server's channel layer
+RISIKO_TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test lint typecheck unit unit-postgres bench clean catalogues
+.PHONY: run test lint typecheck unit unit-postgres unit-redis bench clean catalogues
 
 $(BIN)/risiko: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,7 +43,20 @@ unit-postgres: $(VENV)/.dev
 		echo "PostgreSQL unreachable: database tests on PostgreSQL skipped"; \
 	fi
 
-test: lint typecheck unit unit-postgres
+# The online tables' tests again as a club server runs them: Redis channel layer, PostgreSQL.
+unit-redis: $(VENV)/.dev
+	@if $(BIN)/python -c "import redis; redis.Redis.from_url('$(RISIKO_TEST_REDIS_URL)', socket_timeout=3).ping()" 2>/dev/null \
+	  && $(BIN)/python -c "import psycopg; psycopg.connect('$(RISIKO_TEST_POSTGRES_URL)', connect_timeout=3).close()" 2>/dev/null; then \
+		echo "Redis and PostgreSQL reachable: online tests with the Redis channel layer"; \
+		REDIS_URL='$(RISIKO_TEST_REDIS_URL)' RISIKO_CHANNELS_PREFIX="test-$$$$" \
+		DATABASE_URL='$(RISIKO_TEST_POSTGRES_URL)' $(BIN)/pytest -m online || [ $$? -eq 5 ]; \
+	elif [ "$$RISIKO_REQUIRE_REDIS" = "1" ]; then \
+		echo "Redis and PostgreSQL required (RISIKO_REQUIRE_REDIS=1) but unreachable"; exit 1; \
+	else \
+		echo "Redis or PostgreSQL unreachable: online tests on Redis skipped"; \
+	fi
+
+test: lint typecheck unit unit-postgres unit-redis
 
 # The fault catalogues (src/risiko/locale): add new codes, then compile (needs msgfmt).
 catalogues: $(VENV)/.dev

@@ -270,8 +270,18 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--https", help="browsers reach the app over HTTPS (through "
                                "the proxy): Secure cookies and HSTS (RISIKO_HTTPS=1)")
         ] = False,
+        workers: Annotated[
+            int, typer.Option(help="server processes; more than 1 needs REDIS_URL (online "
+                              "tables' channel layer) and a database server (PostgreSQL)")
+        ] = 1,
     ) -> None:
         """Serve the club's web app (migrations applied on first use)."""
+
+        if workers < 1:
+            fail("--workers must be at least 1")
+        if workers > 1 and not os.environ.get("REDIS_URL"):
+            fail("--workers above 1 needs REDIS_URL (the online tables' messages must cross "
+                 "the workers): see docs/online.md")
         from risiko.web.site.lan import lan_address
 
         if allow_remote_setup:
@@ -338,10 +348,12 @@ def register(app: typer.Typer) -> None:
             "risiko.web.asgi:application",
             host=host or "0.0.0.0",
             port=port,
-            lifespan="off",
             # the client's address behind a proxy: RISIKO_TRUSTED_PROXIES, read by the app
             # (risiko.web.site.middleware.TrustedProxyMiddleware), not uvicorn's own guess
             proxy_headers=False,
+            lifespan="on",  # starts the online tables' deadline scheduler
+            ws="websockets",
+            workers=workers,
             log_level="info",
             access_log=bool(settings.DEBUG),
         )

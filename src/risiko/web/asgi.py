@@ -1,4 +1,9 @@
-"""ASGI entry point (``risiko serve`` runs it with uvicorn)."""
+"""ASGI entry point (``risiko serve`` runs it with uvicorn).
+
+HTTP goes to Django; WebSockets (``ws/online/<code>/``, the online tables) to Django
+Channels, behind the session and authentication of the site and an origin check against
+``ALLOWED_HOSTS``; the lifespan starts the online tables' deadline scheduler.
+"""
 
 from __future__ import annotations
 
@@ -7,4 +12,17 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "risiko.web.settings")
-application = get_asgi_application()
+django_application = get_asgi_application()  # sets Django up before the routes import models
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from risiko.web.online.routing import websocket_urlpatterns  # noqa: E402
+from risiko.web.online.scheduler import LifespanApp  # noqa: E402
+
+application = ProtocolTypeRouter({
+    "http": django_application,
+    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "lifespan": LifespanApp(),
+})

@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "risiko.web.public",
     "risiko.web.console",
     "risiko.web.tools",
+    "risiko.web.online",
 ]
 
 MIDDLEWARE = [
@@ -114,6 +115,18 @@ TEMPLATES: list[dict[str, Any]] = [
 ]
 
 ASGI_APPLICATION = "risiko.web.asgi.application"
+
+# Online tables (docs/online.md): the channel layer carries a table's changes to every
+# connection. In memory for one process (`make run`); Redis (REDIS_URL) for several workers.
+CHANNEL_LAYERS: dict[str, Any] = (
+    {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                 "CONFIG": {"hosts": [os.environ["REDIS_URL"]],
+                            "prefix": os.environ.get("RISIKO_CHANNELS_PREFIX", "asgi")}}}
+    if os.environ.get("REDIS_URL")
+    else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+)
+RISIKO_ONLINE_SCHEDULER = True  # each worker fires due deadlines (exactly once: a row claim)
+RISIKO_ONLINE_TICK = 0.25  # seconds between two looks at the deadlines
 
 
 #: Django's SQLite backend creating the database file private (0600) before SQLite opens it.

@@ -20,6 +20,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("arbitro/", include("risiko.web.console.urls")),
     path("strumenti/", include("risiko.web.tools.urls")),
+    path("online/", include("risiko.web.online.urls")),
     path("", include("risiko.web.public.urls")),
     path("", include("risiko.web.site.urls")),
 ]

@@ -37,6 +37,7 @@ _CLOCK: Schema = {
     "required": ["seconds", "running", "deadline", "remaining_ms"],
     "properties": {
         "seconds": {"type": "integer", "minimum": 0, "description": "R11 limit; 0 = off"},
+        "warning_seconds": {"type": "integer"},
         "running": {"type": "boolean"},
         "deadline": {"type": ["string", "null"], "description": "ISO 8601, UTC"},
         "remaining_ms": {"type": ["integer", "null"]},
@@ -50,18 +51,44 @@ _LOG_ENTRY: Schema = {
         "actor": {"type": "string", "description": "seat:N, bot:N, referee:NAME, clock"},
         "kind": {"enum": ["action", "referee", "clock", "system"]},
         "seat": {"type": ["integer", "null"]},
-        "text": {"type": "string", "description": "the record line, dice included"},
+        "text": {"type": "string",
+                 "description": "the record line, dice included ('# ...': not a game action)"},
         "reason": {"type": "string"},
         "undone": {"type": "boolean"},
     },
 }
-_PUBLIC: Schema = {
+_TABLE: Schema = {
     "type": "object",
-    "description": "what everybody at the table may see",
-    "required": ["status", "phase", "round", "to_act", "seats", "territories", "commitment"],
+    "description": "the table: seats (the lobby), presence, the commitment, the settings",
+    "required": ["code", "name", "kind", "ruleset", "status", "seats", "commitment", "seed"],
     "properties": {
+        "code": {"type": "string"}, "name": {"type": "string"},
+        "kind": {"enum": ["casual", "tournament"]}, "ruleset": {"type": "string"},
         "status": {"enum": ["lobby", "playing", "paused", "over"]},
-        "phase": {"type": "string", "description": "setup, reinforce, attack, move, over"},
+        "seats": {"type": "array", "items": {
+            "type": "object", "required": ["seat", "player", "kind", "connected"],
+            "properties": {
+                "seat": _SEAT, "player": {"type": "string"},
+                "kind": {"enum": ["open", "member", "guest", "bot"]},
+                "bot": {"type": ["string", "null"]}, "connected": {"type": "boolean"},
+                "stand_in": {"type": "boolean", "description": "a bot plays for the absent"},
+                "r13_requested": {"type": "boolean",
+                                  "description": "the referee is asked to declare R13"},
+            },
+        }},
+        "commitment": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                       "description": "SHA-256 of the seed, public from the creation"},
+        "seed": {"type": ["string", "null"], "description": "revealed when the game is over"},
+        "settings": {"type": "object"},
+        "penalties": {"type": "array"},
+    },
+}
+_PUBLIC: Schema = {
+    "type": ["object", "null"],
+    "description": "the game as everybody at the table may see it (null in the lobby)",
+    "required": ["phase", "round", "to_act", "seats", "territories"],
+    "properties": {
+        "phase": {"enum": ["setup", "reinforce", "attack", "move", "over"]},
         "round": {"type": "integer", "minimum": 0},
         "to_act": {"type": ["integer", "null"]},
         "pending": {"type": "integer", "description": "armies the seat to act still places"},
@@ -74,15 +101,14 @@ _PUBLIC: Schema = {
         "late_turn": {"type": "boolean", "description": "the seat to act is penalised (R3)"},
         "seats": {"type": "array", "items": {
             "type": "object",
-            "required": ["seat", "player", "kind", "status", "cards", "territories", "armies",
-                         "connected"],
+            "required": ["seat", "player", "status", "cards", "territories", "armies",
+                         "objective"],
             "properties": {
                 "seat": _SEAT, "player": {"type": "string"},
-                "kind": {"enum": ["open", "member", "guest", "bot"]},
-                "status": {"type": "string"}, "cards": {"type": "integer"},
-                "territories": {"type": "integer"}, "armies": {"type": "integer"},
-                "connected": {"type": "boolean"}, "stand_in": {"type": "boolean"},
-                "r13_requested": {"type": "boolean"},
+                "status": {"enum": ["in_play", "eliminated", "abandoned"]},
+                "cards": {"type": "integer"}, "territories": {"type": "integer"},
+                "armies": {"type": "integer"},
+                "late_turns": {"type": "integer", "description": "R3 penalised turns left"},
                 "objective": {"type": ["object", "null"],
                               "description": "shown to everybody only when the game is over"},
             },
@@ -93,15 +119,13 @@ _PUBLIC: Schema = {
                            "owner": _SEAT, "armies": {"type": "integer", "minimum": 1}},
         }},
         "closing_rolls": {"type": "array"},
-        "commitment": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
-        "seed": {"type": ["string", "null"], "description": "revealed when the game is over"},
         "outcome": {"type": ["object", "null"]},
         "scores": {"type": ["array", "null"]},
     },
 }
 _PRIVATE: Schema = {
     "type": ["object", "null"],
-    "description": "the seat's own secrets: sent to that seat only",
+    "description": "the seat's own secrets: sent to that seat only (null for others)",
     "required": ["seat", "objective", "cards", "sets"],
     "properties": {
         "seat": _SEAT,
@@ -110,6 +134,7 @@ _PRIVATE: Schema = {
             "type": "object", "required": ["card", "name", "symbol"]}},
         "sets": {"type": "array", "description": "sets it may trade now with their R9 value",
                  "items": {"type": "object", "required": ["cards", "value", "bonus"]}},
+        "must_trade": {"type": "boolean"},
         "attacks": {"type": "array", "description": "legal attacks now (R7, R8)"},
     },
 }
@@ -176,18 +201,23 @@ SERVER: dict[str, Schema] = {
         },
     },
     "state": {
-        "type": "object", "required": ["type", "seq", "game", "private", "clock", "log"],
+        "type": "object",
+        "required": ["type", "seq", "table", "game", "private", "clock", "log"],
         "properties": {
             "type": {"const": "state"}, "seq": {"type": "integer", "minimum": 0},
-            "game": _PUBLIC, "private": _PRIVATE, "clock": _CLOCK,
+            "table": _TABLE, "game": _PUBLIC, "private": _PRIVATE, "clock": _CLOCK,
             "log": {"type": "array", "items": _LOG_ENTRY},
         },
     },
     "event": {
-        "type": "object", "required": ["type", "seq", "entry", "game", "private", "clock"],
+        "type": "object",
+        "required": ["type", "seq", "entries", "table", "game", "private", "clock"],
         "properties": {
-            "type": {"const": "event"}, "seq": {"type": "integer", "minimum": 1},
-            "entry": _LOG_ENTRY, "game": _PUBLIC, "private": _PRIVATE, "clock": _CLOCK,
+            "type": {"const": "event"}, "seq": {"type": "integer", "minimum": 0},
+            "entry": {"anyOf": [{"type": "null"}, _LOG_ENTRY]},
+            "entries": {"type": "array", "items": _LOG_ENTRY,
+                        "description": "the events since the last message (the log)"},
+            "table": _TABLE, "game": _PUBLIC, "private": _PRIVATE, "clock": _CLOCK,
         },
     },
     "ack": {
@@ -207,10 +237,10 @@ SERVER: dict[str, Schema] = {
             "type": {"const": "odds_result"}, "from": _TERRITORY, "to": _TERRITORY,
             "legal": {"type": "boolean"}, "faults": {"type": "array", "items": _FAULT},
             "attacker_dice": {"type": "integer"}, "defender_dice": {"type": "integer"},
-            "roll": {"type": "object",
-                     "description": "chances of the next roll: defender loses 0, 1, 2, 3"},
             "conquest": {"type": "number", "description": "chance of conquering, attacking "
                          "while the rules allow"},
+            "expected_losses": {"type": "object",
+                                "description": "armies: attacker, defender"},
         },
     },
     "pong": {"type": "object", "required": ["type"], "properties": {"type": {"const": "pong"}}},

@@ -1,0 +1,1 @@
+"""Online tables outside the server: the engine adapter and the WebSocket client."""

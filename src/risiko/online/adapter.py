@@ -1,0 +1,314 @@
+"""The one place that knows the engine's shape, for online tables.
+
+Everything the online tables ask of a game goes through here: a new game on a fair seed, a
+snapshot and its restore, an intention (JSON from a browser) turned into an action, the
+public view and a seat's private view, the odds before a roll, a bot's action. When the
+engine's API changes (``Game.position()`` / ``Game.from_position()``, ``legal_actions()``,
+faults as values) only this module changes.
+
+Snapshots are the game pickled without its history (the history of a table is its events);
+a snapshot written by another version of the engine is not trusted: the caller then rebuilds
+the game from its events (:func:`replay_lines`).
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..actions import REFEREE_ACTIONS, Action, Attack, EndTurn, Fortify, Move, Place, Trade
+from ..agents.base import agent_by_name
+from ..board import NUM_TERRITORIES, iter_mask, parse_territory, territory_code, territory_name
+from ..cards import best_set, card_name, card_symbol, parse_card, set_kind, set_value
+from ..fair import FairChance
+from ..faults import Fault, IllegalActionError, InvalidInputError, define
+from ..game import Game
+from ..odds import attack_odds, attacker_dice, defender_dice
+from ..ruleset import get_ruleset
+from ..view import SeatView
+
+#: changes whenever the pickled shape of a Game may change (a stale snapshot is replayed)
+SNAPSHOT_FORMAT = "pickle-game-1"
+
+BAD_INTENTION = define("online.bad_intention", "", "not an action: {reason}")
+UNKNOWN_NAME = define("online.unknown_name", "", "{what} {name!r} is not known")
+REFUSED = define("online.refused", "", "{reason}")
+
+
+def new_game(
+    players: Sequence[str], ruleset: str, seed: bytes, *, late: Iterable[int] = (),
+    last_rounds_at: int | None = None,
+) -> Game:
+    """A new game whose deal, objectives, deck and dice are draws of ``seed`` (risiko.fair)."""
+    return Game.new(
+        list(players), get_ruleset(ruleset), chance=FairChance(seed), late=late,
+        last_rounds_at=last_rounds_at,
+    )
+
+
+def draws(game: Game) -> int:
+    """Chance draws made so far (the next draw's number)."""
+    chance = game.chance
+    return chance.draws if isinstance(chance, FairChance) else 0
+
+
+def set_draws(game: Game, n: int) -> None:
+    """Continue the game's fair chance at draw ``n`` (draws of undone actions stay burnt)."""
+    chance = game.chance
+    if isinstance(chance, FairChance) and n:
+        chance.draws = n
+
+
+def snapshot(game: Game) -> bytes:
+    """The game's state as bytes, without its history."""
+    history = game.history
+    game.history = []
+    try:
+        return pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
+    finally:
+        game.history = history
+
+
+def restore(data: bytes) -> Game:
+    """The game of :func:`snapshot` (only the server's own bytes: never a client's)."""
+    game = pickle.loads(data)
+    if not isinstance(game, Game):
+        raise TypeError("not a game snapshot")
+    return game
+
+
+def parse_line(text: str) -> tuple[int | None, Action]:
+    """A record line (``"3 attack Cina Siam 6-5-1 4-4"``) as (seat 0-based or None, action)."""
+    from ..record import RecordError, parse_record
+
+    head = '[Seats "a|b|c"]\n\ndeal ' + " ".join(territory_code(t) for t in range(NUM_TERRITORIES))
+    head += "\nobjectives 1 2 3\ndeck " + " ".join(card_name(c) for c in range(44)) + "\n"
+    try:
+        rec = parse_record(head + text + "\n")
+    except RecordError as e:  # pragma: no cover - lines are written by this server
+        raise ValueError(f"bad event line {text!r}: {e.reason}") from None
+    item = rec.items[0]
+    return item.seat, item.action
+
+
+def line_of(seat: int | None, action: Action) -> str:
+    """The record line of an action made by ``seat`` (None: the referee)."""
+    prefix = "R" if seat is None or isinstance(action, REFEREE_ACTIONS) else str(seat + 1)
+    return f"{prefix} {action.text()}"
+
+
+def replay_lines(game: Game, lines: Iterable[str]) -> Game:
+    """Push recorded lines (their dice included: nothing is drawn) onto ``game``."""
+    for text in lines:
+        _, action = parse_line(text)
+        game.push(action)
+    return game
+
+
+def _territory(value: Any, field: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < NUM_TERRITORIES:
+        return value
+    if not isinstance(value, str):
+        raise InvalidInputError(BAD_INTENTION(reason=f"{field} must name a territory"))
+    try:
+        return parse_territory(value)
+    except ValueError:
+        raise InvalidInputError(UNKNOWN_NAME({"territory": value}, what="territory",
+                                             name=value)) from None
+
+
+def _armies(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise InvalidInputError(BAD_INTENTION(reason="armies must be a whole number from 1"))
+    return value
+
+
+def to_action(intention: Mapping[str, Any]) -> Action:
+    """A seat's intention (``{"kind": "attack", "from": "Cina", "to": "Siam"}``) as an
+    action without dice (the server rolls). InvalidInputError for a malformed one."""
+    kind = intention.get("kind")
+    if kind == "place":
+        return Place(_territory(intention.get("territory"), "territory"),
+                     _armies(intention.get("armies")))
+    if kind == "trade":
+        cards = intention.get("cards")
+        if not isinstance(cards, list) or len(cards) != 3:
+            raise InvalidInputError(BAD_INTENTION(reason="a set is three cards"))
+        try:
+            parsed = tuple(parse_card(c) for c in cards)
+        except ValueError:
+            raise InvalidInputError(UNKNOWN_NAME(what="card", name=str(cards))) from None
+        return Trade((parsed[0], parsed[1], parsed[2]))
+    if kind == "attack":
+        return Attack(_territory(intention.get("from"), "from"),
+                      _territory(intention.get("to"), "to"))
+    if kind == "move":
+        return Move(_armies(intention.get("armies")))
+    if kind == "fortify":
+        return Fortify(_territory(intention.get("from"), "from"),
+                       _territory(intention.get("to"), "to"), _armies(intention.get("armies")))
+    if kind == "end":
+        return EndTurn()
+    raise InvalidInputError(BAD_INTENTION(reason=f"unknown kind {kind!r}"))
+
+
+def faults_of(error: Exception) -> list[Fault]:
+    """The faults of a refusal (the engine's words wrapped while it raises plain errors)."""
+    faults = getattr(error, "faults", None)
+    if faults:
+        return list(faults)
+    return [REFUSED(reason=str(error))]
+
+
+def push(game: Game, action: Action) -> Action:
+    """The engine's checked door; a refusal is an IllegalActionError with faults."""
+    try:
+        return game.push(action)
+    except (InvalidInputError, IllegalActionError):
+        raise
+    except ValueError as e:  # today's engine: a message without a fault
+        raise IllegalActionError(*faults_of(e)) from None
+
+
+def turn_number(game: Game) -> int:
+    """Turns begun so far (0 during the initial placement): a new turn changes it."""
+    return sum(game.turns_taken)
+
+
+def closing_band(game: Game) -> tuple[int, int] | None:
+    """The closing band (R2) of the turn in progress, or None before the closing."""
+    k = game.closing_round_of_turn()
+    if k is None or game.over:
+        return None
+    return game.ruleset.closing_band(k + game.closing_extra)
+
+
+def public_view(game: Game) -> dict[str, Any]:
+    """What everybody may see: the board, counts, phase, closing; objectives only at the end."""
+    over = game.over
+    seats = []
+    for s in range(game.n):
+        seats.append({
+            "seat": s + 1,
+            "player": game.players[s],
+            "status": game.status[s],
+            "cards": len(game.hands[s]),
+            "territories": game.owned[s].bit_count(),
+            "armies": game.totals[s],
+            "late_turns": max(0, game.late_turns[s] - game.turns_taken[s]),
+            "objective": _objective(game, s) if over else None,
+        })
+    move = None
+    if game.phase == "move":
+        move = {
+            "from": territory_name(game.move_from), "to": territory_name(game.move_to),
+            "min": game.move_min, "max": game.move_min + game.armies[game.move_from] - 1,
+        }
+    band = closing_band(game)
+    out: dict[str, Any] = {
+        "phase": str(game.phase),
+        "round": game.round,
+        "to_act": None if game.to_act is None else game.to_act + 1,
+        "pending": game.pending if game.phase == "reinforce" else (
+            game.step_left if game.phase == "setup" else 0),
+        "last_round": game.last_round,
+        "closing_round": game.closing_round_of_turn() if not over else None,
+        "closing_band": list(band) if band else None,
+        "move": move,
+        "conquests": game.conquests,
+        "late_turn": bool(game.penalised_turn),
+        "seats": seats,
+        "territories": [
+            {"t": t, "name": territory_name(t), "owner": game.owner[t] + 1,
+             "armies": game.armies[t]}
+            for t in range(NUM_TERRITORIES)
+        ],
+        "closing_rolls": [c.to_dict() for c in game.closing_rolls],
+        "outcome": None,
+        "scores": None,
+    }
+    if game.outcome is not None:
+        o = game.outcome
+        out["outcome"] = {"end": o.end, "rounds": o.rounds, "winner": o.winner,
+                          "reason": o.reason}
+        out["scores"] = [
+            {"seat": i + 1, "player": sc.player, "score": sc.score, "base": sc.base,
+             "risiko": sc.risiko}
+            for i, sc in enumerate(game.scores())
+        ]
+    return out
+
+
+def _objective(game: Game, seat: int) -> dict[str, Any]:
+    o = game.objectives[seat]
+    return {"number": o.number, "name": o.name,
+            "territories": [territory_name(t) for t in iter_mask(o.mask)]}
+
+
+def private_view(game: Game, seat: int) -> dict[str, Any]:
+    """What only ``seat`` (0-based) may see: its objective, its cards, the sets it may trade
+    now with their value (R9) and, on its turn, its legal attacks (R7, R8)."""
+    view = SeatView(game, seat)
+    hand = list(view.hand)
+    sets = []
+    if game.to_act == seat and game.phase == "reinforce" and not game.penalised_turn:
+        n = len(hand)
+        for i in range(n):
+            for j in range(i + 1, n):
+                for k in range(j + 1, n):
+                    trio = (hand[i], hand[j], hand[k])
+                    if set_kind(trio) is None:
+                        continue
+                    base, bonus = set_value(game.ruleset, trio, n, game.owned[seat])
+                    sets.append({"cards": [card_name(c) for c in trio], "value": base,
+                                 "bonus": bonus})
+    attacks = []
+    if game.to_act == seat and game.phase == "attack":
+        for src, dst in view.legal_attacks():
+            attacks.append({"from": territory_name(src), "to": territory_name(dst)})
+    return {
+        "seat": seat + 1,
+        "objective": _objective(game, seat),
+        "cards": [{"card": card_name(c), "name": territory_name(c) if c < NUM_TERRITORIES
+                   else "jolly", "symbol": card_symbol(c)} for c in hand],
+        "sets": sets,
+        "must_trade": bool(game.ruleset.hand_limit is not None
+                           and len(hand) > game.ruleset.hand_limit
+                           and best_set(hand) is not None),
+        "attacks": attacks,
+    }
+
+
+ODDS_NOT_YOURS = define("online.odds_not_your_turn", "", "it is not your turn to attack")
+
+
+def odds(game: Game, seat: int, source: Any, target: Any) -> dict[str, Any]:
+    """Legality (R7, R8) and exact odds of attacking ``target`` from ``source`` now."""
+    src = _territory(source, "from")
+    dst = _territory(target, "to")
+    out: dict[str, Any] = {"from": territory_name(src), "to": territory_name(dst)}
+    if game.to_act != seat or game.phase != "attack":
+        out.update(legal=False, faults=[ODDS_NOT_YOURS()])
+        return out
+    fault = game.attack_fault(src, dst)
+    a, d = game.armies[src], game.armies[dst]
+    out["attacker_dice"] = attacker_dice(a) if a > 1 else 0
+    out["defender_dice"] = defender_dice(d)
+    if fault:
+        out.update(legal=False, faults=[REFUSED(reason=fault)])
+        return out
+    support = game.support(seat, dst) - a
+    result = attack_odds(a, d, game.ruleset, max(0, support))
+    out.update(legal=True, faults=[], conquest=result.p_conquer,
+               expected_losses={"attacker": result.expected_attacker_losses,
+                                "defender": result.expected_defender_losses})
+    return out
+
+
+def bot_action(game: Game, seat: int, bot: str, rng_seed: int) -> Action:
+    """The action bot ``bot`` (``random`` | ``heuristic``) makes for ``seat`` now (it sees only
+    its SeatView)."""
+    agent = agent_by_name(bot, random.Random(rng_seed))
+    return agent.act(SeatView(game, seat))

@@ -1,0 +1,13 @@
+"""Online tables: the club regulation played live in the browser (docs/online.md)."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class OnlineConfig(AppConfig):
+    """The ``risiko.web.online`` app (label ``online``)."""
+
+    name = "risiko.web.online"
+    label = "online"
+    verbose_name = "Tavoli online"

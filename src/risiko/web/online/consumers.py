@@ -1,0 +1,157 @@
+"""The WebSocket of an online table: ``ws/online/<code>/`` (protocol: docs/online.md).
+
+One consumer per connection. It learns who connects (a guest's or remote bot's ``?token=``,
+a member's session, a referee, else a spectator), joins the table's groups (its seat's own
+group, or the public one), and turns messages into calls of :mod:`.services` in a worker
+thread. After every change it sends the outbox to the groups (through the channel layer:
+in memory for one process, Redis for several workers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from risiko.faults import RisikoError
+from risiko.online import adapter
+
+from . import scheduler, services
+from .models import OnlineTable
+from .services import Actor, Outbox
+
+
+def _lang(scope: dict[str, Any], query: dict[str, list[str]]) -> str:
+    wanted = (query.get("lang") or [""])[0]
+    if not wanted:
+        cookies = scope.get("cookies") or {}
+        wanted = cookies.get(settings.LANGUAGE_COOKIE_NAME, "") or settings.LANGUAGE_CODE
+    return "en" if str(wanted).startswith("en") else "it"
+
+
+def _text(value: Any, limit: int = 64) -> str:
+    return value[:limit] if isinstance(value, str) else ""
+
+
+async def send_outbox(layer: Any, outbox: Outbox | None) -> None:
+    """Send an outbox's messages to their groups; wake the scheduler if a deadline is near."""
+    if outbox is None:
+        return
+    for group, message in outbox.messages:
+        await layer.group_send(group, {"type": "online.message", "message": message})
+    if outbox.wake is not None:
+        scheduler.wake(outbox.wake)
+
+
+def _state(table_id: int, actor: Actor) -> dict[str, Any]:
+    table = OnlineTable.objects.get(pk=table_id)
+    return services.state_message(table, actor.role, actor.seat)
+
+
+def _odds(table_id: int, actor: Actor, source: Any, target: Any, lang: str) -> dict[str, Any]:
+    table = OnlineTable.objects.get(pk=table_id)
+    out: dict[str, Any] = {"type": "odds_result", "from": str(source), "to": str(target)}
+    if actor.role != "seat" or actor.seat is None or table.status == "lobby":
+        out.update(legal=False, faults=services.fault_dicts([services.SPECTATOR()], lang))
+        return out
+    try:
+        result = adapter.odds(services.game_of(table), actor.seat, source, target)
+    except RisikoError as e:
+        out.update(legal=False, faults=services.fault_dicts(e.faults, lang))
+        return out
+    result["faults"] = services.fault_dicts(result.get("faults", []), lang)
+    out.update(result)
+    return out
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """One browser tab, phone, remote bot or test client at one table."""
+
+    table_id: int = 0
+    actor: Actor = Actor("spectator")
+    lang: str = "it"
+    joined: list[str]
+
+    async def connect(self) -> None:
+        self.joined = []
+        code = str(self.scope["url_route"]["kwargs"]["code"])
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        token = (query.get("token") or [None])[0]
+        self.lang = _lang(self.scope, query)
+        found = await database_sync_to_async(services.identify)(
+            code, self.scope.get("user"), token)
+        if found is None:
+            await self.close(code=4404)
+            return
+        table, actor = found
+        self.table_id, self.actor = table.pk, actor
+        await self.accept()
+        if actor.role == "seat" and actor.seat is not None:
+            groups = [services.seat_group(table.pk, actor.seat + 1)]
+        else:
+            groups = [services.public_group(table.pk)]
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.joined.append(group)
+        scheduler.ensure_started()
+        await self.send_json({
+            "type": "welcome", "table": table.code, "role": actor.role,
+            "seat": None if actor.seat is None else actor.seat + 1,
+            "player": actor.name or None, "commitment": table.commitment,
+        })
+        if actor.role == "seat" and actor.seat is not None:
+            outbox = await database_sync_to_async(services.connected)(table.pk, actor.seat + 1)
+            await send_outbox(self.channel_layer, outbox)
+        await self.send_json(await database_sync_to_async(_state)(table.pk, actor))
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.table_id and self.actor.role == "seat" and self.actor.seat is not None:
+            outbox = await database_sync_to_async(services.disconnected)(
+                self.table_id, self.actor.seat + 1)
+            await send_outbox(self.channel_layer, outbox)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict):
+            await self.send_json({"type": "error", "message": "a message is a JSON object"})
+            return
+        kind = content.get("type")
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "sync":
+            await self.send_json(await database_sync_to_async(_state)(self.table_id,
+                                                                       self.actor))
+        elif kind in ("act", "referee"):
+            await self._change(kind, content)
+        elif kind == "odds":
+            await self.send_json(await database_sync_to_async(_odds)(
+                self.table_id, self.actor, content.get("from"), content.get("to"), self.lang))
+        else:
+            await self.send_json({"type": "error", "message": f"unknown message {kind!r}"})
+
+    async def _change(self, kind: str, content: dict[str, Any]) -> None:
+        client_id = _text(content.get("id"))
+        seq = content.get("seq")
+        expect = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+        body = content.get("action" if kind == "act" else "command")
+        if not isinstance(body, dict):
+            await self.send_json({"type": "error", "message": f"'{kind}' needs an object"})
+            return
+        call = services.apply if kind == "act" else services.referee
+        reply = await database_sync_to_async(call)(
+            self.table_id, self.actor, body, client_id=client_id, expect_seq=expect)
+        await send_outbox(self.channel_layer, reply.outbox)
+        if reply.faults:
+            await self.send_json({"type": "refused", "id": client_id or None, "seq": reply.seq,
+                                  "faults": services.fault_dicts(reply.faults, self.lang)})
+        else:
+            await self.send_json({"type": "ack", "id": client_id, "seq": reply.seq,
+                                  "duplicate": reply.duplicate})
+
+    async def online_message(self, event: dict[str, Any]) -> None:
+        """A message sent to one of this connection's groups: pass it on."""
+        await self.send_json(event["message"])

@@ -1,0 +1,202 @@
+"""Online tables: the table, its seats, its events (the log), deadlines, members.
+
+See docs/online.md for the design: a table's game is a snapshot plus the events since; each
+event has a sequence number unique in its table; deadlines are rows fired exactly once.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from risiko.web.players.models import Player
+from risiko.web.results.models import GameTable
+
+STATUSES = [("lobby", "lobby"), ("playing", "playing"), ("paused", "paused"), ("over", "over")]
+KINDS = [("casual", "casual"), ("tournament", "tournament")]
+SEAT_KINDS = [("open", "open"), ("member", "member"), ("guest", "guest"), ("bot", "bot")]
+EVENT_KINDS = [("action", "action"), ("referee", "referee"), ("clock", "clock"),
+               ("system", "system")]
+DEADLINE_KINDS = [("turn_warning", "turn_warning"), ("turn_end", "turn_end"),
+                  ("grace_end", "grace_end"), ("absence_limit", "absence_limit"),
+                  ("bot", "bot"), ("call", "call")]
+
+
+class OnlineTable(models.Model):
+    """One online game. ``settings``: ``clock_seconds`` (R11; 0 = off), ``warning_seconds``,
+    ``grace_seconds``, ``absence_limit_seconds``, ``bot_for_absent``, ``call_round`` or
+    ``call_at`` ("HH:MM", club time), ``bot_delay_ms``. ``seq``: the last event's number."""
+
+    code = models.CharField(max_length=16, unique=True)
+    name = models.CharField(max_length=80)
+    ruleset = models.CharField(max_length=40, default="club-milano")
+    seats = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=12, choices=KINDS, default="casual")
+    game_table = models.OneToOneField(
+        GameTable, null=True, blank=True, on_delete=models.PROTECT, related_name="online"
+    )
+    settings = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=8, choices=STATUSES, default="lobby")
+    seq = models.PositiveIntegerField(default=0)
+    snapshot = models.BinaryField(null=True, blank=True)
+    snapshot_seq = models.PositiveIntegerField(default=0)
+    snapshot_format = models.CharField(max_length=40, blank=True)
+    seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    draws = models.PositiveIntegerField(default=0)
+    skipped_draws = models.JSONField(default=list, blank=True)
+    turn = models.PositiveIntegerField(default=0)
+    clock_epoch = models.PositiveIntegerField(default=0)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    paused_remaining_ms = models.IntegerField(null=True, blank=True)
+    penalties = models.JSONField(default=list, blank=True)
+    record = models.TextField(blank=True)
+    created_by = models.CharField(max_length=80, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+
+class OnlineSeat(models.Model):
+    """Seat ``position`` (1.., turn order) of a table: open, a member, a guest or a bot."""
+
+    table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="seat_set")
+    position = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8, choices=SEAT_KINDS, default="open")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+        related_name="online_seats",
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="online_seats"
+    )
+    guest_name = models.CharField(max_length=80, blank=True)
+    token_hash = models.CharField(max_length=64, blank=True)
+    bot = models.CharField(max_length=16, blank=True)
+    connections = models.IntegerField(default=0)
+    absent_since = models.DateTimeField(null=True, blank=True)
+    absence_epoch = models.PositiveIntegerField(default=0)
+    stand_in = models.BooleanField(default=False)
+    r13_requested = models.BooleanField(default=False)
+    joined = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="online_one_seat"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=Q(user__isnull=False),
+                name="online_one_seat_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["token_hash"], condition=~Q(token_hash=""), name="online_one_token"
+            ),
+        ]
+
+    @property
+    def name(self) -> str:
+        """The name shown at the table."""
+        if self.kind == "member" and self.player is not None:
+            return self.player.name
+        if self.kind == "guest":
+            return self.guest_name
+        if self.kind == "bot":
+            return f"Bot {self.position} ({self.bot})"
+        return ""
+
+    def __str__(self) -> str:
+        return f"{self.table.code} seat {self.position}: {self.name or self.kind}"
+
+
+class TableEvent(models.Model):
+    """One change of a table's game: ``seq`` 1, 2, ... per table; ``text`` the record line
+    (dice included); ``client_id`` the sender's message id (a message sent twice is applied
+    once); ``draws`` the chance draws it used, ``[first, end)``."""
+
+    table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    actor = models.CharField(max_length=100)
+    kind = models.CharField(max_length=8, choices=EVENT_KINDS)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    intention = models.JSONField(default=dict, blank=True)
+    text = models.CharField(max_length=300)
+    draws_from = models.PositiveIntegerField(default=0)
+    draws_to = models.PositiveIntegerField(default=0)
+    client_id = models.CharField(max_length=64, blank=True)
+    undone = models.BooleanField(default=False)
+    reason = models.CharField(max_length=300, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="online_one_event_per_seq"),
+            models.UniqueConstraint(
+                fields=["table", "actor", "client_id"], condition=~Q(client_id=""),
+                name="online_message_once",
+            ),
+        ]
+
+
+class Deadline(models.Model):
+    """Something due at ``due``: fired once (``fired`` set in the transaction that applies
+    it). ``guard``: the table's clock epoch (turn kinds), seq (bot), the seat's absence epoch
+    (grace, absence); a guard that no longer matches makes the deadline stale."""
+
+    table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="deadlines")
+    kind = models.CharField(max_length=16, choices=DEADLINE_KINDS)
+    seat = models.PositiveSmallIntegerField(default=0)
+    due = models.DateTimeField()
+    guard = models.PositiveIntegerField(default=0)
+    fired = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["due", "id"]
+        indexes = [models.Index(fields=["fired", "due"], name="online_deadline_due")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "kind", "seat", "guard"], name="online_one_deadline"
+            ),
+        ]
+
+
+class SchedulerBeat(models.Model):
+    """The schedulers' heartbeat (one row): a start after a long stop moves the deadlines."""
+
+    beat = models.DateTimeField()
+
+
+class Member(models.Model):
+    """A member's account tied to his player record (an online result counts for him)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="member"
+    )
+    player = models.OneToOneField(Player, on_delete=models.PROTECT, related_name="member")
+    invited_by = models.CharField(max_length=80, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} = {self.player}"
+
+
+class MemberInvite(models.Model):
+    """A one-time invitation link from the committee (only its SHA-256 is stored)."""
+
+    token_hash = models.CharField(max_length=64, unique=True)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="invites")
+    created_by = models.CharField(max_length=80)
+    created = models.DateTimeField(auto_now_add=True)
+    used = models.DateTimeField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+",
+    )

@@ -1,0 +1,124 @@
+"""The deadline scheduler: every worker runs one; each deadline fires exactly once.
+
+Started with the ASGI lifespan (``risiko serve``) and, for servers without lifespan, at the
+first WebSocket connection. It wakes every ``RISIKO_ONLINE_TICK`` seconds (0.25) or sooner
+when its process scheduled a deadline, fires what is due through :func:`services.fire`
+(which claims each deadline in the transaction that applies it) and sends the outboxes.
+``RISIKO_ONLINE_SCHEDULER = False`` turns it off (tests that fire deadlines themselves).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from . import services
+
+log = logging.getLogger(__name__)
+
+_TASKS: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+_WAKE: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}
+BEAT_EVERY = 2.0
+
+
+def enabled() -> bool:
+    """False when the settings turn the scheduler off."""
+    return bool(getattr(settings, "RISIKO_ONLINE_SCHEDULER", True))
+
+
+def ensure_started() -> None:
+    """Start this event loop's scheduler once (no-op when it runs or is turned off)."""
+    if not enabled():
+        return
+    loop = asyncio.get_running_loop()
+    task = _TASKS.get(loop)
+    if task is not None and not task.done():
+        return
+    for old in [k for k in _TASKS if k.is_closed()]:
+        _TASKS.pop(old, None)
+        _WAKE.pop(old, None)
+    _WAKE[loop] = asyncio.Event()
+    _TASKS[loop] = loop.create_task(run())
+
+
+def wake(after: float = 0.0) -> None:
+    """Look at the deadlines in ``after`` seconds (a deadline this process just set)."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    event = _WAKE.get(loop)
+    if event is None:
+        return
+    if after <= 0:
+        event.set()
+    else:
+        loop.call_later(after, event.set)
+
+
+async def stop() -> None:
+    """Stop this loop's scheduler (lifespan shutdown)."""
+    loop = asyncio.get_running_loop()
+    task = _TASKS.pop(loop, None)
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+
+
+async def tick() -> int:
+    """Fire every due deadline once; returns how many this worker fired."""
+    layer = get_channel_layer()
+    from .consumers import send_outbox
+
+    fired = 0
+    for deadline_id in await database_sync_to_async(services.due_deadlines)():
+        outbox = await database_sync_to_async(services.fire)(deadline_id)
+        if outbox is not None:
+            fired += 1
+            await send_outbox(layer, outbox)
+    return fired
+
+
+async def run() -> None:
+    """The loop: beat, fire, sleep until woken or the next tick."""
+    loop = asyncio.get_running_loop()
+    event = _WAKE[loop]
+    interval = float(getattr(settings, "RISIKO_ONLINE_TICK", 0.25))
+    last_beat = 0.0
+    while True:
+        try:
+            now = time.monotonic()
+            if now - last_beat >= BEAT_EVERY:
+                await database_sync_to_async(services.beat)()
+                last_beat = now
+            await tick()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a database hiccup must not stop the clock for good
+            log.exception("online scheduler")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout=interval)
+        event.clear()
+
+
+class LifespanApp:
+    """ASGI lifespan: start the scheduler with the server, stop it with the server."""
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                ensure_started()
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return

@@ -1,0 +1,1119 @@
+"""Online tables: every change, applied under the table's row lock with a sequence number.
+
+The functions here are synchronous (the consumer calls them in a worker thread). Each change
+runs in one transaction that locks the table's row (``select_for_update``), checks the actor,
+pushes the action through the engine (:mod:`risiko.online.adapter`), writes one
+:class:`TableEvent` with the next ``seq``, and schedules what follows (the turn clock, a bot's
+move). It returns an :class:`Outbox`: the messages to send to the table's groups once the
+transaction has committed. Refusals write nothing and carry the faults. See docs/online.md.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+import random
+import secrets
+import threading
+import zoneinfo
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from risiko.actions import Abandon, Action, CallLastRounds, EndGame, Timeout, WidenClosing
+from risiko.fair import commitment, format_skipped, new_seed
+from risiko.faults import Fault, IllegalActionError, RisikoError, define
+from risiko.game import Game
+from risiko.online import adapter
+from risiko.record import write_record
+from risiko.ruleset import get_ruleset
+from risiko.web import services as club
+from risiko.web.site.permissions import is_referee
+
+from .models import Deadline, Member, OnlineSeat, OnlineTable, SchedulerBeat, TableEvent
+
+log = logging.getLogger(__name__)
+CLUB_TIME = zoneinfo.ZoneInfo("Europe/Rome")
+
+#: settings of a new table (seconds unless said)
+DEFAULTS: dict[str, Any] = {
+    "clock_seconds": 180,  # R11: 3 minutes; 0 = off
+    "warning_seconds": 30,
+    "grace_seconds": 60,
+    "absence_limit_seconds": 600,
+    "bot_for_absent": True,  # casual tables only
+    "call_round": None,
+    "call_at": None,  # "HH:MM" club time
+    "bot_delay_ms": 800,
+}
+SNAPSHOT_EVERY = 50
+LOG_LENGTH = 200
+
+WRONG_SEAT = define("online.wrong_seat", "", "you do not hold seat {seat} at this table")
+OUT_OF_TURN = define("online.out_of_turn", "", "it is {player}'s turn, not yours")
+STALE = define(
+    "online.stale", "",
+    "the table has moved on since your view (event {seen}, now {seq}): look again and retry",
+)
+NOT_PLAYING = define("online.not_playing", "", "the game is not in play ({status})")
+SPECTATOR = define("online.spectator", "", "spectators watch: they do not act")
+NOT_REFEREE = define("online.not_referee", "", "only a referee may do this")
+NOTHING_TO_UNDO = define("online.nothing_to_undo", "", "there is no action to undo")
+NEED_REASON = define("online.need_reason", "", "{what} needs a reason")
+SEAT_TAKEN = define("online.seat_taken", "", "seat {seat} is taken")
+TABLE_FULL = define("online.table_full", "", "no seat is free at this table")
+NAME_TAKEN = define("online.name_taken", "", "{player} is already seated at this table")
+NOT_MEMBER = define("online.not_member", "",
+                    "only a member may take this seat: ask the committee for an invitation")
+NOT_SEATED_HERE = define("online.not_seated_here", "",
+                         "{player} is not seated at this tournament table")
+BAD_SETTING = define("online.bad_setting", "", "{setting}: {reason}")
+BAD_COMMAND = define("online.bad_command", "", "unknown referee command {command!r}")
+ALREADY_SEATED = define("online.already_seated", "", "you already hold seat {seat} here")
+
+
+class OnlineError(RisikoError):
+    """A request refused: ``faults`` say why (said in the viewer's language)."""
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sends: ``role`` seat | referee | spectator | clock; ``seat`` 0-based for a seat."""
+
+    role: str
+    seat: int | None = None
+    name: str = ""
+
+    @property
+    def key(self) -> str:
+        """The actor as stored in events (``seat:2``, ``referee:anna``, ``clock``)."""
+        if self.role == "seat":
+            return f"seat:{(self.seat or 0) + 1}"
+        if self.role == "referee":
+            return f"referee:{self.name}"
+        return self.role
+
+
+@dataclass
+class Outbox:
+    """Messages for the table's groups, to send after the commit; ``wake``: a deadline is
+    due soon (the scheduler should look at once)."""
+
+    table_id: int
+    messages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    wake: float | None = None
+
+
+@dataclass
+class Reply:
+    """The answer to the sender: the event's ``seq`` or the faults; and the outbox."""
+
+    seq: int
+    duplicate: bool = False
+    faults: list[Fault] = field(default_factory=list)
+    outbox: Outbox | None = None
+
+
+def seat_group(table_id: int, position: int) -> str:
+    """The channel group of one seat (its private view travels only there)."""
+    return f"online-{table_id}-seat-{position}"
+
+
+def public_group(table_id: int) -> str:
+    """The channel group of spectators and referees (public state only)."""
+    return f"online-{table_id}-public"
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a secret token (SHA-256, hex)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# ------------------------------------------------------------------------------ the cache
+_CACHE: dict[int, tuple[int, Game]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _cache_take(table_id: int, seq: int) -> Game | None:
+    with _CACHE_LOCK:
+        hit = _CACHE.pop(table_id, None)
+    return hit[1] if hit is not None and hit[0] == seq else None
+
+
+def _cache_put(table_id: int, seq: int, game: Game) -> None:
+    with _CACHE_LOCK:
+        _CACHE[table_id] = (seq, game)
+
+
+def _cache_peek(table_id: int, seq: int) -> Game | None:
+    with _CACHE_LOCK:
+        hit = _CACHE.get(table_id)
+    return hit[1] if hit is not None and hit[0] == seq else None
+
+
+def clear_cache() -> None:
+    """Forget every cached game (tests; a game is rebuilt from the database)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+# ------------------------------------------------------------------------------ helpers
+def settings_of(table: OnlineTable) -> dict[str, Any]:
+    """The table's settings over the defaults."""
+    return {**DEFAULTS, **(table.settings or {})}
+
+
+def _seats(table: OnlineTable) -> list[OnlineSeat]:
+    return list(table.seat_set.select_related("player").order_by("position"))
+
+
+def _players(seats: Iterable[OnlineSeat]) -> list[str]:
+    return [s.name for s in seats]
+
+
+def _game_lines(table: OnlineTable, after: int) -> list[str]:
+    rows = TableEvent.objects.filter(table=table, seq__gt=after, undone=False).exclude(
+        text__startswith="#").order_by("seq").values_list("text", flat=True)
+    return list(rows)
+
+
+def _fresh(table: OnlineTable) -> Game:
+    s = settings_of(table)
+    return adapter.new_game(
+        _players(_seats(table)), table.ruleset, bytes.fromhex(table.seed),
+        late=s.get("late") or (), last_rounds_at=s.get("call_round"),
+    )
+
+
+def _rebuild(table: OnlineTable) -> Game:
+    """The game at ``table.seq``: the snapshot plus the events since (or all the events)."""
+    game: Game | None = None
+    since = 0
+    if table.snapshot is not None and table.snapshot_format == adapter.SNAPSHOT_FORMAT:
+        try:
+            game = adapter.restore(bytes(table.snapshot))
+            since = table.snapshot_seq
+        except Exception:  # another engine version: replay the events instead
+            log.warning("table %s: snapshot unreadable, replaying the events", table.code)
+            game = None
+    if game is None:
+        game = _fresh(table)
+        since = 0
+    adapter.replay_lines(game, _game_lines(table, since))
+    adapter.set_draws(game, table.draws)
+    return game
+
+
+def game_of(table: OnlineTable) -> Game:
+    """The table's game now (from the cache when it is current); not for a lobby."""
+    cached = _cache_peek(table.pk, table.seq)
+    if cached is not None:
+        return cached
+    game = _rebuild(table)
+    _cache_put(table.pk, table.seq, game)
+    return game
+
+
+def _take_game(table: OnlineTable) -> Game:
+    cached = _cache_take(table.pk, table.seq)
+    return cached if cached is not None else _rebuild(table)
+
+
+def _event(
+    table: OnlineTable, *, actor: str, kind: str, text: str, seat: int | None = None,
+    intention: Mapping[str, Any] | None = None, draws: tuple[int, int] = (0, 0),
+    client_id: str = "", reason: str = "",
+) -> TableEvent:
+    table.seq += 1
+    return TableEvent.objects.create(
+        table=table, seq=table.seq, actor=actor[:100], kind=kind, seat=seat,
+        intention=dict(intention or {}), text=text[:300], draws_from=draws[0],
+        draws_to=draws[1], client_id=client_id, reason=reason[:300],
+    )
+
+
+def _deadline(table: OnlineTable, kind: str, due: dt.datetime, *, seat: int = 0,
+              guard: int = 0, outbox: Outbox | None = None) -> None:
+    Deadline.objects.get_or_create(
+        table=table, kind=kind, seat=seat, guard=guard, defaults={"due": due}
+    )
+    if outbox is not None:
+        wait = max(0.0, (due - timezone.now()).total_seconds())
+        outbox.wake = wait if outbox.wake is None else min(outbox.wake, wait)
+
+
+def _is_bot_turn(seat: OnlineSeat) -> bool:
+    return seat.kind == "bot" or seat.stand_in
+
+
+def _after_change(
+    table: OnlineTable, game: Game, now: dt.datetime, outbox: Outbox, seats: list[OnlineSeat]
+) -> None:
+    """Clock, snapshot, bots and the end, after the game changed (inside the transaction)."""
+    s = settings_of(table)
+    if game.over:
+        _finish(table, game, now, seats)
+        return
+    turn = adapter.turn_number(game)
+    new_turn = turn != table.turn
+    if new_turn:
+        table.turn = turn
+        table.turn_deadline = None
+        if table.status == "playing":
+            _start_clock(table, game, now, s["clock_seconds"] * 1000, outbox)
+    if new_turn or table.seq - table.snapshot_seq >= SNAPSHOT_EVERY or table.snapshot is None:
+        table.snapshot = adapter.snapshot(game)
+        table.snapshot_seq = table.seq
+        table.snapshot_format = adapter.SNAPSHOT_FORMAT
+    to_act = game.to_act
+    if to_act is not None and table.status == "playing" and _is_bot_turn(seats[to_act]):
+        due = now + dt.timedelta(milliseconds=int(s["bot_delay_ms"]))
+        _deadline(table, "bot", due, seat=to_act + 1, guard=table.seq, outbox=outbox)
+
+
+def _start_clock(table: OnlineTable, game: Game, now: dt.datetime, ms: int,
+                 outbox: Outbox) -> None:
+    """Run the turn clock (R11) for ``ms`` from now; none during the initial placement."""
+    table.clock_epoch += 1
+    if ms <= 0 or game.phase == "setup" or game.over:
+        table.turn_deadline = None
+        return
+    s = settings_of(table)
+    end = now + dt.timedelta(milliseconds=ms)
+    table.turn_deadline = end
+    seat = (game.to_act or 0) + 1
+    _deadline(table, "turn_end", end, seat=seat, guard=table.clock_epoch, outbox=outbox)
+    warn = end - dt.timedelta(seconds=int(s["warning_seconds"]))
+    if warn > now:
+        _deadline(table, "turn_warning", warn, seat=seat, guard=table.clock_epoch,
+                  outbox=outbox)
+
+
+def _finish(table: OnlineTable, game: Game, now: dt.datetime, seats: list[OnlineSeat]) -> None:
+    table.status = "over"
+    table.finished = now
+    table.turn_deadline = None
+    table.clock_epoch += 1
+    table.snapshot = adapter.snapshot(game)
+    table.snapshot_seq = table.seq
+    table.snapshot_format = adapter.SNAPSHOT_FORMAT
+    Deadline.objects.filter(table=table, fired=None).update(fired=now, outcome="game over")
+    table.record = build_record(table, game)
+    if table.game_table_id is not None:
+        _enter_result(table, game, seats)
+
+
+def _enter_result(table: OnlineTable, game: Game, seats: list[OnlineSeat]) -> None:
+    """A tournament table's result, through the same service as a scored sheet."""
+    assert table.game_table is not None
+    abandoned = [game.players[s] for s in range(game.n) if game.status[s] == "abandoned"]
+    try:
+        with transaction.atomic():
+            club.enter_sheet(table.game_table, game.sheet(), abandoned=abandoned,
+                             who=f"online:{table.code}")
+    except (club.ServiceError, ValueError) as e:
+        _event(table, actor="system", kind="system", text=f"# result not entered: {e}")
+
+
+def build_record(table: OnlineTable, game: Game) -> str:
+    """The game's record with its chance headers (the seed revealed once the game is over)."""
+    fresh = _fresh(table)
+    adapter.replay_lines(fresh, _game_lines(table, 0))
+    headers = {
+        "Event": table.name,
+        "Date": timezone.localtime(table.started or table.created, CLUB_TIME).date().isoformat(),
+        "Table": table.code,
+        "Chance": "hmac-sha256-v1",
+        "SeedCommitment": table.commitment,
+    }
+    if table.status == "over":
+        headers["Seed"] = table.seed
+    if table.skipped_draws:
+        headers["SkippedDraws"] = format_skipped(table.skipped_draws)
+    bots = [s.bot if s.kind == "bot" else "" for s in _seats(table)]
+    if any(bots):
+        headers["Bots"] = "|".join(b or "-" for b in bots)
+    return write_record(fresh, headers)
+
+
+# ------------------------------------------------------------------------------ views
+def _clock(table: OnlineTable, now: dt.datetime) -> dict[str, Any]:
+    s = settings_of(table)
+    deadline = table.turn_deadline
+    remaining: int | None = None
+    if table.status == "paused":
+        remaining = table.paused_remaining_ms
+    elif deadline is not None:
+        remaining = max(0, int((deadline - now).total_seconds() * 1000))
+    return {
+        "seconds": int(s["clock_seconds"]),
+        "warning_seconds": int(s["warning_seconds"]),
+        "running": table.status == "playing" and deadline is not None,
+        "deadline": deadline.isoformat() if deadline is not None else None,
+        "remaining_ms": remaining,
+    }
+
+
+def table_view(table: OnlineTable, seats: list[OnlineSeat]) -> dict[str, Any]:
+    """The table as everybody sees it (the lobby's seats, presence, the commitment)."""
+    s = settings_of(table)
+    return {
+        "code": table.code,
+        "name": table.name,
+        "kind": table.kind,
+        "ruleset": table.ruleset,
+        "status": table.status,
+        "seats": [
+            {"seat": x.position, "player": x.name, "kind": x.kind, "bot": x.bot or None,
+             "connected": x.connections > 0 or x.kind == "bot", "stand_in": x.stand_in,
+             "r13_requested": x.r13_requested}
+            for x in seats
+        ],
+        "commitment": table.commitment,
+        "seed": table.seed if table.status == "over" else None,
+        "settings": {k: s[k] for k in ("clock_seconds", "call_round", "call_at",
+                                        "bot_for_absent", "grace_seconds")},
+        "penalties": list(table.penalties),
+    }
+
+
+def entry_of(e: TableEvent) -> dict[str, Any]:
+    """A log entry (protocol ``log`` item)."""
+    out: dict[str, Any] = {"seq": e.seq, "actor": e.actor, "kind": e.kind, "seat": e.seat,
+                           "text": e.text, "undone": e.undone}
+    if e.reason:
+        out["reason"] = e.reason
+    return out
+
+
+def state_message(table: OnlineTable, role: str, seat: int | None) -> dict[str, Any]:
+    """The full ``state`` for a connection: table, public game, private view of ``seat``
+    (0-based; only for the role ``seat``), clock and the last events."""
+    seats = _seats(table)
+    game = game_of(table) if table.status != "lobby" else None
+    events = list(TableEvent.objects.filter(table=table).order_by("-seq")[:LOG_LENGTH])
+    events.reverse()
+    return {
+        "type": "state",
+        "seq": table.seq,
+        "table": table_view(table, seats),
+        "game": adapter.public_view(game) if game is not None else None,
+        "private": (adapter.private_view(game, seat)
+                    if game is not None and role == "seat" and seat is not None else None),
+        "clock": _clock(table, timezone.now()),
+        "log": [entry_of(e) for e in events],
+    }
+
+
+def _broadcast(table: OnlineTable, game: Game | None, seats: list[OnlineSeat],
+               entries: list[TableEvent], outbox: Outbox) -> None:
+    """One ``event`` per group: each seat's with its private view, the public one without."""
+    now = timezone.now()
+    tv = table_view(table, seats)
+    public = adapter.public_view(game) if game is not None else None
+    clock = _clock(table, now)
+    log_entries = [entry_of(e) for e in entries]
+    base = {"type": "event", "seq": table.seq, "entry": log_entries[-1] if log_entries else None,
+            "entries": log_entries, "table": tv, "game": public, "clock": clock}
+    for x in seats:
+        private = adapter.private_view(game, x.position - 1) if game is not None else None
+        outbox.messages.append((seat_group(table.pk, x.position), {**base, "private": private}))
+    outbox.messages.append((public_group(table.pk), {**base, "private": None}))
+
+
+# ------------------------------------------------------------------------------ lobby
+def _new_code() -> str:
+    return secrets.token_urlsafe(9)[:12].replace("-", "x").replace("_", "y")
+
+
+def create_table(
+    *, name: str, seats: int, bots: Mapping[int, str] | None = None, who: str,
+    ruleset: str = "club-milano", kind: str = "casual", settings: Mapping[str, Any] | None = None,
+) -> OnlineTable:
+    """A new table in the lobby: ``seats`` (3-6), ``bots`` {position: "random"|"heuristic"}
+    for seats the server's bots take; a fresh 256-bit seed, its commitment public at once.
+    OnlineError (``online.bad_setting``) for a bad number or setting."""
+    if not 3 <= seats <= 6:
+        raise OnlineError(BAD_SETTING(setting="seats", reason=f"3 to 6, not {seats}"))
+    try:
+        rs = get_ruleset(ruleset)
+    except ValueError as e:
+        raise OnlineError(BAD_SETTING(setting="ruleset", reason=str(e))) from None
+    s = dict(settings or {})
+    for key in s:
+        if key not in DEFAULTS and key not in ("late",):
+            raise OnlineError(BAD_SETTING(setting=key, reason="unknown setting"))
+    clock = s.get("clock_seconds", DEFAULTS["clock_seconds"])
+    if not isinstance(clock, int) or clock < 0:
+        raise OnlineError(BAD_SETTING(setting="clock_seconds", reason="0 (off) or seconds"))
+    if s.get("call_round") is not None and (
+            not isinstance(s["call_round"], int) or s["call_round"] < 1):
+        raise OnlineError(BAD_SETTING(setting="call_round", reason="a round from 1"))
+    if s.get("call_at"):
+        try:
+            dt.time.fromisoformat(str(s["call_at"]))
+        except ValueError:
+            raise OnlineError(BAD_SETTING(setting="call_at", reason="HH:MM")) from None
+    for pos, bot in (bots or {}).items():
+        if not 1 <= pos <= seats or bot not in ("random", "heuristic"):
+            raise OnlineError(BAD_SETTING(setting="bots", reason=f"seat {pos}: {bot}"))
+    seed = new_seed()
+    with transaction.atomic():
+        table = OnlineTable.objects.create(
+            code=_new_code(), name=name.strip()[:80] or "Tavolo online", ruleset=rs.label,
+            seats=seats, kind=kind, settings=s, seed=seed.hex(), commitment=commitment(seed),
+            created_by=who,
+        )
+        for pos in range(1, seats + 1):
+            bot = (bots or {}).get(pos, "")
+            OnlineSeat.objects.create(table=table, position=pos,
+                                      kind="bot" if bot else "open", bot=bot)
+        club.audit(who, "online create", None, table,
+                   f"online table {table.code}: {seats} seats",
+                   {"settings": s, "bots": {str(k): v for k, v in (bots or {}).items()},
+                    "commitment": table.commitment})
+    return table
+
+
+def join(
+    table_id: int, *, user: AbstractBaseUser | AnonymousUser | None = None,
+    guest_name: str | None = None, position: int | None = None,
+) -> tuple[OnlineSeat, str | None, Outbox]:
+    """Take a seat: a member (logged in, tied to a player) or a guest by name; returns the
+    seat, the guest's secret token (None for a member) and the outbox. The last open seat
+    taken starts the game. OnlineError: seat taken, table full, name taken, not a member."""
+    now = timezone.now()
+    with transaction.atomic():
+        table = OnlineTable.objects.select_for_update().get(pk=table_id)
+        seats = _seats(table)
+        member = None
+        if user is not None and user.is_authenticated:
+            member = Member.objects.filter(user_id=user.pk).select_related("player").first()
+            mine = [x for x in seats if x.user_id == user.pk]
+            if mine:
+                raise OnlineError(ALREADY_SEATED(seat=mine[0].position))
+        if table.kind == "tournament":
+            if member is None:
+                raise OnlineError(NOT_MEMBER())
+            target = next((x for x in seats if x.player_id == member.player_id), None)
+            if target is None:
+                raise OnlineError(NOT_SEATED_HERE({"player": member.player.name}))
+        else:
+            free = [x for x in seats if x.kind == "open"]
+            if position is not None:
+                target = next((x for x in seats if x.position == position), None)
+                if target is None or target.kind != "open":
+                    raise OnlineError(SEAT_TAKEN({"seat": position}))
+            elif free:
+                target = free[0]
+            else:
+                raise OnlineError(TABLE_FULL())
+        token: str | None = None
+        if member is not None and guest_name is None:
+            name = member.player.name
+            if any(x.name == name for x in seats if x.pk != target.pk and x.kind != "open"):
+                raise OnlineError(NAME_TAKEN({"player": name}))
+            target.kind, target.player = "member", member.player
+            target.user_id = user.pk if user is not None else None
+        else:
+            if table.kind == "tournament":
+                raise OnlineError(NOT_MEMBER())
+            name = " ".join((guest_name or "").split())[:40]
+            if not name:
+                raise OnlineError(BAD_SETTING(setting="name", reason="a guest needs a name"))
+            if any(x.name.casefold() == name.casefold() for x in seats if x.kind != "open"):
+                raise OnlineError(NAME_TAKEN({"player": name}))
+            token = secrets.token_urlsafe(24)
+            target.kind, target.guest_name, target.token_hash = "guest", name, token_hash(token)
+        target.joined = now
+        target.save()
+        if table.kind == "tournament" and table.game_table is not None:
+            _arrival(table, target, now)
+        outbox = Outbox(table.pk)
+        seats = _seats(table)
+        game = None
+        if table.status == "lobby" and all(x.kind != "open" for x in seats):
+            game = _start(table, now, seats, outbox)
+        table.save()
+        _broadcast(table, game, seats, [], outbox)
+    return target, token, outbox
+
+
+def _arrival(table: OnlineTable, seat: OnlineSeat, now: dt.datetime) -> None:
+    """R3: joining the table's lobby is the arrival, in club time."""
+    assert table.game_table is not None and seat.player is not None
+    arrive(table.game_table.evening, seat.player.name, now, who=f"online:{table.code}")
+
+
+def arrive(evening: Any, player: str, now: dt.datetime | None = None, *, who: str) -> bool:
+    """R3 at an online evening: the first time a member joins the evening (its lobby or his
+    table) is his arrival, in club time. False when it was already recorded or refused."""
+    from risiko.web.evenings.models import Arrival
+
+    if Arrival.objects.filter(evening=evening, player__name=player, superseded=False).exists():
+        return False
+    at = timezone.localtime(now or timezone.now(), CLUB_TIME).strftime("%H:%M")
+    try:
+        club.record_arrival(evening, player, at, who=who)
+    except club.ServiceError as e:
+        log.warning("arrival of %s not recorded: %s", player, e)
+        return False
+    return True
+
+
+def _start(table: OnlineTable, now: dt.datetime, seats: list[OnlineSeat],
+           outbox: Outbox) -> Game:
+    s = settings_of(table)
+    game = adapter.new_game(
+        _players(seats), table.ruleset, bytes.fromhex(table.seed), late=s.get("late") or (),
+        last_rounds_at=s.get("call_round"),
+    )
+    table.status = "playing"
+    table.started = now
+    table.draws = adapter.draws(game)
+    _event(table, actor="system", kind="system",
+           text=f"# start: commitment {table.commitment}")
+    if s.get("call_at"):
+        at = dt.time.fromisoformat(str(s["call_at"]))
+        local = timezone.localtime(now, CLUB_TIME)
+        due = dt.datetime.combine(local.date(), at, tzinfo=CLUB_TIME)
+        if due < local:
+            due += dt.timedelta(days=1)
+        _deadline(table, "call", due, outbox=outbox)
+    _after_change(table, game, now, outbox, seats)
+    transaction.on_commit(lambda: _cache_put(table.pk, table.seq, game))
+    return game
+
+
+def start_now(table_id: int, *, who: str) -> Outbox:
+    """Start a table whose open seats bots take (the creator's button)."""
+    now = timezone.now()
+    with transaction.atomic():
+        table = OnlineTable.objects.select_for_update().get(pk=table_id)
+        if table.status != "lobby":
+            raise OnlineError(NOT_PLAYING(status=table.status))
+        for x in _seats(table):
+            if x.kind == "open" and table.kind == "tournament":
+                # never a bot for a member: his turns time out until he comes (R11)
+                x.kind, x.absent_since = "member", now
+                x.save()
+            elif x.kind == "open":
+                x.kind, x.bot = "bot", "heuristic"
+                x.save()
+        seats = _seats(table)
+        outbox = Outbox(table.pk)
+        game = _start(table, now, seats, outbox)
+        table.save()
+        club.audit(who, "online start", None, table, f"online table {table.code} started")
+        _broadcast(table, game, seats, [], outbox)
+    return outbox
+
+
+def identify(code: str, user: Any, token: str | None) -> tuple[OnlineTable, Actor] | None:
+    """The table of ``code`` and who connects: a guest's or bot's token, a member's seat, a
+    referee, else a spectator. None when there is no such table."""
+    table = OnlineTable.objects.filter(code=code).first()
+    if table is None:
+        return None
+    if token:
+        seat = OnlineSeat.objects.filter(table=table, token_hash=token_hash(token)).first()
+        if seat is not None:
+            return table, Actor("seat", seat.position - 1, seat.name)
+    if user is not None and getattr(user, "is_authenticated", False):
+        seat = OnlineSeat.objects.filter(table=table, user_id=user.pk).select_related(
+            "player").first()
+        if seat is not None:
+            return table, Actor("seat", seat.position - 1, seat.name)
+        if is_referee(user):
+            return table, Actor("referee", None, user.get_username())
+    return table, Actor("spectator")
+
+
+# ------------------------------------------------------------------------------ actions
+def _refuse(table: OnlineTable, *faults: Fault) -> Reply:
+    return Reply(seq=table.seq, faults=list(faults))
+
+
+def _stale(table: OnlineTable, expect_seq: int | None) -> bool:
+    if expect_seq is None or expect_seq == table.seq:
+        return False
+    return TableEvent.objects.filter(table=table, seq__gt=expect_seq).exclude(
+        text__startswith="#").exists() or expect_seq > table.seq
+
+
+def apply(table_id: int, actor: Actor, intention: Mapping[str, Any], *, client_id: str = "",
+          expect_seq: int | None = None) -> Reply:
+    """Apply a seat's intention exactly once (docs/online.md): under the row lock, refused
+    with faults (wrong seat, out of turn, stale view, the engine's refusal) or written as
+    the next event. A ``client_id`` already applied returns that event (``duplicate``)."""
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            table = OnlineTable.objects.select_for_update().get(pk=table_id)
+            if actor.role != "seat" or actor.seat is None:
+                return _refuse(table, SPECTATOR())
+            if client_id:
+                old = TableEvent.objects.filter(table=table, actor=actor.key,
+                                                client_id=client_id).first()
+                if old is not None:
+                    return Reply(seq=old.seq, duplicate=True)
+            if table.status != "playing":
+                return _refuse(table, NOT_PLAYING(status=table.status))
+            if _stale(table, expect_seq):
+                return _refuse(table, STALE(seen=expect_seq, seq=table.seq))
+            seats = _seats(table)
+            game = _take_game(table)
+            if game.to_act != actor.seat:
+                _cache_put(table.pk, table.seq, game)
+                who = game.players[game.to_act] if game.to_act is not None else "-"
+                return _refuse(table, OUT_OF_TURN({"player": who}))
+            try:
+                action = adapter.to_action(intention)
+                before = adapter.draws(game)
+                recorded = adapter.push(game, action)
+            except RisikoError as e:
+                # the engine's push leaves the game as it was; the cache is rebuilt anyway
+                return _refuse(table, *e.faults)
+            outbox = _record(table, game, seats, now, recorded, actor=actor.key, kind="action",
+                             seat=actor.seat, intention=intention, before=before,
+                             client_id=client_id)
+    except IntegrityError:
+        table = OnlineTable.objects.get(pk=table_id)
+        return _refuse(table, STALE(seen=expect_seq, seq=table.seq))
+    return Reply(seq=outbox_seq(outbox), outbox=outbox)
+
+
+def outbox_seq(outbox: Outbox) -> int:
+    """The seq the outbox's messages carry."""
+    for _, message in outbox.messages:
+        return int(message["seq"])
+    return 0
+
+
+def _record(table: OnlineTable, game: Game, seats: list[OnlineSeat], now: dt.datetime,
+            recorded: Action, *, actor: str, kind: str, seat: int | None,
+            intention: Mapping[str, Any] | None = None, before: int = 0,
+            client_id: str = "", reason: str = "") -> Outbox:
+    """Write the event of an applied action, then clock, bots, snapshot, end; broadcast."""
+    after = adapter.draws(game)
+    ev = _event(table, actor=actor, kind=kind, seat=None if seat is None else seat + 1,
+                intention=intention, text=adapter.line_of(seat, recorded),
+                draws=(before, after), client_id=client_id, reason=reason)
+    table.draws = after
+    outbox = Outbox(table.pk)
+    n_before = table.seq
+    _after_change(table, game, now, outbox, seats)
+    table.save()
+    entries = [ev, *TableEvent.objects.filter(table=table, seq__gt=n_before)]
+    _broadcast(table, game, seats, entries, outbox)
+    final_seq = table.seq
+    transaction.on_commit(lambda: _cache_put(table.pk, final_seq, game))
+    return outbox
+
+
+# ------------------------------------------------------------------------------ referee
+def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_id: str = "",
+            expect_seq: int | None = None) -> Reply:
+    """A referee's command (pause, resume, call, widen, end_game, penalty, expel, abandon,
+    undo), each an event and an audit entry. Refused for anyone but a referee."""
+    now = timezone.now()
+    kind = str(command.get("kind", ""))
+    reason = str(command.get("reason", "") or "").strip()
+    with transaction.atomic():
+        table = OnlineTable.objects.select_for_update().get(pk=table_id)
+        if actor.role != "referee":
+            return _refuse(table, NOT_REFEREE())
+        if client_id:
+            old = TableEvent.objects.filter(table=table, actor=actor.key,
+                                            client_id=client_id).first()
+            if old is not None:
+                return Reply(seq=old.seq, duplicate=True)
+        if table.status not in ("playing", "paused"):
+            return _refuse(table, NOT_PLAYING(status=table.status))
+        seats = _seats(table)
+        game = _take_game(table)
+        outbox = Outbox(table.pk)
+        first = table.seq
+        s = settings_of(table)
+        tournament = (table.game_table.evening.tournament
+                      if table.game_table is not None else None)
+        seat_no = command.get("seat")
+        target = next((x for x in seats if x.position == seat_no), None)
+        if kind in ("penalty", "expel", "abandon") and target is None:
+            _cache_put(table.pk, table.seq, game)
+            return _refuse(table, WRONG_SEAT(seat=seat_no))
+        if kind in ("widen", "end_game", "penalty", "expel", "undo") and not reason:
+            _cache_put(table.pk, table.seq, game)
+            return _refuse(table, NEED_REASON(what=kind))
+        action: Action | None = None
+        if kind == "pause":
+            if table.status != "playing":
+                _cache_put(table.pk, table.seq, game)
+                return _refuse(table, NOT_PLAYING(status=table.status))
+            if table.turn_deadline is not None:
+                table.paused_remaining_ms = max(
+                    0, int((table.turn_deadline - now).total_seconds() * 1000))
+            table.status = "paused"
+            table.turn_deadline = None
+            table.clock_epoch += 1
+            _event(table, actor=actor.key, kind="referee", text="# pause", reason=reason)
+        elif kind == "resume":
+            if table.status != "paused":
+                _cache_put(table.pk, table.seq, game)
+                return _refuse(table, NOT_PLAYING(status=table.status))
+            table.status = "playing"
+            remaining = table.paused_remaining_ms
+            table.paused_remaining_ms = None
+            _event(table, actor=actor.key, kind="referee", text="# resume", reason=reason)
+            ms = remaining if remaining is not None else int(s["clock_seconds"]) * 1000
+            if int(s["clock_seconds"]):
+                _start_clock(table, game, now, ms, outbox)
+            if game.to_act is not None and _is_bot_turn(seats[game.to_act]):
+                _deadline(table, "bot", now, seat=game.to_act + 1, guard=table.seq,
+                          outbox=outbox)
+        elif kind == "call":
+            action = CallLastRounds()
+        elif kind == "widen":
+            action = WidenClosing(reason)
+        elif kind == "end_game":
+            action = EndGame(reason)
+        elif kind in ("abandon", "expel"):
+            assert target is not None
+            action = Abandon(target.position - 1)
+        elif kind == "penalty":
+            assert target is not None
+            points = command.get("points")
+            if not isinstance(points, int) or points >= 0:
+                _cache_put(table.pk, table.seq, game)
+                return _refuse(table, BAD_SETTING(setting="points", reason="negative points"))
+            table.penalties = [*table.penalties, {
+                "seat": target.position, "player": target.name, "points": points,
+                "reason": reason, "referee": actor.name}]
+            _event(table, actor=actor.key, kind="referee", seat=target.position,
+                   text=f"# penalty {target.name} {points}", reason=reason)
+            if tournament is not None and table.game_table is not None:
+                club.add_penalty(table.game_table.evening, target.name, points, unit="table",
+                                 reason=reason, referee=actor.name, table=table.game_table,
+                                 who=actor.name)
+        elif kind == "undo":
+            undone = _undo(table, reason, actor)
+            if undone is None:
+                _cache_put(table.pk, table.seq, game)
+                return _refuse(table, NOTHING_TO_UNDO())
+            game = undone
+        else:
+            _cache_put(table.pk, table.seq, game)
+            return _refuse(table, BAD_COMMAND(command=kind))
+        if action is not None:
+            before = adapter.draws(game)
+            try:
+                recorded = adapter.push(game, action)
+            except RisikoError as e:
+                return _refuse(table, *e.faults)
+            after = adapter.draws(game)
+            _event(table, actor=actor.key, kind="referee", seat=seat_no,
+                   intention=dict(command), text=adapter.line_of(None, recorded),
+                   draws=(before, after), client_id=client_id, reason=reason)
+            table.draws = after
+            if kind == "expel" and tournament is not None and table.game_table is not None:
+                assert target is not None
+                club.add_discipline(table.game_table.evening, target.name, "table",
+                                    reason=reason, referee=actor.name,
+                                    table_number=table.game_table.number, who=actor.name)
+            if target is not None:
+                target.r13_requested = False
+                target.save()
+        _after_change(table, game, now, outbox, seats)
+        table.save()
+        club.audit(actor.name, f"online {kind}", tournament, table,
+                   f"online table {table.code}: {kind}" + (f" ({reason})" if reason else ""),
+                   {"command": dict(command), "seq": table.seq})
+        entries = list(TableEvent.objects.filter(table=table, seq__gt=first))
+        _broadcast(table, game, _seats(table), entries, outbox)
+        final = table.seq
+        transaction.on_commit(lambda: _cache_put(table.pk, final, game))
+    return Reply(seq=table.seq, outbox=outbox)
+
+
+def _undo(table: OnlineTable, reason: str, actor: Actor) -> Game | None:
+    """Undo the last game action: mark it undone, rebuild the game without it; its draws are
+    burnt (SkippedDraws). None when there is nothing to undo."""
+    last = TableEvent.objects.filter(table=table, undone=False).exclude(
+        text__startswith="#").order_by("-seq").first()
+    if last is None:
+        return None
+    last.undone = True
+    last.save(update_fields=["undone"])
+    if last.draws_to > last.draws_from:
+        table.skipped_draws = sorted({*table.skipped_draws,
+                                      *range(last.draws_from, last.draws_to)})
+    table.snapshot = None
+    _event(table, actor=actor.key, kind="referee", text=f"# undo {last.seq}: {last.text}",
+           reason=reason)
+    game = _fresh(table)
+    adapter.replay_lines(game, _game_lines(table, 0))
+    adapter.set_draws(game, table.draws)
+    table.turn = -1 if adapter.turn_number(game) == table.turn else table.turn
+    return game
+
+
+# ------------------------------------------------------------------------------ presence
+def connected(table_id: int, position: int) -> Outbox | None:
+    """A connection of seat ``position`` opened; a seat coming back is no longer absent."""
+    with transaction.atomic():
+        table = OnlineTable.objects.select_for_update().get(pk=table_id)
+        seat = OnlineSeat.objects.get(table=table, position=position)
+        seat.connections = max(0, seat.connections) + 1
+        back = seat.absent_since is not None
+        if back:
+            seat.absent_since = None
+            seat.absence_epoch += 1
+            seat.stand_in = False
+            seat.r13_requested = False
+        seat.save()
+        if not back or table.status not in ("playing", "paused"):
+            return None
+        ev = _event(table, actor="system", kind="system", seat=position,
+                    text=f"# {seat.name} is back")
+        table.save()
+        outbox = Outbox(table.pk)
+        _broadcast(table, game_of(table), _seats(table), [ev], outbox)
+        return outbox
+
+
+def disconnected(table_id: int, position: int) -> Outbox | None:
+    """A connection of seat ``position`` closed; the last one makes the seat absent and
+    starts its grace period (R13 design: docs/online.md)."""
+    now = timezone.now()
+    with transaction.atomic():
+        table = OnlineTable.objects.select_for_update().get(pk=table_id)
+        seat = OnlineSeat.objects.get(table=table, position=position)
+        seat.connections = max(0, seat.connections - 1)
+        if seat.connections or table.status not in ("playing", "paused") or seat.kind == "bot":
+            seat.save()
+            return None
+        seat.absent_since = now
+        seat.absence_epoch += 1
+        seat.save()
+        s = settings_of(table)
+        ev = _event(table, actor="system", kind="system", seat=position,
+                    text=f"# {seat.name} disconnected")
+        outbox = Outbox(table.pk)
+        _deadline(table, "grace_end", now + dt.timedelta(seconds=int(s["grace_seconds"])),
+                  seat=position, guard=seat.absence_epoch, outbox=outbox)
+        table.save()
+        _broadcast(table, game_of(table), _seats(table), [ev], outbox)
+        return outbox
+
+
+# ------------------------------------------------------------------------------ deadlines
+def due_deadlines(now: dt.datetime | None = None) -> list[int]:
+    """Ids of the unfired deadlines due by ``now``."""
+    now = now or timezone.now()
+    return list(Deadline.objects.filter(fired=None, due__lte=now).order_by("due", "id")
+                .values_list("id", flat=True)[:200])
+
+
+def next_due() -> dt.datetime | None:
+    """When the next unfired deadline is due."""
+    row = Deadline.objects.filter(fired=None).order_by("due").values_list("due", flat=True)
+    return row.first()
+
+
+def fire(deadline_id: int) -> Outbox | None:
+    """Fire one deadline exactly once: claim it (a conditional update) and apply its effect
+    in the same transaction, under the table's row lock. None when another worker fired it
+    or it was stale."""
+    now = timezone.now()
+    with transaction.atomic():
+        d = Deadline.objects.filter(pk=deadline_id).first()
+        if d is None or d.fired is not None:
+            return None
+        table = OnlineTable.objects.select_for_update().get(pk=d.table_id)
+        claimed = Deadline.objects.filter(pk=d.pk, fired=None).update(fired=now)
+        if claimed == 0:
+            return None
+        outcome, outbox = _effect(table, d, now)
+        Deadline.objects.filter(pk=d.pk).update(outcome=outcome)
+        return outbox
+
+
+def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Outbox | None]:
+    if table.status not in ("playing", "paused"):
+        return "not in play", None
+    seats = _seats(table)
+    seat = next((x for x in seats if x.position == d.seat), None)
+    if d.kind in ("turn_end", "turn_warning"):
+        if d.guard != table.clock_epoch or table.status != "playing":
+            return "stale", None
+        game = _take_game(table)
+        if d.kind == "turn_warning":
+            _cache_put(table.pk, table.seq, game)
+            s = settings_of(table)
+            ev = _event(table, actor="clock", kind="clock", seat=d.seat,
+                        text=f"# clock: {s['warning_seconds']} s left for "
+                             f"{seat.name if seat else '?'} (R11)")
+            table.save()
+            outbox = Outbox(table.pk)
+            _broadcast(table, game, seats, [ev], outbox)
+            return "warned", outbox
+        try:
+            recorded = adapter.push(game, Timeout())
+        except RisikoError:
+            return "refused", None
+        return "timeout", _record(table, game, seats, now, recorded, actor="clock",
+                                  kind="clock", seat=None, before=table.draws)
+    if d.kind == "bot":
+        if d.guard != table.seq or table.status != "playing":
+            return "stale", None
+        game = _take_game(table)
+        if seat is None or game.to_act != seat.position - 1 or not _is_bot_turn(seat):
+            _cache_put(table.pk, table.seq, game)
+            return "stale", None
+        rng = int.from_bytes(hashlib.sha256(f"{table.seed}:{table.seq}".encode()).digest()[:8])
+        before = adapter.draws(game)
+        try:
+            action = adapter.bot_action(game, seat.position - 1, seat.bot or "heuristic", rng)
+            recorded = adapter.push(game, action)
+        except RisikoError as e:
+            log.error("table %s: bot at seat %s refused: %s", table.code, d.seat, e)
+            return "bot refused", None
+        return "bot", _record(table, game, seats, now, recorded, actor=f"bot:{d.seat}",
+                              kind="action", seat=seat.position - 1, before=before)
+    if d.kind == "call":
+        game = _take_game(table)
+        if game.last_round is not None:
+            _cache_put(table.pk, table.seq, game)
+            return "already called", None
+        if game.phase == "setup":
+            _cache_put(table.pk, table.seq, game)
+            _deadline(table, "call", now + dt.timedelta(seconds=30), guard=table.seq)
+            return "after the placement", None
+        recorded = adapter.push(game, CallLastRounds())
+        return "called", _record(table, game, seats, now, recorded, actor="clock",
+                                 kind="clock", seat=None)
+    if d.kind in ("grace_end", "absence_limit"):
+        if seat is None or seat.absence_epoch != d.guard or seat.absent_since is None:
+            return "stale", None
+        s = settings_of(table)
+        outbox = Outbox(table.pk)
+        game = game_of(table)
+        if d.kind == "grace_end":
+            if table.kind == "casual" and s["bot_for_absent"]:
+                seat.stand_in = True
+                seat.save()
+                text = f"# a bot plays for {seat.name} until back"
+                if game.to_act == seat.position - 1 and table.status == "playing":
+                    _deadline(table, "bot", now, seat=seat.position, guard=table.seq + 1,
+                              outbox=outbox)
+            else:
+                text = f"# {seat.name} is absent: his turns time out (R11)"
+                _deadline(table, "absence_limit",
+                          now + dt.timedelta(seconds=int(s["absence_limit_seconds"])),
+                          seat=seat.position, guard=seat.absence_epoch, outbox=outbox)
+        else:
+            seat.r13_requested = True
+            seat.save()
+            text = f"# the referee is asked to declare R13 for {seat.name}"
+        ev = _event(table, actor="clock", kind="system", seat=seat.position, text=text)
+        table.save()
+        _broadcast(table, game, _seats(table), [ev], outbox)
+        return d.kind, outbox
+    return "unknown", None
+
+
+def beat(now: dt.datetime | None = None, *, stop_after: float = 10.0) -> float:
+    """The scheduler's heartbeat; after a stop longer than ``stop_after`` seconds every
+    unfired deadline is moved by the stop's length (the clock did not run while no server
+    was there). Returns the stop in seconds (0 when none)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        row = SchedulerBeat.objects.select_for_update().filter(pk=1).first()
+        if row is None:
+            SchedulerBeat.objects.create(pk=1, beat=now)
+            return 0.0
+        gap = (now - row.beat).total_seconds()
+        row.beat = now
+        row.save()
+        if gap <= stop_after:
+            return 0.0
+        shift = dt.timedelta(seconds=gap)
+        for d in Deadline.objects.filter(fired=None, due__lt=now + shift):
+            d.due = d.due + shift
+            d.save(update_fields=["due"])
+        for t in OnlineTable.objects.filter(status="playing", turn_deadline__isnull=False):
+            assert t.turn_deadline is not None
+            t.turn_deadline = t.turn_deadline + shift
+            t.save(update_fields=["turn_deadline"])
+        return gap
+
+
+def table_for_code(code: str) -> OnlineTable | None:
+    """The table of a code, or None."""
+    return OnlineTable.objects.filter(code=code).first()
+
+
+def events_of(table: OnlineTable) -> list[TableEvent]:
+    """Every event of a table in order."""
+    return list(TableEvent.objects.filter(table=table).order_by("seq"))
+
+
+def random_rng(seed: str) -> random.Random:
+    """A deterministic generator for a table's bots."""
+    return random.Random(seed)
+
+
+def lobby_tables() -> list[OnlineTable]:
+    """Open and running tables, newest first."""
+    return list(OnlineTable.objects.filter(Q(status="lobby") | Q(status="playing") |
+                                           Q(status="paused")).order_by("-created")[:50])
+
+
+def finished_tables_of(player_name: str) -> list[OnlineTable]:
+    """Finished tables where ``player_name`` held a seat (for the player's page)."""
+    return list(OnlineTable.objects.filter(
+        status="over", seat_set__player__name=player_name).distinct().order_by("-finished"))
+
+
+def fault_dicts(faults: Iterable[Fault], lang: str) -> list[dict[str, Any]]:
+    """Faults as the protocol sends them: the message in the viewer's language."""
+    return [f.to_dict(lang) for f in faults]
+
+
+__all__ = ["Actor", "IllegalActionError", "OnlineError", "Outbox", "Reply"]
+
+
+def open_evening(evening: Any, *, who: str,
+                 settings: Mapping[str, Any] | None = None) -> list[OnlineTable]:
+    """An online evening: one tournament table per seated table of ``evening`` (3-6 seats),
+    each seat reserved for the seated player; tables already opened are kept."""
+    t = evening.tournament
+    out: list[OnlineTable] = []
+    with transaction.atomic():
+        for gt in evening.tables.order_by("number"):
+            existing = OnlineTable.objects.filter(game_table=gt).first()
+            if existing is not None:
+                out.append(existing)
+                continue
+            seated = list(gt.seats.select_related("player").order_by("position"))
+            if not 3 <= len(seated) <= 6:
+                continue
+            table = create_table(
+                name=f"{t.name} {evening.date} — {gt.number}", seats=len(seated), who=who,
+                ruleset=f"{t.ruleset_name}@{t.ruleset_version}", kind="tournament",
+                settings=settings)
+            table.game_table = gt
+            table.save()
+            for row, s in zip(table.seat_set.order_by("position"), seated, strict=True):
+                row.player = s.player
+                row.save()
+            out.append(table)
+        club.audit(who, "online evening", t, evening,
+                   f"online tables for {evening.date}: {len(out)}")
+    return out

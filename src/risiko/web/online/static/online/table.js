@@ -1,0 +1,190 @@
+/* Online table: the browser side of docs/online.md. The server decides everything; this
+   script sends intentions and draws what the server sends. No inline script (CSP). */
+(function () {
+  "use strict";
+  var root = document.getElementById("online-table");
+  if (!root) { return; }
+  var T = JSON.parse(document.getElementById("online-words").textContent);
+  var code = root.dataset.code, token = root.dataset.token || "", lang = root.dataset.lang || "it";
+  var ws = null, st = { seq: -1 }, me = { role: null, seat: null }, sel = null, mode = "";
+  var prefix = Math.random().toString(36).slice(2, 10), counter = 0, clockBase = null;
+  var $ = function (id) { return document.getElementById(id); };
+
+  function send(m) { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(m)); } }
+  function act(action) { send({ type: "act", id: prefix + "-" + (++counter), seq: st.seq, action: action }); }
+  function referee(command) { send({ type: "referee", id: prefix + "-" + (++counter), seq: null, command: command }); }
+
+  function connect() {
+    var proto = location.protocol === "https:" ? "wss://" : "ws://";
+    var url = proto + location.host + "/ws/online/" + code + "/?lang=" + lang + (token ? "&token=" + encodeURIComponent(token) : "");
+    ws = new WebSocket(url);
+    $("ot-conn").textContent = T.connecting;
+    ws.onopen = function () { $("ot-conn").textContent = ""; };
+    ws.onclose = function () { $("ot-conn").textContent = T.reconnecting; setTimeout(connect, 1000); };
+    ws.onmessage = function (e) { handle(JSON.parse(e.data)); };
+  }
+
+  function handle(m) {
+    if (m.type === "welcome") { me.role = m.role; me.seat = m.seat; root.dataset.role = m.role; }
+    else if (m.type === "state") { st = m; st.log = m.log || []; clockBase = Date.now(); render(); }
+    else if (m.type === "event") {
+      if (m.seq <= st.seq) { return; }
+      var first = m.entries && m.entries.length ? m.entries[0].seq : m.seq;
+      if (st.seq >= 0 && first > st.seq + 1) { send({ type: "sync" }); }
+      var log = (st.log || []).concat(m.entries || []);
+      st = { seq: m.seq, table: m.table, game: m.game, private: m.private, clock: m.clock, log: log.slice(-300) };
+      clockBase = Date.now();
+      if (m.game && (m.game.phase !== "attack")) { sel = null; }
+      render();
+    } else if (m.type === "refused") { showFaults(m.faults); }
+    else if (m.type === "ack") { showFaults([]); }
+    else if (m.type === "odds_result") { showOdds(m); }
+  }
+
+  function showFaults(faults) {
+    var box = $("ot-faults");
+    box.textContent = "";
+    faults.forEach(function (f) { var li = document.createElement("li"); li.textContent = f.message; box.appendChild(li); });
+    box.hidden = faults.length === 0;
+  }
+
+  function myTurn() { return st.game && st.table && st.table.status === "playing" && me.role === "seat" && st.game.to_act === me.seat; }
+  function terr(t) { return st.game.territories[t]; }
+
+  function render() {
+    var table = st.table || {}, game = st.game, priv = st.private;
+    root.dataset.status = table.status || "";
+    $("ot-status").textContent = T.status[table.status] || table.status || "";
+    $("ot-commitment").textContent = table.commitment || "";
+    $("ot-seed").textContent = table.seed || "";
+    $("ot-seed-row").hidden = !table.seed;
+    // seats
+    var seats = $("ot-seats"); seats.textContent = "";
+    (table.seats || []).forEach(function (s, i) {
+      var g = game ? game.seats[i] : null;
+      var li = document.createElement("li");
+      li.className = "seat s" + s.seat + (game && game.to_act === s.seat ? " to-act" : "") + (s.connected ? "" : " away");
+      li.dataset.seat = s.seat;
+      var txt = s.seat + ". " + (s.player || T.open_seat);
+      if (g) { txt += " — " + g.territories + " " + T.territories + ", " + g.armies + " " + T.armies + ", " + g.cards + " " + T.cards; if (g.status !== "in_play") { txt += " [" + (T.seat_status[g.status] || g.status) + "]"; } if (g.late_turns) { txt += " (R3: " + g.late_turns + ")"; } if (g.objective) { txt += " — " + g.objective.number + " " + g.objective.name; } }
+      if (s.stand_in) { txt += " 🤖"; }
+      if (!s.connected) { txt += " (" + T.away + ")"; }
+      if (s.r13_requested) { txt += " — R13?"; }
+      li.textContent = txt;
+      seats.appendChild(li);
+    });
+    // board
+    if (game) {
+      document.querySelectorAll("#online-table .territory").forEach(function (el) {
+        var t = +el.dataset.t, x = game.territories[t];
+        el.setAttribute("class", "territory owned s" + x.owner + (sel === t ? " selected" : ""));
+        el.dataset.owner = x.owner;
+        el.querySelector(".army text").textContent = x.armies;
+      });
+      var phase = game.phase, turn = game.to_act ? table.seats[game.to_act - 1].player : "";
+      $("ot-phase").textContent = (T.phase[phase] || phase) + (game.round ? " — " + T.round + " " + game.round : "") + (turn ? " — " + T.to_act + ": " + turn : "");
+      var closing = "";
+      if (game.last_round) { closing = T.last_round + " " + game.last_round; }
+      if (game.closing_band) { closing += " — " + T.closing + " " + game.closing_band[0] + "–" + game.closing_band[1]; }
+      $("ot-closing").textContent = closing;
+      $("ot-result").hidden = !game.outcome;
+      if (game.outcome) {
+        var r = $("ot-scores"); r.textContent = "";
+        game.scores.forEach(function (s) { var li = document.createElement("li"); li.textContent = s.player + ": " + s.score + (s.risiko ? " (RisiKo!)" : ""); r.appendChild(li); });
+        $("ot-outcome").textContent = game.outcome.end + (game.outcome.winner ? " — " + game.outcome.winner : "");
+      }
+    }
+    // my secrets
+    $("ot-private").hidden = !priv;
+    if (priv) {
+      $("ot-objective").textContent = priv.objective.number + ". " + priv.objective.name + ": " + priv.objective.territories.join(", ");
+      var cards = $("ot-cards"); cards.textContent = "";
+      priv.cards.forEach(function (c) { var li = document.createElement("li"); li.textContent = c.name + " (" + c.symbol + ")"; cards.appendChild(li); });
+      var sets = $("ot-sets"); sets.textContent = "";
+      (myTurn() ? priv.sets : []).forEach(function (s) {
+        var b = document.createElement("button"); b.type = "button"; b.className = "trade";
+        b.textContent = T.trade + ": " + s.cards.join(", ") + " = " + s.value + (s.bonus ? " +" + s.bonus : "");
+        b.addEventListener("click", function () { act({ kind: "trade", cards: s.cards }); });
+        sets.appendChild(b);
+      });
+    }
+    // controls
+    var mine = myTurn(), phase2 = game ? game.phase : "";
+    $("ot-controls").hidden = !mine;
+    if (mine) {
+      $("ot-place").hidden = !(phase2 === "setup" || phase2 === "reinforce");
+      $("ot-amount").max = game.pending; if (!$("ot-amount").dataset.touched || +$("ot-amount").value > game.pending) { $("ot-amount").value = game.pending; }
+      $("ot-pending").textContent = game.pending;
+      $("ot-attack").hidden = phase2 !== "attack";
+      $("ot-move").hidden = phase2 !== "move";
+      if (game.move) { $("ot-move-n").min = game.move.min; $("ot-move-n").max = game.move.max; $("ot-move-n").value = game.move.max; $("ot-move-range").textContent = game.move.from + " → " + game.move.to + " (" + game.move.min + "–" + game.move.max + ")"; }
+      $("ot-hint").textContent = phase2 === "attack" ? (mode === "fortify" ? T.hint_fortify : T.hint_attack) : (phase2 === "move" ? "" : T.hint_place);
+    }
+    $("ot-referee").hidden = me.role !== "referee";
+    // log
+    var list = $("ot-log"); list.textContent = "";
+    (st.log || []).slice(-60).reverse().forEach(function (e) {
+      var li = document.createElement("li"); li.textContent = e.seq + ". " + e.text + (e.reason ? " (" + e.reason + ")" : "") + (e.undone ? " ✗" : "");
+      if (e.undone) { li.className = "undone"; }
+      list.appendChild(li);
+    });
+    tickClock();
+  }
+
+  function tickClock() {
+    var c = st.clock, box = $("ot-clock");
+    if (!c || !c.seconds) { box.textContent = T.clock_off; box.className = "clock"; return; }
+    if (c.remaining_ms === null || c.remaining_ms === undefined) { box.textContent = "—"; return; }
+    var left = c.running ? Math.max(0, c.remaining_ms - (Date.now() - clockBase)) : c.remaining_ms;
+    var s = Math.ceil(left / 1000);
+    box.textContent = Math.floor(s / 60) + ":" + ("0" + (s % 60)).slice(-2) + (c.running ? "" : " ⏸");
+    box.className = "clock" + (s <= c.warning_seconds ? " warning" : "");
+  }
+
+  function showOdds(m) {
+    var box = $("ot-odds");
+    box.hidden = false;
+    if (!m.legal) { $("ot-odds-text").textContent = m.from + " → " + m.to + ": " + m.faults.map(function (f) { return f.message; }).join("; "); $("ot-roll").hidden = true; return; }
+    $("ot-odds-text").textContent = m.from + " → " + m.to + ": " + m.attacker_dice + " " + T.vs + " " + m.defender_dice + " " + T.dice + "; " + T.conquest + " " + (100 * m.conquest).toFixed(1) + "%";
+    $("ot-roll").hidden = false;
+    $("ot-roll").dataset.from = m.from; $("ot-roll").dataset.to = m.to;
+  }
+
+  function clickTerritory(t) {
+    if (!myTurn()) { return; }
+    var game = st.game, x = terr(t), phase = game.phase;
+    if (phase === "setup" || phase === "reinforce") {
+      if (x.owner === me.seat) { act({ kind: "place", territory: x.name, armies: +$("ot-amount").value || 1 }); }
+      return;
+    }
+    if (phase !== "attack") { return; }
+    if (x.owner === me.seat && (sel === null || terr(sel).owner === me.seat) && !(mode === "fortify" && sel !== null)) { sel = t; $("ot-odds").hidden = true; render(); return; }
+    if (sel === null) { return; }
+    if (mode === "fortify") {
+      act({ kind: "fortify", from: terr(sel).name, to: x.name, armies: +$("ot-fortify-n").value || 1 });
+      sel = null; mode = ""; return;
+    }
+    if (x.owner !== me.seat) { send({ type: "odds", from: terr(sel).name, to: x.name }); }
+  }
+
+  document.querySelectorAll("#online-table .territory").forEach(function (el) {
+    el.addEventListener("click", function () { clickTerritory(+el.dataset.t); });
+    el.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickTerritory(+el.dataset.t); } });
+  });
+  $("ot-amount").addEventListener("input", function () { this.dataset.touched = "1"; });
+  $("ot-roll").addEventListener("click", function () { act({ kind: "attack", from: this.dataset.from, to: this.dataset.to }); });
+  $("ot-end").addEventListener("click", function () { sel = null; act({ kind: "end" }); });
+  $("ot-move-go").addEventListener("click", function () { act({ kind: "move", armies: +$("ot-move-n").value }); });
+  $("ot-fortify").addEventListener("click", function () { mode = mode === "fortify" ? "" : "fortify"; sel = null; render(); });
+  document.querySelectorAll("#ot-referee button[data-command]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var cmd = { kind: b.dataset.command }, reason = $("ot-ref-reason").value.trim(), seat = +$("ot-ref-seat").value;
+      if (reason) { cmd.reason = reason; }
+      if (seat) { cmd.seat = seat; }
+      if (b.dataset.command === "penalty") { cmd.points = -Math.abs(+$("ot-ref-points").value || 1); }
+      referee(cmd);
+    });
+  });
+  setInterval(tickClock, 250);
+  connect();
+})();

@@ -1,0 +1,349 @@
+"""Pages of the online tables: lobby, table, join, guest links, replay, member invitations,
+online evenings of a tournament. The game itself travels over the WebSocket (consumers)."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import secrets
+from typing import Any
+
+import segno
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from risiko.faults import RisikoError
+from risiko.online import adapter
+from risiko.web import services as club
+from risiko.web.players.models import Player
+from risiko.web.site.permissions import committee_required, is_referee, referee_required
+
+from . import services
+from .models import Member, MemberInvite, OnlineSeat, OnlineTable
+
+SESSION_KEY = "online_tokens"
+
+
+def _lang() -> str:
+    return "en" if (get_language() or "it").startswith("en") else "it"
+
+
+def _words() -> dict[str, Any]:
+    return {
+        "connecting": _("connecting…"), "reconnecting": _("connection lost: reconnecting…"),
+        "status": {"lobby": _("waiting for players"), "playing": _("playing"),
+                   "paused": _("paused"), "over": _("game over")},
+        "phase": {"setup": _("initial placement"), "reinforce": _("reinforcements"),
+                  "attack": _("attacks"), "move": _("conquest move"), "over": _("over")},
+        "seat_status": {"eliminated": _("eliminated"), "abandoned": _("left (R13)")},
+        "round": _("round"), "to_act": _("to act"), "last_round": _("LAST round:"),
+        "closing": _("closing dice band"), "territories": _("territories"),
+        "armies": _("armies"), "cards": _("cards"), "open_seat": _("free seat"),
+        "away": _("away"), "trade": _("Trade"), "vs": _("against"), "dice": _("dice"),
+        "conquest": _("chance of conquest"), "clock_off": _("no turn clock"),
+        "hint_place": _("Tap your territory to place the armies."),
+        "hint_attack": _("Tap your territory, then the enemy one: the odds, then Roll."),
+        "hint_fortify": _("Strategic move: tap the source, then the target."),
+    }
+
+
+def _tokens(request: HttpRequest) -> dict[str, str]:
+    value = request.session.get(SESSION_KEY)
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def _member(request: HttpRequest) -> Member | None:
+    if not request.user.is_authenticated:
+        return None
+    return Member.objects.filter(user=request.user).select_related("player").first()
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The open tables and, for a logged-in user, the form of a new table."""
+    return render(request, "online/lobby.html", {
+        "tables": services.lobby_tables(),
+        "finished": OnlineTable.objects.filter(status="over").order_by("-finished")[:20],
+        "can_create": request.user.is_authenticated,
+    })
+
+
+def _int(value: Any, default: int | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else default
+    except (TypeError, ValueError):
+        return default
+
+
+@login_required
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    """Create a casual table from the lobby's form."""
+    p = request.POST
+    seats = _int(p.get("seats"), 4) or 4
+    bots = {pos: str(p.get(f"bot{pos}")) for pos in range(1, seats + 1)
+            if p.get(f"bot{pos}") in ("random", "heuristic")}
+    minutes = _int(p.get("clock_minutes"), 3)
+    settings: dict[str, Any] = {"clock_seconds": (minutes or 0) * 60,
+                                "bot_for_absent": p.get("bot_for_absent") == "on"}
+    if p.get("call_mode") == "round":
+        settings["call_round"] = _int(p.get("call_round"), None)
+    elif p.get("call_mode") == "time" and p.get("call_at"):
+        settings["call_at"] = str(p.get("call_at"))
+    try:
+        table = services.create_table(
+            name=str(p.get("name") or ""), seats=seats, bots=bots, settings=settings,
+            ruleset=str(p.get("ruleset") or "club-milano"), who=request.user.get_username())
+    except RisikoError as e:
+        return render(request, "online/lobby.html", {
+            "tables": services.lobby_tables(), "can_create": True,
+            "errors": e.messages(_lang())}, status=400)
+    return HttpResponseRedirect(reverse("online_table", args=[table.code]))
+
+
+def _qr(url: str) -> str:
+    return str(segno.make(url, error="m").svg_inline(scale=4, dark="#111", light="#fff"))
+
+
+def table_page(request: HttpRequest, code: str) -> HttpResponse:
+    """The table: lobby (seats, invitation link and QR code), the live board, the log."""
+    table = get_object_or_404(OnlineTable, code=code)
+    token = _tokens(request).get(code)
+    found = services.identify(code, request.user, token)
+    actor = found[1] if found else services.Actor("spectator")
+    member = _member(request)
+    invite_url = request.build_absolute_uri(reverse("online_table", args=[code]))
+    guest_link = None
+    if token:
+        guest_link = request.build_absolute_uri(reverse("online_seat_link", args=[token]))
+    return render(request, "online/table.html", {
+        "table": table,
+        "token": token if actor.role == "seat" else "",
+        "my_seat": actor.role == "seat",
+        "can_join_as_member": member is not None,
+        "member_name": member.player.name if member else "",
+        "can_start": table.status == "lobby" and table.kind == "casual" and (
+            request.user.get_username() == table.created_by or is_referee(request.user)),
+        "invite_url": invite_url,
+        "qr_svg": _qr(invite_url),
+        "guest_link": guest_link,
+        "board_name": "club-milano" if table.ruleset.startswith("club-milano") else "official",
+        "words": _words(),
+    })
+
+
+async def _send(outbox: services.Outbox | None) -> None:
+    from channels.layers import get_channel_layer
+
+    from .consumers import send_outbox
+
+    await send_outbox(get_channel_layer(), outbox)
+
+
+def _deliver(outbox: services.Outbox | None) -> None:
+    """Send an outbox from a synchronous view."""
+    from asgiref.sync import async_to_sync
+
+    if outbox is not None and outbox.messages:
+        async_to_sync(_send)(outbox)
+
+
+@require_POST
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    """Sit down: as the logged-in member, or as a guest with a name (a secret link)."""
+    table = get_object_or_404(OnlineTable, code=code)
+    as_member = request.POST.get("as") == "member"
+    try:
+        _seat, token, outbox = services.join(
+            table.pk, user=request.user if as_member else None,
+            guest_name=None if as_member else str(request.POST.get("guest_name") or ""))
+    except RisikoError as e:
+        from django.contrib import messages
+
+        for line in e.messages(_lang()):
+            messages.error(request, line)
+        return HttpResponseRedirect(reverse("online_table", args=[code]))
+    if token:
+        tokens = _tokens(request)
+        tokens[code] = token
+        request.session[SESSION_KEY] = tokens
+    _deliver(outbox)
+    return HttpResponseRedirect(reverse("online_table", args=[code]))
+
+
+def seat_link(request: HttpRequest, token: str) -> HttpResponse:
+    """A guest's secret link: this browser holds the seat again."""
+    seat = OnlineSeat.objects.filter(
+        token_hash=services.token_hash(token)).select_related("table").first()
+    if seat is None:
+        raise Http404("no such seat")
+    tokens = _tokens(request)
+    tokens[seat.table.code] = token
+    request.session[SESSION_KEY] = tokens
+    return HttpResponseRedirect(reverse("online_table", args=[seat.table.code]))
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, code: str) -> HttpResponse:
+    """Start a casual table now: bots take the free seats."""
+    table = get_object_or_404(OnlineTable, code=code)
+    if request.user.get_username() != table.created_by and not is_referee(request.user):
+        raise Http404("not your table")
+    with contextlib.suppress(RisikoError):
+        _deliver(services.start_now(table.pk, who=request.user.get_username()))
+    return HttpResponseRedirect(reverse("online_table", args=[code]))
+
+
+def replay(request: HttpRequest, code: str) -> HttpResponse:
+    """A finished table step by step or by turn, with the dice and the scores."""
+    table = get_object_or_404(OnlineTable, code=code, status="over")
+    game = adapter.new_game(
+        [s.name for s in table.seat_set.select_related("player").order_by("position")],
+        table.ruleset, bytes.fromhex(table.seed),
+        late=services.settings_of(table).get("late") or (),
+        last_rounds_at=services.settings_of(table).get("call_round"))
+    frames = [{"text": "", "turn": 0, "view": adapter.public_view(game)}]
+    for line in services._game_lines(table, 0):
+        adapter.replay_lines(game, [line])
+        frames.append({"text": line, "turn": adapter.turn_number(game),
+                       "view": _slim(adapter.public_view(game))})
+    return render(request, "online/replay.html", {
+        "table": table, "frames": frames, "final": adapter.public_view(game),
+        "board_name": "club-milano" if table.ruleset.startswith("club-milano") else "official",
+    })
+
+
+def _slim(view: dict[str, Any]) -> dict[str, Any]:
+    return {"owners": [t["owner"] for t in view["territories"]],
+            "armies": [t["armies"] for t in view["territories"]],
+            "round": view["round"], "to_act": view["to_act"], "phase": view["phase"],
+            "scores": view["scores"], "outcome": view["outcome"]}
+
+
+def record(request: HttpRequest, code: str) -> HttpResponse:
+    """The record of a finished table as text (``risiko replay --verify`` checks it)."""
+    table = get_object_or_404(OnlineTable, code=code, status="over")
+    response = HttpResponse(table.record, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="online-{code}.txt"'
+    return response
+
+
+# ---------------------------------------------------------------------------- members
+@committee_required
+@require_http_methods(["GET", "POST"])
+def invites(request: HttpRequest) -> HttpResponse:
+    """The committee invites a member: a one-time link tied to his player record."""
+    link = None
+    error = None
+    if request.method == "POST":
+        name = str(request.POST.get("player") or "").strip()
+        player = Player.objects.filter(name=name).first()
+        if player is None:
+            error = _("No player named %(name)s.") % {"name": name}
+        elif Member.objects.filter(player=player).exists():
+            error = _("%(name)s already has an account.") % {"name": name}
+        else:
+            token = secrets.token_urlsafe(24)
+            MemberInvite.objects.create(token_hash=services.token_hash(token), player=player,
+                                        created_by=request.user.get_username())
+            club.audit(request.user.get_username(), "online invite", None, player,
+                       f"invitation for {player.name}")
+            link = request.build_absolute_uri(reverse("online_accept", args=[token]))
+    return render(request, "online/invites.html", {
+        "link": link, "error": error,
+        "invites": MemberInvite.objects.select_related("player").order_by("-created")[:50],
+        "players": Player.objects.order_by("name").values_list("name", flat=True),
+    })
+
+
+@require_http_methods(["GET", "POST"])
+def accept(request: HttpRequest, token: str) -> HttpResponse:
+    """A member opens his invitation: username and password; the account is his player's."""
+    invite = MemberInvite.objects.filter(token_hash=services.token_hash(token)).select_related(
+        "player").first()
+    if invite is None or invite.used is not None:
+        raise Http404("invitation unknown or already used")
+    errors: list[str] = []
+    if request.method == "POST":
+        username = str(request.POST.get("username") or "").strip()
+        p1, p2 = str(request.POST.get("password1") or ""), str(request.POST.get("password2") or "")
+        if not username or User.objects.filter(username=username).exists():
+            errors.append(_("Choose another username."))
+        if p1 != p2:
+            errors.append(_("The two passwords differ."))
+        if not errors:
+            try:
+                validate_password(p1, User(username=username))
+            except ValidationError as e:
+                errors.extend(e.messages)
+        if not errors:
+            with transaction.atomic():
+                fresh = MemberInvite.objects.select_for_update().get(pk=invite.pk)
+                if fresh.used is not None:
+                    raise Http404("invitation already used")
+                user = User.objects.create_user(username=username, password=p1)
+                Member.objects.create(user=user, player=invite.player,
+                                      invited_by=invite.created_by)
+                fresh.used, fresh.user = timezone.now(), user
+                fresh.save()
+                club.audit(username, "online member", None, invite.player,
+                           f"{username} is {invite.player.name}")
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return HttpResponseRedirect(reverse("online_lobby"))
+    return render(request, "online/accept.html", {"invite": invite, "errors": errors})
+
+
+# ---------------------------------------------------------------------------- evenings
+@login_required
+@require_POST
+def evening_arrive(request: HttpRequest, slug: str, date: str) -> HttpResponse:
+    """A member arrives at an online evening (R3, club time): the referee then seats it."""
+    member = _member(request)
+    if member is None:
+        raise Http404("members only")
+    try:
+        ev = club.get_evening(club.get_tournament(slug), date)
+    except club.ServiceError as e:
+        raise Http404(str(e)) from None
+    services.arrive(ev, member.player.name, who=request.user.get_username())
+    tables = OnlineTable.objects.filter(game_table__evening=ev,
+                                        seat_set__player=member.player)
+    table = tables.first()
+    if table is not None:
+        return HttpResponseRedirect(reverse("online_table", args=[table.code]))
+    return HttpResponseRedirect(reverse("online_lobby"))
+
+
+@referee_required
+@require_http_methods(["GET", "POST"])
+def evening(request: HttpRequest, slug: str, date: str) -> HttpResponse:
+    """An online evening of a tournament: one online table per seated table."""
+    try:
+        t = club.get_tournament(slug)
+        ev = club.get_evening(t, date)
+    except club.ServiceError as e:
+        raise Http404(str(e)) from None
+    if request.method == "POST":
+        minutes = _int(request.POST.get("clock_minutes"), 3) or 0
+        services.open_evening(ev, who=request.user.get_username(),
+                              settings={"clock_seconds": minutes * 60})
+        return HttpResponseRedirect(reverse("online_evening", args=[slug, date]))
+    tables = []
+    for gt in ev.tables.order_by("number"):
+        online = OnlineTable.objects.filter(game_table=gt).first()
+        tables.append({"table": gt, "online": online,
+                       "players": [s.player.name for s in gt.seats.order_by("position")]})
+    return render(request, "online/evening.html", {
+        "tournament": t, "evening": ev, "tables": tables,
+        "date": dt.date.isoformat(ev.date)})

@@ -1,0 +1,158 @@
+"""Online tables' pages (issue 11): lobby, a new table, joining as a guest (a secret link)
+or as a member (invited by the committee, tied to his player), the table page with its QR
+code and commitment, the replay of a finished table with its record, and an online evening
+of a tournament whose results reach the standings."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+from django.urls import reverse
+
+from risiko.fair import verify_record
+from risiko.web import selectors
+from risiko.web import services as club
+from risiko.web.auditlog.models import AuditEntry
+from risiko.web.evenings.models import Arrival
+from risiko.web.online import services
+from risiko.web.online.models import Member, MemberInvite, OnlineSeat, OnlineTable
+from risiko.web.results.models import TableResult
+
+pytestmark = [pytest.mark.online, pytest.mark.db, pytest.mark.django_db]
+PASSWORD = "tavolo-rosso-42"
+
+
+@pytest.fixture(autouse=True)
+def _setup(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.RISIKO_ONLINE_SCHEDULER = False
+    if not os.environ.get("REDIS_URL"):  # make unit-redis: the Redis layer of the settings
+        settings.CHANNEL_LAYERS = {"default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    services.clear_cache()
+
+
+def _user(name: str, *groups: str) -> User:
+    user = User.objects.create_user(name, password=PASSWORD)
+    for g in groups:
+        user.groups.add(Group.objects.get_or_create(name=g)[0])
+    return user
+
+
+def test_lobby_create_join_as_guests_start_and_replay() -> None:
+    _user("comitato", "committee")
+    owner = Client()
+    assert owner.get(reverse("online_lobby")).status_code == 200
+    _user("anna")
+    owner.login(username="anna", password=PASSWORD)
+    r = owner.post(reverse("online_create"), {
+        "name": "Serata libera", "seats": "3", "bot3": "random", "clock_minutes": "0",
+        "call_mode": "round", "call_round": "1"})
+    assert r.status_code == 302
+    table = OnlineTable.objects.get(name="Serata libera")
+    assert table.settings["call_round"] == 1 and table.settings["clock_seconds"] == 0
+    assert [s.kind for s in table.seat_set.all()] == ["open", "open", "bot"]
+    page = owner.get(reverse("online_table", args=[table.code])).content.decode()
+    assert table.commitment in page or "ot-commitment" in page
+    assert "<svg" in page and 'class="board-svg"' in page  # the board and the QR code
+    assert "<script>" not in page  # no inline script (CSP)
+    guests = []
+    for name in ("Bruno", "Carla"):
+        c = Client()
+        r = c.post(reverse("online_join", args=[table.code]), {"as": "guest",
+                                                                "guest_name": name})
+        assert r.status_code == 302
+        token = c.session["online_tokens"][table.code]
+        guests.append((c, token))
+        page = c.get(reverse("online_table", args=[table.code])).content.decode()
+        assert f'data-token="{token}"' in page
+        assert reverse("online_seat_link", args=[token]) in page
+    table.refresh_from_db()
+    assert table.status == "playing"
+    # a second browser takes the seat back with the secret link
+    other = Client()
+    other.get(reverse("online_seat_link", args=[guests[0][1]]))
+    assert other.session["online_tokens"][table.code] == guests[0][1]
+    # the same name twice is refused
+    r = Client().post(reverse("online_join", args=[table.code]),
+                      {"as": "guest", "guest_name": "bruno"})
+    assert OnlineSeat.objects.filter(table=table, guest_name__iexact="bruno").count() == 1
+    # end it and look at the replay and the record
+    ref = _user("arbitro", "referee")
+    services.referee(table.pk, services.Actor("referee", None, ref.username),
+                     {"kind": "end_game", "reason": "prova"})
+    table.refresh_from_db()
+    assert table.status == "over"
+    r = owner.get(reverse("online_replay", args=[table.code]))
+    assert r.status_code == 200 and table.seed in r.content.decode()
+    record = owner.get(reverse("online_record", args=[table.code])).content.decode()
+    assert verify_record(record).commitment == table.commitment
+
+
+def test_members_are_invited_by_the_committee_and_are_not_referees() -> None:
+    club.create_tournament("Torneo", who="t")
+    club.add_players(club.get_tournament("Torneo"), ["Dario"], who="t")
+    committee = Client()
+    _user("comitato", "committee")
+    committee.login(username="comitato", password=PASSWORD)
+    r = committee.post(reverse("online_invites"), {"player": "Dario"})
+    link = r.context["link"]
+    assert link and MemberInvite.objects.count() == 1
+    token = link.rstrip("/").rsplit("/", 1)[1]
+    dario = Client()
+    r = dario.post(reverse("online_accept", args=[token]), {
+        "username": "dario", "password1": "pietra-verde-77", "password2": "pietra-verde-77"})
+    assert r.status_code == 302
+    member = Member.objects.get(user__username="dario")
+    assert member.player.name == "Dario"
+    assert not member.user.groups.exists()  # a member is not a referee
+    assert dario.get(reverse("online_accept", args=[token])).status_code == 404  # once only
+    assert Client().get(reverse("online_invites")).status_code == 302  # login first
+    assert dario.get(reverse("online_invites")).status_code == 403
+
+
+def test_an_online_evening_of_a_tournament_ends_in_the_standings() -> None:
+    names = ["Alba", "Bice", "Ciro", "Dora", "Ezio", "Fede", "Gino", "Ilia"]
+    t = club.create_tournament("Online", who="t")
+    club.add_players(t, names, who="t")
+    ev = club.open_evening(t, "2027-03-02", who="t")
+    referee = Client()
+    _user("arbitro", "referee")
+    referee.login(username="arbitro", password=PASSWORD)
+    members = {}
+    for n in names:
+        user = User.objects.create_user(n.lower(), password=PASSWORD)
+        Member.objects.create(user=user, player=club._entry_player(t, n))
+        c = Client()
+        c.login(username=n.lower(), password=PASSWORD)
+        members[n] = c
+        c.post(reverse("online_evening_arrive", args=[t.slug, "2027-03-02"]))
+    assert Arrival.objects.filter(evening=ev).count() == 8
+    club.seat_evening(ev, seed=1, who="arbitro")  # the existing optimiser
+    r = referee.post(reverse("online_evening", args=[t.slug, "2027-03-02"]),
+                     {"clock_minutes": "3"})
+    assert r.status_code == 302
+    tables = list(OnlineTable.objects.filter(game_table__evening=ev))
+    assert len(tables) == ev.tables.count() == 2
+    for table in tables:
+        for seat in table.seat_set.select_related("player"):
+            c = members[seat.player.name]
+            assert c.post(reverse("online_join", args=[table.code]),
+                          {"as": "member"}).status_code == 302
+        table.refresh_from_db()
+        assert table.status == "playing"
+        services.referee(table.pk, services.Actor("referee", None, "arbitro"),
+                         {"kind": "end_game", "reason": "fine della serata"})
+        table.refresh_from_db()
+        assert table.status == "over"
+        result = TableResult.objects.get(table=table.game_table, superseded=False)
+        assert result.sheet is not None and result.entered_by == f"online:{table.code}"
+    standings = selectors.standings(t)
+    assert all(standings.row(n).games == 1 for n in names)
+    assert AuditEntry.objects.filter(action="online end_game").count() == 2
+    page = referee.get(reverse("online_evening", args=[t.slug, "2027-03-02"])).content.decode()
+    assert "replay" in page

@@ -1,0 +1,425 @@
+"""Online tables over WebSockets (issue 11): Channels' communicator against the consumer.
+
+Every action and every refusal: wrong seat, out of turn, a spectator, an illegal attack
+(R7/R8, the engine's fault in the viewer's language), a stale view, a message sent twice;
+hidden information never reaches another seat or a spectator; deadlines fire once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import jsonschema
+import pytest
+from channels.layers import channel_layers
+from django.db import OperationalError, close_old_connections
+
+from risiko.fair import commitment
+from risiko.online import adapter
+from risiko.web.asgi import application
+from risiko.web.online import protocol, services
+from risiko.web.online.models import Deadline, OnlineSeat, OnlineTable, TableEvent
+
+try:  # channels.testing imports daphne's live server, which this project does not use
+    import daphne.testing  # noqa: F401
+except ImportError:
+    import sys
+    import types
+
+    _stub = types.ModuleType("daphne.testing")
+    _stub.DaphneProcess = object  # type: ignore[attr-defined]
+    sys.modules.setdefault("daphne", types.ModuleType("daphne"))
+    sys.modules["daphne.testing"] = _stub
+from channels.testing import WebsocketCommunicator
+
+pytestmark = [pytest.mark.online, pytest.mark.db, pytest.mark.django_db(transaction=True)]
+
+SEED = bytes(range(32))
+
+
+@pytest.fixture(autouse=True)
+def _online(settings: Any) -> None:
+    settings.RISIKO_ONLINE_SCHEDULER = False
+    settings.RISIKO_FIRST_RUN_CHECK = False
+    if not os.environ.get("REDIS_URL"):  # make unit-redis: the Redis layer of the settings
+        settings.CHANNEL_LAYERS = {"default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends.clear()
+    services.clear_cache()
+
+
+VALIDATORS = {name: jsonschema.Draft202012Validator(schema)
+              for name, schema in protocol.SERVER.items()}
+
+
+def checked(m: dict[str, Any]) -> dict[str, Any]:
+    """Every message the server sends matches its JSON Schema (docs/online.md)."""
+    VALIDATORS[m["type"]].validate(m)
+    return m
+
+
+def run(coro: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(coro())
+
+
+def make_table(seats: int = 3, **settings: Any) -> tuple[OnlineTable, list[str]]:
+    """A table of guests (Anna, Bruno, Carla, ...) on the fixed seed, started."""
+    table = services.create_table(name="Prova", seats=seats, who="test",
+                                  settings={"clock_seconds": 0, **settings})
+    table.seed, table.commitment = SEED.hex(), commitment(SEED)
+    table.save()
+    tokens = []
+    for name in ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"][:seats]:
+        _, token, _ = services.join(table.pk, guest_name=name)
+        assert token
+        tokens.append(token)
+    table.refresh_from_db()
+    assert table.status == "playing"
+    return table, tokens
+
+
+def shadow(seats: int = 3) -> Any:
+    """The same game in the library, to work out what the server must say."""
+    return adapter.new_game(["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"][:seats],
+                            "club-milano", SEED)
+
+
+async def connect(table: OnlineTable, token: str | None = None,
+                  lang: str = "en") -> WebsocketCommunicator:
+    q = f"?lang={lang}" + (f"&token={token}" if token else "")
+    comm = WebsocketCommunicator(application, f"/ws/online/{table.code}/{q}",
+                                 headers=[(b"origin", b"http://localhost"),
+                                          (b"host", b"localhost")])
+    ok, _ = await comm.connect()
+    assert ok
+    welcome = checked(await comm.receive_json_from(timeout=5))
+    assert welcome["type"] == "welcome"
+    state = checked(await comm.receive_json_from(timeout=5))
+    assert state["type"] == "state"
+    comm.welcome, comm.state = welcome, state  # type: ignore[attr-defined]
+    return comm
+
+
+async def drain(comm: WebsocketCommunicator) -> list[dict[str, Any]]:
+    out = []
+    while not await comm.receive_nothing(timeout=0.2):
+        out.append(checked(await comm.receive_json_from()))
+    return out
+
+
+async def answer(comm: WebsocketCommunicator) -> dict[str, Any]:
+    """The next ack/refused, skipping events."""
+    for _ in range(50):
+        m = checked(await comm.receive_json_from(timeout=5))
+        if m["type"] in ("ack", "refused", "odds_result"):
+            return m
+    raise AssertionError("no answer")
+
+
+def test_hidden_information_reaches_its_seat_only() -> None:
+    table, tokens = make_table()
+    game = shadow()
+
+    async def go() -> None:
+        anna = await connect(table, tokens[0])
+        bruno = await connect(table, tokens[1])
+        watcher = await connect(table)
+        assert anna.welcome["role"] == "seat" and anna.welcome["seat"] == 1
+        assert watcher.welcome["role"] == "spectator" and watcher.state["private"] is None
+        assert anna.state["private"]["objective"]["number"] == game.objectives[0].number
+        assert bruno.state["private"]["objective"]["number"] == game.objectives[1].number
+        assert anna.state["table"]["commitment"] == commitment(SEED)
+        assert anna.state["table"]["seed"] is None  # revealed only at the end
+        # everything Bruno and the spectator receive, after Anna places armies
+        await drain(bruno)
+        await drain(watcher)
+        mine = next(t for t in range(42) if game.owner[t] == 0)
+        await anna.send_json_to({"type": "act", "id": "a1", "seq": anna.state["seq"],
+                                 "action": {"kind": "place", "territory": mine, "armies": 3}})
+        assert (await answer(anna))["type"] == "ack"
+        seen_b, seen_w = await drain(bruno), await drain(watcher)
+        assert [m["type"] for m in seen_b] == ["event"] and len(seen_w) == 1
+        anna_obj = game.objectives[0].name
+        for m in seen_b:
+            assert m["private"]["seat"] == 2
+            assert m["game"]["seats"][0]["objective"] is None
+        for m in seen_w:
+            assert m["private"] is None
+            assert anna_obj not in json.dumps(m) or anna_obj in json.dumps(m["game"]["territories"])
+        for c in (anna, bruno, watcher):
+            await c.disconnect()
+
+    run(go)
+
+
+def test_refusals_wrong_turn_spectator_stale_bad_and_the_engines_fault_in_italian() -> None:
+    table, tokens = make_table()
+    game = shadow()
+
+    async def go() -> None:
+        anna = await connect(table, tokens[0])
+        bruno = await connect(table, tokens[1], lang="it")
+        watcher = await connect(table)
+        own_b = next(t for t in range(42) if game.owner[t] == 1)
+        await bruno.send_json_to({"type": "act", "id": "b1", "seq": None,
+                                  "action": {"kind": "place", "territory": own_b, "armies": 1}})
+        m = await answer(bruno)
+        assert m["type"] == "refused" and m["faults"][0]["code"] == "online.out_of_turn"
+        assert "Anna" in m["faults"][0]["message"]
+        await watcher.send_json_to({"type": "act", "id": "w1", "action": {"kind": "end"}})
+        m = await answer(watcher)
+        assert m["faults"][0]["code"] == "online.spectator"
+        # Anna on Bruno's territory: the engine refuses
+        await anna.send_json_to({"type": "act", "id": "a1", "seq": None,
+                                 "action": {"kind": "place", "territory": own_b, "armies": 1}})
+        m = await answer(anna)
+        assert m["type"] == "refused"
+        # an attack during the initial placement
+        mine = next(t for t in range(42) if game.owner[t] == 0)
+        await anna.send_json_to({"type": "act", "id": "a2", "seq": None,
+                                 "action": {"kind": "attack", "from": mine, "to": own_b}})
+        assert (await answer(anna))["type"] == "refused"
+        # unknown territory, malformed
+        await anna.send_json_to({"type": "act", "id": "a3", "action": {
+            "kind": "place", "territory": "Atlantide", "armies": 1}})
+        m = await answer(anna)
+        assert m["faults"][0]["code"] == "online.unknown_name"
+        # stale: a view older than the last game event
+        await anna.send_json_to({"type": "act", "id": "a4", "seq": 0, "action": {
+            "kind": "place", "territory": mine, "armies": 1}})
+        m = await answer(anna)
+        assert m["type"] == "ack"
+        await anna.send_json_to({"type": "act", "id": "a5", "seq": m["seq"] - 1, "action": {
+            "kind": "place", "territory": mine, "armies": 1}})
+        m = await answer(anna)
+        assert m["faults"][0]["code"] == "online.stale"
+        # the same message twice: applied once
+        await anna.send_json_to({"type": "act", "id": "a6", "seq": None, "action": {
+            "kind": "place", "territory": mine, "armies": 1}})
+        first = await answer(anna)
+        await anna.send_json_to({"type": "act", "id": "a6", "seq": None, "action": {
+            "kind": "place", "territory": mine, "armies": 1}})
+        again = await answer(anna)
+        assert first["type"] == again["type"] == "ack"
+        assert again["duplicate"] is True and again["seq"] == first["seq"]
+        for c in (anna, bruno, watcher):
+            await c.disconnect()
+
+    run(go)
+    assert TableEvent.objects.filter(table=table, client_id="a6").count() == 1
+    # 3 + 1 armies placed by Anna's accepted messages a1? no: a1 was refused; a4 and a6
+    anna_events = TableEvent.objects.filter(table=table, actor="seat:1")
+    assert [e.client_id for e in anna_events] == ["a4", "a6"]
+
+
+def _play_with_bots_until(table: OnlineTable, test: Callable[[Any], bool],
+                          limit: int = 3000) -> Any:
+    """Advance the table with server bots standing in for every seat until ``test(game)``."""
+    for _ in range(limit):
+        table.refresh_from_db()
+        game = services.game_of(table)
+        if test(game) or game.over:
+            return game
+        seat = game.to_act
+        action = adapter.bot_action(game, seat, "random", table.seq)
+        from risiko.online.client import choose  # noqa: F401 - the client's strategy exists
+        reply = services.apply(table.pk, services.Actor("seat", seat),
+                               _intention(action), client_id=f"x{table.seq}")
+        assert not reply.faults, reply.faults
+    raise AssertionError("condition never met")
+
+
+def _intention(action: Any) -> dict[str, Any]:
+    from risiko.actions import Attack, EndTurn, Fortify, Move, Place, Trade
+    from risiko.cards import card_name
+
+    if isinstance(action, Place):
+        return {"kind": "place", "territory": action.territory, "armies": action.armies}
+    if isinstance(action, Trade):
+        return {"kind": "trade", "cards": [card_name(c) for c in action.cards]}
+    if isinstance(action, Attack):
+        return {"kind": "attack", "from": action.source, "to": action.target}
+    if isinstance(action, Move):
+        return {"kind": "move", "armies": action.armies}
+    if isinstance(action, Fortify):
+        return {"kind": "fortify", "from": action.source, "to": action.target,
+                "armies": action.armies}
+    assert isinstance(action, EndTurn)
+    return {"kind": "end"}
+
+
+def test_an_illegal_attack_is_refused_with_its_clause_and_odds_say_so_first() -> None:
+    table, tokens = make_table()
+
+    def illegal(game: Any) -> bool:
+        if game.phase != "attack":
+            return False
+        return any(_r7r8(game, s, t) for s, t in _borders(game))
+
+    game = _play_with_bots_until(table, illegal)
+    src, dst = next((s, t) for s, t in _borders(game) if _r7r8(game, s, t))
+    seat = game.to_act
+
+    async def go() -> None:
+        c = await connect(table, tokens[seat], lang="en")
+        await c.send_json_to({"type": "odds", "from": src, "to": dst})
+        m = await answer(c)
+        assert m["type"] == "odds_result" and m["legal"] is False
+        await c.send_json_to({"type": "act", "id": "illegal", "seq": c.state["seq"],
+                              "action": {"kind": "attack", "from": src, "to": dst}})
+        m = await answer(c)
+        assert m["type"] == "refused"
+        assert "R7" in m["faults"][0]["message"] or "R8" in m["faults"][0]["message"] or \
+            m["faults"][0]["clause"] in ("R7", "R8")
+        await c.disconnect()
+
+    run(go)
+
+
+def _borders(game: Any) -> list[tuple[int, int]]:
+    seat = game.seat
+    return [(s, t) for s in range(42) if game.owner[s] == seat
+            for t in game.adjacency[s] if game.owner[t] != seat]
+
+
+def _r7r8(game: Any, s: int, t: int) -> bool:
+    fault = game.attack_fault(s, t)
+    return bool(fault) and ("R7" in fault or "R8" in fault)
+
+
+def test_attack_move_fortify_end_and_timeout_through_the_socket() -> None:
+    table, tokens = make_table()
+    game = _play_with_bots_until(table, lambda g: g.phase == "attack" and bool(g.legal_attacks()))
+    seat = game.to_act
+
+    async def go() -> None:
+        c = await connect(table, tokens[seat])
+        attacks = c.state["private"]["attacks"]
+        assert attacks, "the seat to act is told its legal attacks"
+        a = attacks[0]
+        await c.send_json_to({"type": "odds", "from": a["from"], "to": a["to"]})
+        odds = await answer(c)
+        assert odds["legal"] is True and 0 <= odds["conquest"] <= 1
+        await c.send_json_to({"type": "act", "id": "att", "seq": c.state["seq"],
+                              "action": {"kind": "attack", "from": a["from"], "to": a["to"]}})
+        m = await answer(c)
+        assert m["type"] == "ack"
+        await c.disconnect()
+
+    run(go)
+    ev = TableEvent.objects.get(table=table, client_id="att")
+    assert ev.text.startswith(f"{seat + 1} attack ")
+    assert ev.draws_to > ev.draws_from  # the dice are draws of the seed
+    # the clock: a turn_end deadline applies the engine's Timeout, once
+    table.refresh_from_db()
+    table.settings = {**table.settings, "clock_seconds": 60}
+    table.save()
+    game = _play_with_bots_until(table, lambda g: g.phase == "attack" and
+                                 adapter.turn_number(g) > adapter.turn_number(game))
+    table.refresh_from_db()
+    d = Deadline.objects.filter(table=table, kind="turn_end", fired=None).latest("id")
+    before = table.seq
+    to_act = services.game_of(table).to_act
+    results: list[Any] = []
+
+    def fire() -> None:
+        try:
+            results.append(services.fire(d.pk))
+        except OperationalError:  # SQLite's in-memory test database: "table is locked"
+            results.append(None)
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=fire) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(1 for r in results if r is not None) == 1
+    table.refresh_from_db()
+    timeouts = TableEvent.objects.filter(table=table, seq__gt=before, actor="clock",
+                                         text__startswith="R timeout")
+    assert timeouts.count() == 1
+    assert services.game_of(table).to_act != to_act
+
+
+def test_referee_pause_resume_undo_and_end_with_audit(django_user_model: Any) -> None:
+    from django.contrib.auth.models import Group
+
+    from risiko.web.auditlog.models import AuditEntry
+
+    table, _tokens = make_table(clock_seconds=120)
+    ref = django_user_model.objects.create_user("arbitro", password="x")
+    ref.groups.add(Group.objects.get_or_create(name="referee")[0])
+    referee = services.Actor("referee", None, "arbitro")
+    game = _play_with_bots_until(table, lambda g: g.phase == "attack" and bool(g.legal_attacks()))
+    seat = game.to_act
+    src, dst = game.legal_attacks()[0]
+    armies_before = (game.armies[src], game.armies[dst])
+    r = services.referee(table.pk, services.Actor("seat", seat), {"kind": "pause"})
+    assert r.faults[0].code == "online.not_referee"
+    assert not services.referee(table.pk, referee, {"kind": "pause"}).faults
+    table.refresh_from_db()
+    assert table.status == "paused" and table.paused_remaining_ms is not None
+    r = services.apply(table.pk, services.Actor("seat", seat), {"kind": "end"})
+    assert r.faults[0].code == "online.not_playing"
+    assert not services.referee(table.pk, referee, {"kind": "resume"}).faults
+    r = services.apply(table.pk, services.Actor("seat", seat),
+                       {"kind": "attack", "from": src, "to": dst})
+    assert not r.faults
+    table.refresh_from_db()
+    rolled = TableEvent.objects.filter(table=table, text__contains=" attack ").latest("seq")
+    assert services.referee(table.pk, referee, {"kind": "undo"}).faults[0].code == \
+        "online.need_reason"
+    assert not services.referee(table.pk, referee, {"kind": "undo", "reason": "mis-click"}).faults
+    table.refresh_from_db()
+    rolled.refresh_from_db()
+    assert rolled.undone
+    game = services.game_of(table)
+    assert (game.armies[src], game.armies[dst]) == armies_before
+    assert table.skipped_draws == list(range(rolled.draws_from, rolled.draws_to))
+    services.clear_cache()  # rebuilt from the database: the same
+    assert (services.game_of(table).armies[src], services.game_of(table).armies[dst]) == \
+        armies_before
+    assert not services.referee(table.pk, referee, {"kind": "end_game",
+                                                    "reason": "late"}).faults
+    table.refresh_from_db()
+    assert table.status == "over" and table.seed == SEED.hex()
+    # the record verifies, the undone roll's draws skipped
+    from risiko.fair import verify_record
+
+    assert verify_record(table.record).commitment == commitment(SEED)
+    actions = set(AuditEntry.objects.filter(who="arbitro").values_list("action", flat=True))
+    assert {"online pause", "online resume", "online undo", "online end_game"} <= actions
+
+
+def test_reconnect_restores_the_exact_view_and_absence_brings_a_bot() -> None:
+    table, tokens = make_table(grace_seconds=1)
+
+    async def go() -> None:
+        anna = await connect(table, tokens[0])
+        first = anna.state
+        await anna.disconnect()
+        again = await connect(table, tokens[0])
+        assert again.state["private"] == first["private"]
+        assert again.state["game"] == first["game"]
+        await again.disconnect()
+
+    run(go)
+    seat = OnlineSeat.objects.get(table=table, position=1)
+    assert seat.absent_since is not None
+    d = Deadline.objects.get(table=table, kind="grace_end", seat=1, guard=seat.absence_epoch)
+    assert services.fire(d.pk) is not None
+    seat.refresh_from_db()
+    assert seat.stand_in  # a casual table: a bot plays for Anna
+    bot = Deadline.objects.filter(table=table, kind="bot", seat=1, fired=None).first()
+    assert bot is not None
+    before = TableEvent.objects.filter(table=table).count()
+    services.fire(bot.pk)
+    assert TableEvent.objects.filter(table=table, actor="bot:1").count() == 1
+    assert TableEvent.objects.filter(table=table).count() == before + 1
