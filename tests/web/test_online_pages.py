@@ -156,3 +156,10 @@ def test_an_online_evening_of_a_tournament_ends_in_the_standings() -> None:
     assert AuditEntry.objects.filter(action="online end_game").count() == 2
     page = referee.get(reverse("online_evening", args=[t.slug, "2027-03-02"])).content.decode()
     assert "replay" in page
+    # the replays are linked from the public pages of the player and of the evening
+    replay = reverse("online_replay", args=[tables[0].code])
+    name = tables[0].seat_set.select_related("player").first().player.name
+    public = Client()
+    assert replay in public.get(reverse("tournament_player", args=[t.slug, name])).content.decode()
+    assert replay in public.get(reverse("tournament_evening",
+                                        args=[t.slug, "2027-03-02"])).content.decode()

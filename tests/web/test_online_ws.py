@@ -289,7 +289,10 @@ def _borders(game: Any) -> list[tuple[int, int]]:
 
 def _r7r8(game: Any, s: int, t: int) -> bool:
     fault = game.attack_fault(s, t)
-    return bool(fault) and ("R7" in fault or "R8" in fault)
+    if not fault:
+        return False
+    clause = getattr(fault, "clause", None)  # a Fault, or the older engine's sentence
+    return clause in ("R7", "R8") if clause is not None else ("R7" in fault or "R8" in fault)
 
 
 def test_attack_move_fortify_end_and_timeout_through_the_socket() -> None:
@@ -423,3 +426,42 @@ def test_reconnect_restores_the_exact_view_and_absence_brings_a_bot() -> None:
     services.fire(bot.pk)
     assert TableEvent.objects.filter(table=table, actor="bot:1").count() == 1
     assert TableEvent.objects.filter(table=table).count() == before + 1
+
+
+def test_a_tournament_table_never_gives_a_member_a_bot_and_asks_the_referee_for_r13() -> None:
+    from risiko.web import services as club
+    from risiko.web.online.models import Member
+
+    names = ["Alba", "Bice", "Ciro"]
+    t = club.create_tournament("Online R13", who="t")
+    club.add_players(t, names, who="t")
+    ev = club.open_evening(t, "2027-03-02", who="t")
+    club.set_tables(ev, [names], who="t")
+    (table,) = services.open_evening(ev, who="arbitro", settings={
+        "clock_seconds": 60, "grace_seconds": 1, "absence_limit_seconds": 1})
+    from django.contrib.auth.models import User
+
+    users = {}
+    for n in names:
+        users[n] = User.objects.create_user(n.lower(), password="x")
+        Member.objects.create(user=users[n], player=club._entry_player(t, n))
+        services.join(table.pk, user=users[n])
+    table.refresh_from_db()
+    assert table.status == "playing"
+    services.connected(table.pk, 1)
+    services.disconnected(table.pk, 1)
+    seat = OnlineSeat.objects.get(table=table, position=1)
+    grace = Deadline.objects.get(table=table, kind="grace_end", seat=1)
+    services.fire(grace.pk)
+    seat.refresh_from_db()
+    assert not seat.stand_in  # never a bot for a member at a tournament table
+    limit = Deadline.objects.get(table=table, kind="absence_limit", seat=1)
+    services.fire(limit.pk)
+    seat.refresh_from_db()
+    assert seat.r13_requested
+    referee = services.Actor("referee", None, "arbitro")
+    assert not services.referee(table.pk, referee, {"kind": "abandon", "seat": 1}).faults
+    table.refresh_from_db()
+    assert services.game_of(table).status[0] == "abandoned"
+    seat.refresh_from_db()
+    assert not seat.r13_requested

@@ -173,8 +173,20 @@ def push(game: Game, action: Action) -> Action:
 
 
 def turn_number(game: Game) -> int:
-    """Turns begun so far (0 during the initial placement): a new turn changes it."""
-    return sum(game.turns_taken)
+    """The turn in progress as a number, 0 during the initial placement: a new turn changes
+    it (the round and the seat to act name a turn)."""
+    if game.phase == "setup" or game.round == 0:
+        return 0
+    return game.round * 8 + game.seat + 1
+
+
+def late_left(game: Game, seat: int) -> int:
+    """Penalised turns (R3) the seat still has to serve."""
+    state = getattr(game, "state", None)
+    if state is not None and hasattr(state, "late_left"):
+        return int(state.late_left[seat])
+    taken = getattr(game, "turns_taken", None)
+    return max(0, game.late_turns[seat] - (taken[seat] if taken else 0))
 
 
 def closing_band(game: Game) -> tuple[int, int] | None:
@@ -197,7 +209,7 @@ def public_view(game: Game) -> dict[str, Any]:
             "cards": len(game.hands[s]),
             "territories": game.owned[s].bit_count(),
             "armies": game.totals[s],
-            "late_turns": max(0, game.late_turns[s] - game.turns_taken[s]),
+            "late_turns": late_left(game, s),
             "objective": _objective(game, s) if over else None,
         })
     move = None
@@ -292,14 +304,16 @@ def odds(game: Game, seat: int, source: Any, target: Any) -> dict[str, Any]:
     if game.to_act != seat or game.phase != "attack":
         out.update(legal=False, faults=[ODDS_NOT_YOURS()])
         return out
-    fault = game.attack_fault(src, dst)
+    fault: Any = game.attack_fault(src, dst)
     a, d = game.armies[src], game.armies[dst]
     out["attacker_dice"] = attacker_dice(a) if a > 1 else 0
     out["defender_dice"] = defender_dice(d)
     if fault:
-        out.update(legal=False, faults=[REFUSED(reason=fault)])
+        out.update(legal=False,
+                   faults=[fault if isinstance(fault, Fault) else REFUSED(reason=str(fault))])
         return out
-    support = game.support(seat, dst) - a
+    bordering = getattr(game, "bordering", None) or getattr(game, "support")  # noqa: B009
+    support = bordering(seat, dst) - a
     result = attack_odds(a, d, game.ruleset, max(0, support))
     out.update(legal=True, faults=[], conquest=result.p_conquer,
                expected_losses={"attacker": result.expected_attacker_losses,

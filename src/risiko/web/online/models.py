@@ -57,6 +57,11 @@ class OnlineTable(models.Model):
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
 
+    #: not fields: the events written by the change in progress, and whether the snapshot
+    #: changed (a table row is saved without its snapshot otherwise)
+    new_events: list[TableEvent] | None = None
+    snapshot_dirty: bool = False
+
     class Meta:
         ordering = ["-created"]
 

@@ -231,11 +231,27 @@ def _event(
     client_id: str = "", reason: str = "",
 ) -> TableEvent:
     table.seq += 1
-    return TableEvent.objects.create(
+    event = TableEvent.objects.create(
         table=table, seq=table.seq, actor=actor[:100], kind=kind, seat=seat,
         intention=dict(intention or {}), text=text[:300], draws_from=draws[0],
         draws_to=draws[1], client_id=client_id, reason=reason[:300],
     )
+    if table.new_events is not None:
+        table.new_events.append(event)
+    return event
+
+
+_ROW_FIELDS = [f.name for f in OnlineTable._meta.concrete_fields
+               if f.name not in ("id", "code", "created", "snapshot")]
+
+
+def _save(table: OnlineTable) -> None:
+    """Save the table's row; its snapshot (kilobytes) only when it changed."""
+    if table.snapshot_dirty or table.pk is None:
+        table.save()
+        table.snapshot_dirty = False
+    else:
+        table.save(update_fields=_ROW_FIELDS)
 
 
 def _deadline(table: OnlineTable, kind: str, due: dt.datetime, *, seat: int = 0,
@@ -271,6 +287,7 @@ def _after_change(
         table.snapshot = adapter.snapshot(game)
         table.snapshot_seq = table.seq
         table.snapshot_format = adapter.SNAPSHOT_FORMAT
+        table.snapshot_dirty = True
     to_act = game.to_act
     if to_act is not None and table.status == "playing" and _is_bot_turn(seats[to_act]):
         due = now + dt.timedelta(milliseconds=int(s["bot_delay_ms"]))
@@ -303,6 +320,7 @@ def _finish(table: OnlineTable, game: Game, now: dt.datetime, seats: list[Online
     table.snapshot = adapter.snapshot(game)
     table.snapshot_seq = table.seq
     table.snapshot_format = adapter.SNAPSHOT_FORMAT
+    table.snapshot_dirty = True
     Deadline.objects.filter(table=table, fired=None).update(fired=now, outcome="game over")
     table.record = build_record(table, game)
     if table.game_table_id is not None:
@@ -540,7 +558,7 @@ def join(
         game = None
         if table.status == "lobby" and all(x.kind != "open" for x in seats):
             game = _start(table, now, seats, outbox)
-        table.save()
+        _save(table)
         _broadcast(table, game, seats, [], outbox)
     return target, token, outbox
 
@@ -609,7 +627,7 @@ def start_now(table_id: int, *, who: str) -> Outbox:
         seats = _seats(table)
         outbox = Outbox(table.pk)
         game = _start(table, now, seats, outbox)
-        table.save()
+        _save(table)
         club.audit(who, "online start", None, table, f"online table {table.code} started")
         _broadcast(table, game, seats, [], outbox)
     return outbox
@@ -702,15 +720,15 @@ def _record(table: OnlineTable, game: Game, seats: list[OnlineSeat], now: dt.dat
             client_id: str = "", reason: str = "") -> Outbox:
     """Write the event of an applied action, then clock, bots, snapshot, end; broadcast."""
     after = adapter.draws(game)
+    table.new_events = []
     ev = _event(table, actor=actor, kind=kind, seat=None if seat is None else seat + 1,
                 intention=intention, text=adapter.line_of(seat, recorded),
                 draws=(before, after), client_id=client_id, reason=reason)
     table.draws = after
     outbox = Outbox(table.pk)
-    n_before = table.seq
     _after_change(table, game, now, outbox, seats)
-    table.save()
-    entries = [ev, *TableEvent.objects.filter(table=table, seq__gt=n_before)]
+    _save(table)
+    entries, table.new_events = table.new_events or [ev], None
     _broadcast(table, game, seats, entries, outbox)
     final_seq = table.seq
     transaction.on_commit(lambda: _cache_put(table.pk, final_seq, game))
@@ -739,7 +757,7 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
         seats = _seats(table)
         game = _take_game(table)
         outbox = Outbox(table.pk)
-        first = table.seq
+        table.new_events = []
         s = settings_of(table)
         tournament = (table.game_table.evening.tournament
                       if table.game_table is not None else None)
@@ -830,11 +848,11 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
                 target.r13_requested = False
                 target.save()
         _after_change(table, game, now, outbox, seats)
-        table.save()
+        _save(table)
         club.audit(actor.name, f"online {kind}", tournament, table,
                    f"online table {table.code}: {kind}" + (f" ({reason})" if reason else ""),
                    {"command": dict(command), "seq": table.seq})
-        entries = list(TableEvent.objects.filter(table=table, seq__gt=first))
+        entries, table.new_events = table.new_events or [], None
         _broadcast(table, game, _seats(table), entries, outbox)
         final = table.seq
         transaction.on_commit(lambda: _cache_put(table.pk, final, game))
@@ -854,6 +872,7 @@ def _undo(table: OnlineTable, reason: str, actor: Actor) -> Game | None:
         table.skipped_draws = sorted({*table.skipped_draws,
                                       *range(last.draws_from, last.draws_to)})
     table.snapshot = None
+    table.snapshot_dirty = True
     _event(table, actor=actor.key, kind="referee", text=f"# undo {last.seq}: {last.text}",
            reason=reason)
     game = _fresh(table)
@@ -881,7 +900,7 @@ def connected(table_id: int, position: int) -> Outbox | None:
             return None
         ev = _event(table, actor="system", kind="system", seat=position,
                     text=f"# {seat.name} is back")
-        table.save()
+        _save(table)
         outbox = Outbox(table.pk)
         _broadcast(table, game_of(table), _seats(table), [ev], outbox)
         return outbox
@@ -907,7 +926,7 @@ def disconnected(table_id: int, position: int) -> Outbox | None:
         outbox = Outbox(table.pk)
         _deadline(table, "grace_end", now + dt.timedelta(seconds=int(s["grace_seconds"])),
                   seat=position, guard=seat.absence_epoch, outbox=outbox)
-        table.save()
+        _save(table)
         _broadcast(table, game_of(table), _seats(table), [ev], outbox)
         return outbox
 
@@ -959,7 +978,7 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
             ev = _event(table, actor="clock", kind="clock", seat=d.seat,
                         text=f"# clock: {s['warning_seconds']} s left for "
                              f"{seat.name if seat else '?'} (R11)")
-            table.save()
+            _save(table)
             outbox = Outbox(table.pk)
             _broadcast(table, game, seats, [ev], outbox)
             return "warned", outbox
@@ -1022,7 +1041,7 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
             seat.save()
             text = f"# the referee is asked to declare R13 for {seat.name}"
         ev = _event(table, actor="clock", kind="system", seat=seat.position, text=text)
-        table.save()
+        _save(table)
         _broadcast(table, game, _seats(table), [ev], outbox)
         return d.kind, outbox
     return "unknown", None
@@ -1033,11 +1052,15 @@ def beat(now: dt.datetime | None = None, *, stop_after: float = 10.0) -> float:
     unfired deadline is moved by the stop's length (the clock did not run while no server
     was there). Returns the stop in seconds (0 when none)."""
     now = now or timezone.now()
-    with transaction.atomic():
-        row = SchedulerBeat.objects.select_for_update().filter(pk=1).first()
-        if row is None:
-            SchedulerBeat.objects.create(pk=1, beat=now)
+    if not SchedulerBeat.objects.filter(pk=1).exists():
+        try:
+            with transaction.atomic():
+                SchedulerBeat.objects.create(pk=1, beat=now)
             return 0.0
+        except IntegrityError:  # another worker's scheduler wrote it first
+            pass
+    with transaction.atomic():
+        row = SchedulerBeat.objects.select_for_update().get(pk=1)
         gap = (now - row.beat).total_seconds()
         row.beat = now
         row.save()
@@ -1109,7 +1132,7 @@ def open_evening(evening: Any, *, who: str,
                 ruleset=f"{t.ruleset_name}@{t.ruleset_version}", kind="tournament",
                 settings=settings)
             table.game_table = gt
-            table.save()
+            _save(table)
             for row, s in zip(table.seat_set.order_by("position"), seated, strict=True):
                 row.player = s.player
                 row.save()

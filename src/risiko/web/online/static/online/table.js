@@ -25,7 +25,10 @@
   }
 
   function handle(m) {
-    if (m.type === "welcome") { me.role = m.role; me.seat = m.seat; root.dataset.role = m.role; }
+    if (m.type === "welcome") {
+      me.role = m.role; me.seat = m.seat; root.dataset.role = m.role;
+      if (m.seat) { root.dataset.seat = m.seat; }
+    }
     else if (m.type === "state") { st = m; st.log = m.log || []; clockBase = Date.now(); render(); }
     else if (m.type === "event") {
       if (m.seq <= st.seq) { return; }
@@ -54,6 +57,10 @@
   function render() {
     var table = st.table || {}, game = st.game, priv = st.private;
     root.dataset.status = table.status || "";
+    root.dataset.seq = st.seq;
+    root.dataset.phase = game ? game.phase : "";
+    root.dataset.round = game ? game.round : "";
+    root.dataset.toAct = game && game.to_act ? game.to_act : "";
     $("ot-status").textContent = T.status[table.status] || table.status || "";
     $("ot-commitment").textContent = table.commitment || "";
     $("ot-seed").textContent = table.seed || "";

@@ -1,0 +1,235 @@
+"""Online tables under load: 100 tables of 4 remote bots each, playing over WebSockets from a
+separate process, each acting after a 1 s think time; the server is uvicorn with 2 workers,
+the Redis channel layer and PostgreSQL, every action stored (docs/benchmarks.md).
+
+    .venv/bin/python bench/bench_online.py [--tables 100] [--seconds 60] [--think 1.0]
+
+Loopback only, bounded in time: the bots stop after ``--seconds``. Measures the action
+latency (``act`` sent to its ``ack`` received, p50/p99), checks that no action was lost or
+applied twice (every ack has its event, events are numbered 1..N per table without a gap,
+no message id twice), and the memory of the workers per table. Needs PostgreSQL
+(``RISIKO_BENCH_POSTGRES_URL``, default the local server, database ``risiko_bench``) and
+Redis (``REDIS_URL``, default 127.0.0.1:6379).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PG = os.environ.get("RISIKO_BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/risiko_bench")
+REDIS = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def _env(data_dir: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(DATABASE_URL=PG, REDIS_URL=REDIS, RISIKO_DATA_DIR=data_dir,
+               RISIKO_SECRET_KEY="bench-" + "x" * 40, DJANGO_SETTINGS_MODULE="risiko.web.settings",
+               RISIKO_CHANNELS_PREFIX=f"bench-{os.getpid()}")
+    return env
+
+
+def _create_database() -> None:
+    import psycopg
+
+    base, _, name = PG.rpartition("/")
+    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(x) for x in out.split()]
+
+
+def setup_tables(n: int) -> list[dict[str, Any]]:
+    """Migrate, then create ``n`` tables of 4 guests (the bots' tokens)."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from risiko.web.online import services
+
+    tables = []
+    for i in range(n):
+        t = services.create_table(name=f"bench {i}", seats=4, who="bench",
+                                  settings={"clock_seconds": 0, "call_round": 30})
+        tokens = []
+        for name in ("Anna", "Bruno", "Carla", "Dario"):
+            _, token, _ = services.join(t.pk, guest_name=name)
+            tokens.append(token)
+        tables.append({"code": t.code, "tokens": tokens})
+    return tables
+
+
+def check(tables: list[dict[str, Any]], result: dict[str, Any]) -> dict[str, Any]:
+    """Every acked action stored once; events numbered without gaps; no id twice."""
+    from django.db.models import Count
+
+    from risiko.web.online.models import OnlineTable, TableEvent
+
+    acked: dict[str, list[int]] = result["acks"]
+    lost = duplicated = gaps = 0
+    stored_actions = 0
+    for t in tables:
+        table = OnlineTable.objects.get(code=t["code"])
+        seqs = list(TableEvent.objects.filter(table=table).order_by("seq")
+                    .values_list("seq", flat=True))
+        if seqs != list(range(1, len(seqs) + 1)):
+            gaps += 1
+        have = set(seqs)
+        lost += sum(1 for s in acked.get(t["code"], []) if s not in have)
+        dup = (TableEvent.objects.filter(table=table).exclude(client_id="")
+               .values("actor", "client_id").annotate(n=Count("id")).filter(n__gt=1).count())
+        duplicated += dup
+        stored_actions += TableEvent.objects.filter(table=table, actor__startswith="seat:").count()
+    acks = sum(len(v) for v in acked.values())
+    return {"acked": acks, "stored_seat_actions": stored_actions, "lost": lost,
+            "duplicated": duplicated, "tables_with_gaps": gaps,
+            "unacked_but_stored": stored_actions - acks}
+
+
+async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
+                think: float) -> dict[str, Any]:
+    sys.path.insert(0, str(ROOT / "src"))
+    from risiko.online.client import play_remote_bot
+
+    stop = asyncio.Event()
+    latencies: list[float] = []
+    acks: dict[str, list[int]] = {}
+    tasks = []
+    for i, t in enumerate(tables):
+        acks[t["code"]] = []
+        for k, token in enumerate(t["tokens"]):
+            tasks.append(asyncio.create_task(play_remote_bot(
+                f"{url}/ws/online/{t['code']}/", token, think=think, seed=i * 10 + k,
+                stop=stop, latencies=latencies, acks=acks[t["code"]])))
+            await asyncio.sleep(0.005)  # do not open 400 sockets in the same millisecond
+    start = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stop.set()
+    done, pending = await asyncio.wait(tasks, timeout=30)
+    for task in pending:
+        task.cancel()
+    errors = [repr(t.exception()) for t in done if t.exception() is not None]
+    return {"latencies": latencies, "acks": acks, "seconds": time.perf_counter() - start,
+            "errors": errors[:5], "error_count": len(errors),
+            "client_cpu_s": resource.getrusage(resource.RUSAGE_SELF).ru_utime
+            + resource.getrusage(resource.RUSAGE_SELF).ru_stime}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--think", type=float, default=1.0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--bots", help=argparse.SUPPRESS)  # the bots' process: URL
+    ap.add_argument("--tables-file", help=argparse.SUPPRESS)
+    ap.add_argument("--out", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.bots:  # the separate process of the bots
+        tables = json.loads(Path(args.tables_file).read_text())
+        result = asyncio.run(_bots(args.bots, tables, args.seconds, args.think))
+        Path(args.out).write_text(json.dumps(result))
+        return 0
+    data_dir = tempfile.mkdtemp(prefix="risiko-bench-online-")
+    os.environ.update(_env(data_dir))
+    sys.path.insert(0, str(ROOT / "src"))
+    _create_database()
+    tables = setup_tables(args.tables)
+    tables_file = Path(data_dir) / "tables.json"
+    tables_file.write_text(json.dumps(tables))
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "risiko.web.asgi:application", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", str(args.workers), "--ws", "websockets",
+         "--lifespan", "on", "--log-level", "warning", "--no-access-log"],
+        env=_env(data_dir), cwd=ROOT)
+    try:
+        for _ in range(300):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        time.sleep(1.0)
+        workers = _children(server.pid)
+        rss_before = sum(_rss_kib(p) for p in workers)
+        cpu_before = sum(_cpu_s(p) for p in workers)
+        out = Path(data_dir) / "result.json"
+        bots = subprocess.run(
+            [sys.executable, __file__, "--bots", f"ws://127.0.0.1:{port}",
+             "--tables-file", str(tables_file), "--out", str(out), "--seconds",
+             str(args.seconds), "--think", str(args.think)],
+            env=_env(data_dir), cwd=ROOT, timeout=args.seconds + 300)
+        if bots.returncode:
+            print("the bots' process failed", file=sys.stderr)
+            return 1
+        rss_after = sum(_rss_kib(p) for p in workers)
+        cpu_after = sum(_cpu_s(p) for p in workers)
+        result = json.loads(out.read_text())
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    checked = check(tables, result)
+    lat = sorted(result["latencies"])
+    q = statistics.quantiles(lat, n=100) if len(lat) >= 100 else [float("nan")] * 99
+    report = {
+        "tables": args.tables, "seats": 4 * args.tables, "workers": args.workers,
+        "think_s": args.think, "seconds": round(result["seconds"], 1),
+        "actions": len(lat), "actions_per_s": round(len(lat) / result["seconds"], 1),
+        "latency_ms": {"p50": round(1000 * q[49], 1), "p90": round(1000 * q[89], 1),
+                       "p99": round(1000 * q[98], 1), "max": round(1000 * lat[-1], 1)
+                       if lat else None},
+        "checks": checked,
+        "client_errors": result["error_count"], "client_error_samples": result["errors"],
+        "workers_rss_mib": {"before": round(rss_before / 1024, 1),
+                            "after": round(rss_after / 1024, 1)},
+        "memory_per_table_kib": round((rss_after - rss_before) / args.tables, 1),
+        "workers_cpu_s": round(cpu_after - cpu_before, 1),
+        "workers_cpu_ms_per_action": round(1000 * (cpu_after - cpu_before) / max(1, len(lat)),
+                                           2),
+        "client_cpu_s": round(result["client_cpu_s"], 1),
+    }
+    print(json.dumps(report, indent=2))
+    ok = (len(lat) > 0 and checked["lost"] == 0 and checked["duplicated"] == 0
+          and checked["tables_with_gaps"] == 0)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

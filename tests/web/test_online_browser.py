@@ -1,0 +1,233 @@
+"""Online tables in a real browser (Debian's Chromium driven by Playwright) against an ASGI
+server the test starts on a free port (uvicorn with WebSockets; pytest-django's live server
+has none): two browser contexts and two bots play a whole game to the closing dice (R2: the
+call in round 1), one browser reloads in the middle of its turn and goes on; a seat's turn
+times out on a test clock of seconds (R11). Skipped when Playwright or Chromium is missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.db import OperationalError
+
+from risiko.web.online import services
+from risiko.web.online.models import OnlineTable, TableEvent
+
+playwright = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.online,
+    pytest.mark.db,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed"),
+]
+
+
+class AsgiServer:
+    """uvicorn serving the project's ASGI application in a thread, on a free port."""
+
+    def __init__(self) -> None:
+        from risiko.web.asgi import application
+
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(application, lifespan="on", ws="websockets",
+                                log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        asyncio.run(self.server.serve(sockets=[self.sock]))
+
+    def __enter__(self) -> AsgiServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the ASGI server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+        self.sock.close()
+
+
+@pytest.fixture
+def server(settings: Any) -> Iterator[AsgiServer]:
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop + the ORM
+    settings.RISIKO_FIRST_RUN_CHECK = False
+    settings.RISIKO_ONLINE_SCHEDULER = True
+    settings.RISIKO_ONLINE_TICK = 0.1
+    if not os.environ.get("REDIS_URL"):
+        settings.CHANNEL_LAYERS = {"default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    services.clear_cache()
+    with AsgiServer() as s:
+        yield s
+
+
+@pytest.fixture
+def chromium() -> Iterator[Any]:
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM,
+                                    args=["--no-sandbox", "--disable-gpu"])
+        yield browser
+        browser.close()
+
+
+def _db(read: Any) -> Any:
+    """A read from the test's thread while the server's thread writes: SQLite's shared
+    in-memory test database says "table is locked" meanwhile; try again."""
+    for _ in range(100):
+        try:
+            return read()
+        except OperationalError:
+            time.sleep(0.1)
+    return read()
+
+
+def _page(browser: Any, errors: list[str]) -> Any:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.on("pageerror", lambda err: errors.append(str(err)))
+    return pg
+
+
+def _join(pg: Any, url: str, name: str) -> None:
+    pg.goto(url)
+    pg.fill("input[name=guest_name]", name)
+    pg.click("button[value=guest]")
+    pg.wait_for_selector("#online-table[data-seat]")
+
+
+def _root(pg: Any) -> dict[str, str]:
+    return pg.evaluate("() => Object.assign({}, document.getElementById('online-table').dataset)")
+
+
+def _my_turn(pg: Any) -> bool:
+    d = _root(pg)
+    return d.get("status") == "playing" and d.get("toAct") == d.get("seat")
+
+
+def _play_one(pg: Any) -> None:
+    """One action of the seat through the page: place everything on an own territory, move
+    the most after a conquest, else end the turn; then wait for the server's answer."""
+    d = _root(pg)
+    seq = d["seq"]
+    phase = d["phase"]
+    if phase in ("setup", "reinforce"):
+        sets = pg.locator("#ot-sets button.trade")
+        if sets.count():
+            sets.first.click()
+        else:
+            pg.locator(f'#online-table .territory[data-owner="{d["seat"]}"]').first.click(
+                force=True)
+    elif phase == "move":
+        pg.click("#ot-move-go")
+    else:
+        pg.click("#ot-end")
+    pg.wait_for_function(
+        f"() => document.getElementById('online-table').dataset.seq !== '{seq}' || "
+        "!document.getElementById('ot-faults').hidden", timeout=20000)
+    assert pg.locator("#ot-faults").is_hidden(), pg.inner_text("#ot-faults")
+
+
+def test_two_browsers_and_two_bots_play_to_the_closing_dice(server: AsgiServer,
+                                                           chromium: Any) -> None:
+    table = services.create_table(
+        name="Browser", seats=4, bots={3: "random", 4: "random"}, who="test",
+        settings={"clock_seconds": 0, "call_round": 1, "bot_delay_ms": 0})
+    errors: list[str] = []
+    anna, bruno = _page(chromium, errors), _page(chromium, errors)
+    url = f"{server.url}/online/t/{table.code}/"
+    _join(anna, url, "Anna")
+    _join(bruno, url, "Bruno")
+    for pg in (anna, bruno):
+        pg.wait_for_function("() => document.getElementById('online-table').dataset.status "
+                             "=== 'playing'", timeout=20000)
+    assert _root(anna)["seat"] == "1" and _root(bruno)["seat"] == "2"
+    # each seat sees its own objective only
+    assert anna.inner_text("#ot-objective") != bruno.inner_text("#ot-objective")
+    reloaded = False
+    deadline = time.monotonic() + 420
+    while time.monotonic() < deadline:
+        if _root(anna).get("status") == "over":
+            break
+        acted = False
+        for pg in (anna, bruno):
+            if _my_turn(pg):
+                d = _root(pg)
+                if not reloaded and pg is anna and d["phase"] == "reinforce":
+                    before = anna.inner_text("#ot-objective")
+                    anna.reload()  # mid-turn: the view comes back from the server
+                    anna.wait_for_function(
+                        "() => document.getElementById('online-table').dataset.phase === "
+                        "'reinforce'", timeout=20000)
+                    assert anna.inner_text("#ot-objective") == before
+                    assert _my_turn(anna)
+                    reloaded = True
+                _play_one(pg)
+                acted = True
+        if not acted:
+            time.sleep(0.1)
+    assert reloaded
+    anna.wait_for_selector("#ot-result:not([hidden])", timeout=30000)
+    _db(table.refresh_from_db)
+    assert table.status == "over"
+    game = _db(lambda: services.game_of(table))
+    assert game.outcome is not None and game.last_round == 2  # called in round 1
+    assert game.closing_rolls, "the game reached the closing dice"
+    # the humans' actions came through the pages, each applied once
+    for seat in (1, 2):
+        ids = _db(lambda seat=seat: list(TableEvent.objects.filter(
+            table=table, actor=f"seat:{seat}").values_list("client_id", flat=True)))
+        assert ids and len(ids) == len(set(ids))
+    assert table.seed in anna.inner_text("#ot-seed")  # revealed at the end
+    assert errors == []
+
+
+def test_a_seat_times_out_on_the_turn_clock(server: AsgiServer, chromium: Any) -> None:
+    table = services.create_table(
+        name="Clock", seats=3, bots={2: "random", 3: "random"}, who="test",
+        settings={"clock_seconds": 3, "warning_seconds": 1, "bot_delay_ms": 0})
+    errors: list[str] = []
+    anna = _page(chromium, errors)
+    _join(anna, f"{server.url}/online/t/{table.code}/", "Anna")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # the initial placement has no clock
+        d = _root(anna)
+        if d.get("phase") not in ("setup", None, "") and d.get("round") == "1":
+            break
+        if _my_turn(anna):
+            _play_one(anna)
+        else:
+            time.sleep(0.1)
+    anna.wait_for_function("() => document.getElementById('online-table').dataset.toAct === "
+                           "'1' && document.getElementById('online-table').dataset.phase "
+                           "=== 'reinforce'", timeout=30000)
+    assert ":" in anna.inner_text("#ot-clock")  # the clock shows minutes:seconds
+    # Anna does nothing: the server ends her turn at the limit (R11)
+    anna.wait_for_function("() => document.getElementById('online-table').dataset.toAct !== "
+                           "'1'", timeout=20000)
+    assert "timeout" in anna.inner_text("#ot-log")
+    timeouts = _db(lambda: TableEvent.objects.filter(
+        table=table, actor="clock", text__startswith="R timeout").count())
+    assert timeouts >= 1
+    assert errors == []
