@@ -20,7 +20,7 @@ import pytest
 from django.db import OperationalError
 
 from risiko.web.online import services
-from risiko.web.online.models import OnlineTable, TableEvent
+from risiko.web.online.models import TableEvent
 
 playwright = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")

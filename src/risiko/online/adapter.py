@@ -13,9 +13,11 @@ the game from its events (:func:`replay_lines`).
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..actions import REFEREE_ACTIONS, Action, Attack, EndTurn, Fortify, Move, Place, Trade
@@ -29,8 +31,20 @@ from ..odds import attack_odds, attacker_dice, defender_dice
 from ..ruleset import get_ruleset
 from ..view import SeatView
 
-#: changes whenever the pickled shape of a Game may change (a stale snapshot is replayed)
-SNAPSHOT_FORMAT = "pickle-game-1"
+
+def _engine_fingerprint() -> str:
+    """A hash of the engine's source: a snapshot pickled by another engine is not read."""
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parents[1]
+    for name in ("game.py", "state.py", "actions.py", "dice.py", "fair.py"):
+        path = here / name
+        if path.exists():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+#: changes whenever the engine changes (a snapshot of another engine is replayed instead)
+SNAPSHOT_FORMAT = "pickle-" + _engine_fingerprint()
 
 BAD_INTENTION = define("online.bad_intention", "", "not an action: {reason}")
 UNKNOWN_NAME = define("online.unknown_name", "", "{what} {name!r} is not known")
@@ -90,7 +104,10 @@ def parse_line(text: str) -> tuple[int | None, Action]:
     except RecordError as e:  # pragma: no cover - lines are written by this server
         raise ValueError(f"bad event line {text!r}: {e.reason}") from None
     item = rec.items[0]
-    return item.seat, item.action
+    action = getattr(item, "action", None)
+    if action is None:  # pragma: no cover - a forfeit line is never stored as an event
+        raise ValueError(f"not an action line: {text!r}")
+    return item.seat, action
 
 
 def line_of(seat: int | None, action: Action) -> str:

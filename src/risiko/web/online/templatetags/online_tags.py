@@ -1,7 +1,8 @@
 """``{% load online_tags %}``: links to the replays of finished online tables.
 
 - ``{% online_replays player_name %}``: a player's finished online games (his page);
-- ``{% online_evening_replays tournament_slug evening_date %}``: the online tables of an evening (its page).
+- ``{% online_evening_replays tournament_slug evening_date %}``: the online tables of an
+  evening (its page).
 """
 
 from __future__ import annotations
