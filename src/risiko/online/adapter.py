@@ -94,18 +94,38 @@ def restore(data: bytes) -> Game:
 
 
 def parse_line(text: str) -> tuple[int | None, Action]:
-    """A record line (``"3 attack Cina Siam 6-5-1 4-4"``) as (seat 0-based or None, action)."""
+    """A record line (``"3 attack Cina Siam 6-5-1 4-4"``) as (seat 0-based or None, action).
+
+    The record module's line parser reads it (one line, not a whole record: a game rebuilt
+    from its events parses many).
+    """
+    from .. import record
+
+    words = text.split()
+    head = words[0]
+    seat = None if head == "R" else int(head) - 1
+    parse_action = getattr(record, "_parse_action", None)
+    if parse_action is not None:
+        try:
+            return seat, parse_action(words[1:], 1)
+        except record.RecordError as e:  # pragma: no cover - lines written by this server
+            raise ValueError(f"bad event line {text!r}: {e.reason}") from None
+    return _parse_whole(text)  # pragma: no cover - another record module
+
+
+def _parse_whole(text: str) -> tuple[int | None, Action]:
+    """The line inside a minimal record, parsed by the public parser."""
     from ..record import RecordError, parse_record
 
     head = '[Seats "a|b|c"]\n\ndeal ' + " ".join(territory_code(t) for t in range(NUM_TERRITORIES))
     head += "\nobjectives 1 2 3\ndeck " + " ".join(card_name(c) for c in range(44)) + "\n"
     try:
         rec = parse_record(head + text + "\n")
-    except RecordError as e:  # pragma: no cover - lines are written by this server
+    except RecordError as e:
         raise ValueError(f"bad event line {text!r}: {e.reason}") from None
     item = rec.items[0]
     action = getattr(item, "action", None)
-    if action is None:  # pragma: no cover - a forfeit line is never stored as an event
+    if action is None:
         raise ValueError(f"not an action line: {text!r}")
     return item.seat, action
 

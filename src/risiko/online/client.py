@@ -120,9 +120,13 @@ class TableClient:
                     await self.send({"type": "sync"})
                 self.seq = m["seq"]
                 self.events_seen.append(m["seq"])
-                self.table, self.game, self.private = m["table"], m["game"], m["private"]
+                self.table, self.game = m["table"], m["game"]
+                if m.get("private") is not None:
+                    self.private = m["private"]
                 self.clock = m["clock"]
                 self.log.extend(entries)
+        elif kind == "private":
+            self.private = m["private"]
         elif kind in ("ack", "refused", "odds_result"):
             key = m.get("id") or ("odds" if kind == "odds_result" else "")
             fut = self._pending.pop(str(key), None)

@@ -9,6 +9,7 @@ in memory for one process, Redis for several workers).
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -22,6 +23,15 @@ from risiko.online import adapter
 from . import scheduler, services
 from .models import OnlineTable
 from .services import Actor, Outbox
+
+
+def in_thread(func: Any) -> Any:
+    """``func`` run in a worker thread. On a database server every call gets a thread of the
+    pool, so the tables of a worker do not wait for each other's commits (the row lock keeps
+    one table in order); SQLite, one writer at a time, keeps Django's single thread."""
+    from django.db import connection
+
+    return database_sync_to_async(func, thread_sensitive=connection.vendor == "sqlite")
 
 
 def _lang(scope: dict[str, Any], query: dict[str, list[str]]) -> str:
@@ -81,7 +91,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         query = parse_qs(self.scope.get("query_string", b"").decode())
         token = (query.get("token") or [None])[0]
         self.lang = _lang(self.scope, query)
-        found = await database_sync_to_async(services.identify)(
+        found = await in_thread(services.identify)(
             code, self.scope.get("user"), token)
         if found is None:
             await self.close(code=4404)
@@ -89,10 +99,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         table, actor = found
         self.table_id, self.actor = table.pk, actor
         await self.accept()
+        groups = [services.public_group(table.pk)]
         if actor.role == "seat" and actor.seat is not None:
-            groups = [services.seat_group(table.pk, actor.seat + 1)]
-        else:
-            groups = [services.public_group(table.pk)]
+            groups.append(services.seat_group(table.pk, actor.seat + 1))
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
             self.joined.append(group)
@@ -103,15 +112,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             "player": actor.name or None, "commitment": table.commitment,
         })
         if actor.role == "seat" and actor.seat is not None:
-            outbox = await database_sync_to_async(services.connected)(table.pk, actor.seat + 1)
+            outbox = await in_thread(services.connected)(table.pk, actor.seat + 1)
             await send_outbox(self.channel_layer, outbox)
-        await self.send_json(await database_sync_to_async(_state)(table.pk, actor))
+        await self.send_json(await in_thread(_state)(table.pk, actor))
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.table_id and self.actor.role == "seat" and self.actor.seat is not None:
-            outbox = await database_sync_to_async(services.disconnected)(
+            outbox = await in_thread(services.disconnected)(
                 self.table_id, self.actor.seat + 1)
             await send_outbox(self.channel_layer, outbox)
 
@@ -123,12 +132,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if kind == "ping":
             await self.send_json({"type": "pong"})
         elif kind == "sync":
-            await self.send_json(await database_sync_to_async(_state)(self.table_id,
+            await self.send_json(await in_thread(_state)(self.table_id,
                                                                        self.actor))
         elif kind in ("act", "referee"):
             await self._change(kind, content)
         elif kind == "odds":
-            await self.send_json(await database_sync_to_async(_odds)(
+            await self.send_json(await in_thread(_odds)(
                 self.table_id, self.actor, content.get("from"), content.get("to"), self.lang))
         else:
             await self.send_json({"type": "error", "message": f"unknown message {kind!r}"})
@@ -142,7 +151,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json({"type": "error", "message": f"'{kind}' needs an object"})
             return
         call = services.apply if kind == "act" else services.referee
-        reply = await database_sync_to_async(call)(
+        reply = await in_thread(call)(
             self.table_id, self.actor, body, client_id=client_id, expect_seq=expect)
         await send_outbox(self.channel_layer, reply.outbox)
         if reply.faults:
@@ -153,5 +162,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                                   "duplicate": reply.duplicate})
 
     async def online_message(self, event: dict[str, Any]) -> None:
-        """A message sent to one of this connection's groups: pass it on."""
-        await self.send_json(event["message"])
+        """A message sent to one of this connection's groups: pass it on (unless the socket
+        has just closed: the group still held it for a moment)."""
+        with contextlib.suppress(RuntimeError):
+            await self.send_json(event["message"])

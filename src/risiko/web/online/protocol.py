@@ -1,7 +1,8 @@
 """The WebSocket protocol of online tables: one JSON Schema per message (docs/online.md).
 
 Client to server: ``act``, ``referee``, ``odds``, ``sync``, ``ping``. Server to client:
-``welcome``, ``state``, ``event``, ``ack``, ``refused``, ``odds_result``, ``pong``, ``error``.
+``welcome``, ``state``, ``event``, ``private``, ``ack``, ``refused``, ``odds_result``, ``pong``,
+``error``.
 Every message is a JSON object with a ``type``; seats are 1-based; territories are named as
 ``risiko board`` prints them. :func:`markdown` renders the schemas for the documentation (a
 test checks that docs/online.md shows exactly these).
@@ -219,6 +220,13 @@ SERVER: dict[str, Schema] = {
                         "description": "the events since the last message (the log)"},
             "table": _TABLE, "game": _PUBLIC, "private": _PRIVATE, "clock": _CLOCK,
         },
+    },
+    "private": {
+        "type": "object", "required": ["type", "seq", "private"],
+        "description": "a seat's own secrets changed (sent to that seat only, before the "
+                       "event of the same seq); an event's private null means unchanged",
+        "properties": {"type": {"const": "private"}, "seq": {"type": "integer"},
+                       "private": _PRIVATE},
     },
     "ack": {
         "type": "object", "required": ["type", "id", "seq", "duplicate"],

@@ -15,7 +15,6 @@ import logging
 import time
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
@@ -76,11 +75,11 @@ async def stop() -> None:
 async def tick() -> int:
     """Fire every due deadline once; returns how many this worker fired."""
     layer = get_channel_layer()
-    from .consumers import send_outbox
+    from .consumers import in_thread, send_outbox
 
     fired = 0
-    for deadline_id in await database_sync_to_async(services.due_deadlines)():
-        outbox = await database_sync_to_async(services.fire)(deadline_id)
+    for deadline_id in await in_thread(services.due_deadlines)():
+        outbox = await in_thread(services.fire)(deadline_id)
         if outbox is not None:
             fired += 1
             await send_outbox(layer, outbox)
@@ -93,11 +92,13 @@ async def run() -> None:
     event = _WAKE[loop]
     interval = float(getattr(settings, "RISIKO_ONLINE_TICK", 0.25))
     last_beat = 0.0
+    from .consumers import in_thread
+
     while True:
         try:
             now = time.monotonic()
             if now - last_beat >= BEAT_EVERY:
-                await database_sync_to_async(services.beat)()
+                await in_thread(services.beat)()
                 last_beat = now
             await tick()
         except asyncio.CancelledError:

@@ -52,7 +52,7 @@ DEFAULTS: dict[str, Any] = {
     "call_at": None,  # "HH:MM" club time
     "bot_delay_ms": 800,
 }
-SNAPSHOT_EVERY = 50
+SNAPSHOT_EVERY = 20
 LOG_LENGTH = 200
 
 WRONG_SEAT = define("online.wrong_seat", "", "you do not hold seat {seat} at this table")
@@ -121,12 +121,12 @@ class Reply:
 
 
 def seat_group(table_id: int, position: int) -> str:
-    """The channel group of one seat (its private view travels only there)."""
+    """The channel group of one seat's connections (its private view travels only there)."""
     return f"online-{table_id}-seat-{position}"
 
 
 def public_group(table_id: int) -> str:
-    """The channel group of spectators and referees (public state only)."""
+    """The channel group of every connection to the table (public state only)."""
     return f"online-{table_id}-public"
 
 
@@ -430,19 +430,26 @@ def state_message(table: OnlineTable, role: str, seat: int | None) -> dict[str, 
 
 
 def _broadcast(table: OnlineTable, game: Game | None, seats: list[OnlineSeat],
-               entries: list[TableEvent], outbox: Outbox) -> None:
-    """One ``event`` per group: each seat's with its private view, the public one without."""
+               entries: list[TableEvent], outbox: Outbox,
+               private_for: Iterable[int] | None = None) -> None:
+    """One ``event`` to the table's public group (every connection: seats, spectators,
+    referees; ``private`` null), after a ``private`` message to each seat whose secrets
+    changed (``private_for``: 0-based seats; None = every seat)."""
     now = timezone.now()
-    tv = table_view(table, seats)
-    public = adapter.public_view(game) if game is not None else None
-    clock = _clock(table, now)
+    if game is not None:
+        wanted = range(len(seats)) if private_for is None else sorted(set(private_for))
+        for s in wanted:
+            if 0 <= s < len(seats):
+                outbox.messages.append((seat_group(table.pk, s + 1), {
+                    "type": "private", "seq": table.seq,
+                    "private": adapter.private_view(game, s)}))
     log_entries = [entry_of(e) for e in entries]
-    base = {"type": "event", "seq": table.seq, "entry": log_entries[-1] if log_entries else None,
-            "entries": log_entries, "table": tv, "game": public, "clock": clock}
-    for x in seats:
-        private = adapter.private_view(game, x.position - 1) if game is not None else None
-        outbox.messages.append((seat_group(table.pk, x.position), {**base, "private": private}))
-    outbox.messages.append((public_group(table.pk), {**base, "private": None}))
+    outbox.messages.append((public_group(table.pk), {
+        "type": "event", "seq": table.seq,
+        "entry": log_entries[-1] if log_entries else None, "entries": log_entries,
+        "table": table_view(table, seats),
+        "game": adapter.public_view(game) if game is not None else None,
+        "private": None, "clock": _clock(table, now)}))
 
 
 # ------------------------------------------------------------------------------ lobby
@@ -700,7 +707,7 @@ def apply(table_id: int, actor: Actor, intention: Mapping[str, Any], *, client_i
                 return _refuse(table, *e.faults)
             outbox = _record(table, game, seats, now, recorded, actor=actor.key, kind="action",
                              seat=actor.seat, intention=intention, before=before,
-                             client_id=client_id)
+                             client_id=client_id, prev=actor.seat)
     except IntegrityError:
         table = OnlineTable.objects.get(pk=table_id)
         return _refuse(table, STALE(seen=expect_seq, seq=table.seq))
@@ -717,8 +724,10 @@ def outbox_seq(outbox: Outbox) -> int:
 def _record(table: OnlineTable, game: Game, seats: list[OnlineSeat], now: dt.datetime,
             recorded: Action, *, actor: str, kind: str, seat: int | None,
             intention: Mapping[str, Any] | None = None, before: int = 0,
-            client_id: str = "", reason: str = "") -> Outbox:
-    """Write the event of an applied action, then clock, bots, snapshot, end; broadcast."""
+            client_id: str = "", reason: str = "", prev: int | None = None) -> Outbox:
+    """Write the event of an applied action, then clock, bots, snapshot, end; broadcast
+    (private views to ``prev``, the seat that acted, the seat to act now and seats out of
+    play; to every seat when the game is over or ``prev`` is None)."""
     after = adapter.draws(game)
     table.new_events = []
     ev = _event(table, actor=actor, kind=kind, seat=None if seat is None else seat + 1,
@@ -729,7 +738,11 @@ def _record(table: OnlineTable, game: Game, seats: list[OnlineSeat], now: dt.dat
     _after_change(table, game, now, outbox, seats)
     _save(table)
     entries, table.new_events = table.new_events or [ev], None
-    _broadcast(table, game, seats, entries, outbox)
+    private: list[int] | None = None
+    if prev is not None and not game.over:
+        private = [prev, *([] if game.to_act is None else [game.to_act]),
+                   *(s for s in range(game.n) if game.status[s] != "in_play")]
+    _broadcast(table, game, seats, entries, outbox, private)
     final_seq = table.seq
     transaction.on_commit(lambda: _cache_put(table.pk, final_seq, game))
     return outbox
@@ -982,12 +995,13 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
             outbox = Outbox(table.pk)
             _broadcast(table, game, seats, [ev], outbox)
             return "warned", outbox
+        prev = game.to_act
         try:
             recorded = adapter.push(game, Timeout())
         except RisikoError:
             return "refused", None
         return "timeout", _record(table, game, seats, now, recorded, actor="clock",
-                                  kind="clock", seat=None, before=table.draws)
+                                  kind="clock", seat=None, before=table.draws, prev=prev)
     if d.kind == "bot":
         if d.guard != table.seq or table.status != "playing":
             return "stale", None
@@ -1004,7 +1018,8 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
             log.error("table %s: bot at seat %s refused: %s", table.code, d.seat, e)
             return "bot refused", None
         return "bot", _record(table, game, seats, now, recorded, actor=f"bot:{d.seat}",
-                              kind="action", seat=seat.position - 1, before=before)
+                              kind="action", seat=seat.position - 1, before=before,
+                              prev=seat.position - 1)
     if d.kind == "call":
         game = _take_game(table)
         if game.last_round is not None:

@@ -35,11 +35,12 @@
       var first = m.entries && m.entries.length ? m.entries[0].seq : m.seq;
       if (st.seq >= 0 && first > st.seq + 1) { send({ type: "sync" }); }
       var log = (st.log || []).concat(m.entries || []);
-      st = { seq: m.seq, table: m.table, game: m.game, private: m.private, clock: m.clock, log: log.slice(-300) };
+      st = { seq: m.seq, table: m.table, game: m.game, private: m.private || st.private, clock: m.clock, log: log.slice(-300) };
       clockBase = Date.now();
       if (m.game && (m.game.phase !== "attack")) { sel = null; }
       render();
-    } else if (m.type === "refused") { showFaults(m.faults); }
+    } else if (m.type === "private") { st.private = m.private; }
+    else if (m.type === "refused") { showFaults(m.faults); }
     else if (m.type === "ack") { showFaults([]); }
     else if (m.type === "odds_result") { showOdds(m); }
   }
