@@ -115,6 +115,17 @@ def test_members_are_invited_by_the_committee_and_are_not_referees() -> None:
     assert dario.get(reverse("online_invites")).status_code == 403
 
 
+def _club_time(hhmm: str) -> Any:
+    """The arrivals' clock stopped at ``hhmm`` club time on the evening (R3 depends on it)."""
+    import datetime as dt
+    import zoneinfo
+    from unittest import mock
+
+    h, m = map(int, hhmm.split(":"))
+    at = dt.datetime(2027, 3, 2, h, m, tzinfo=zoneinfo.ZoneInfo("Europe/Rome"))
+    return mock.patch("risiko.web.online.services.club_now", return_value=at)
+
+
 def test_an_online_evening_of_a_tournament_ends_in_the_standings() -> None:
     names = ["Alba", "Bice", "Ciro", "Dora", "Ezio", "Fede", "Gino", "Ilia"]
     t = club.create_tournament("Online", who="t")
@@ -130,8 +141,11 @@ def test_an_online_evening_of_a_tournament_ends_in_the_standings() -> None:
         c = Client()
         c.login(username=n.lower(), password=PASSWORD)
         members[n] = c
-        c.post(reverse("online_evening_arrive", args=[t.slug, "2027-03-02"]))
+        # R3: on time until 21:10, late (3 penalised turns) until 21:20
+        with _club_time("21:15" if n == "Ilia" else "21:00"):
+            c.post(reverse("online_evening_arrive", args=[t.slug, "2027-03-02"]))
     assert Arrival.objects.filter(evening=ev).count() == 8
+    assert Arrival.objects.get(evening=ev, player__name="Ilia").at == "21:15"
     club.seat_evening(ev, seed=1, who="arbitro")  # the existing optimiser
     r = referee.post(reverse("online_evening", args=[t.slug, "2027-03-02"]),
                      {"clock_minutes": "3"})
@@ -145,6 +159,9 @@ def test_an_online_evening_of_a_tournament_ends_in_the_standings() -> None:
                           {"as": "member"}).status_code == 302
         table.refresh_from_db()
         assert table.status == "playing"
+        view = services.state_message(table, "spectator", None)["game"]
+        for seat in view["seats"]:  # the late arrival serves 3 penalised turns (R3)
+            assert seat["late_turns"] == (3 if seat["player"] == "Ilia" else 0)
         services.referee(table.pk, services.Actor("referee", None, "arbitro"),
                          {"kind": "end_game", "reason": "fine della serata"})
         table.refresh_from_db()

@@ -576,6 +576,11 @@ def _arrival(table: OnlineTable, seat: OnlineSeat, now: dt.datetime) -> None:
     arrive(table.game_table.evening, seat.player.name, now, who=f"online:{table.code}")
 
 
+def club_now() -> dt.datetime:
+    """Now, for the arrivals (R3): one place the tests can stop."""
+    return timezone.now()
+
+
 def arrive(evening: Any, player: str, now: dt.datetime | None = None, *, who: str) -> bool:
     """R3 at an online evening: the first time a member joins the evening (its lobby or his
     table) is his arrival, in club time. False when it was already recorded or refused."""
@@ -583,7 +588,7 @@ def arrive(evening: Any, player: str, now: dt.datetime | None = None, *, who: st
 
     if Arrival.objects.filter(evening=evening, player__name=player, superseded=False).exists():
         return False
-    at = timezone.localtime(now or timezone.now(), CLUB_TIME).strftime("%H:%M")
+    at = timezone.localtime(now or club_now(), CLUB_TIME).strftime("%H:%M")
     try:
         club.record_arrival(evening, player, at, who=who)
     except club.ServiceError as e:
@@ -592,8 +597,37 @@ def arrive(evening: Any, player: str, now: dt.datetime | None = None, *, who: st
     return True
 
 
+def _late_seats(table: OnlineTable, seats: list[OnlineSeat]) -> list[int]:
+    """R3 at a tournament table: the seats (0-based) whose arrival was late."""
+    from risiko.tournament import model as dm
+    from risiko.tournament.schedule import classify
+    from risiko.web.evenings.models import Arrival
+    from risiko.web.selectors import schedule_of
+
+    assert table.game_table is not None
+    evening = table.game_table.evening
+    t = evening.tournament
+    schedule = schedule_of(evening, get_ruleset(f"{t.ruleset_name}@{t.ruleset_version}"))
+    late = []
+    for x in seats:
+        if x.player is None:
+            continue
+        a = Arrival.objects.filter(evening=evening, player=x.player,
+                                   superseded=False).order_by("-id").first()
+        if a is None:
+            continue
+        ruling = classify(schedule, dm.Arrival(
+            x.player.name, dm.parse_clock(a.at), a.phoned,
+            dm.parse_clock(a.phoned_at) if a.phoned_at else None))
+        if ruling.penalty_turns:
+            late.append(x.position - 1)
+    return late
+
+
 def _start(table: OnlineTable, now: dt.datetime, seats: list[OnlineSeat],
            outbox: Outbox) -> Game:
+    if table.game_table is not None and "late" not in (table.settings or {}):
+        table.settings = {**(table.settings or {}), "late": _late_seats(table, seats)}
     s = settings_of(table)
     game = adapter.new_game(
         _players(seats), table.ruleset, bytes.fromhex(table.seed), late=s.get("late") or (),
