@@ -176,7 +176,7 @@ def main() -> int:
     port = _free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "risiko.web.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", str(args.workers), "--ws", "websockets",
+         "--port", str(port), "--workers", str(args.workers), "--ws", "websockets-sansio",
          "--lifespan", "on", "--log-level", "warning", "--no-access-log"],
         env=_env(data_dir), cwd=ROOT)
     try:

@@ -46,7 +46,7 @@ class AsgiServer:
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(application, lifespan="on", ws="websockets",
+        config = uvicorn.Config(application, lifespan="on", ws="websockets-sansio",
                                 log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._run, daemon=True)

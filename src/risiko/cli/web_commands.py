@@ -352,7 +352,7 @@ def register(app: typer.Typer) -> None:
             # (risiko.web.site.middleware.TrustedProxyMiddleware), not uvicorn's own guess
             proxy_headers=False,
             lifespan="on",  # starts the online tables' deadline scheduler
-            ws="websockets",
+            ws="websockets-sansio",  # the websockets package (uvicorn[standard])
             workers=workers,
             log_level="info",
             access_log=bool(settings.DEBUG),
