@@ -107,6 +107,8 @@ def _page(browser: Any, errors: list[str]) -> Any:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     pg = context.new_page()
     pg.on("pageerror", lambda err: errors.append(str(err)))
+    pg.on("console", lambda m: errors.append(m.text)
+          if "Content Security Policy" in m.text else None)
     return pg
 
 
@@ -163,6 +165,10 @@ def test_two_browsers_and_two_bots_play_to_the_closing_dice(server: AsgiServer,
         pg.wait_for_function("() => document.getElementById('online-table').dataset.status "
                              "=== 'playing'", timeout=20000)
     assert _root(anna)["seat"] == "1" and _root(bruno)["seat"] == "2"
+    # the board is drawn in the seats' colours (its style allowed by the page's CSP nonce)
+    fill = anna.evaluate("() => getComputedStyle(document.querySelector("
+                         "'#online-table .territory.s1 .land')).fill")
+    assert fill == "rgb(214, 40, 40)"
     # each seat sees its own objective only
     assert anna.inner_text("#ot-objective") != bruno.inner_text("#ot-objective")
     reloaded = False

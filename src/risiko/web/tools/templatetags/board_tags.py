@@ -73,12 +73,16 @@ def board_context(
     }
 
 
-@register.inclusion_tag("tools/_board.html")
+@register.inclusion_tag("tools/_board.html", takes_context=True)
 def board_svg(
+    context: template.Context,
     board_name: str = "club-milano",
     sheet: Mapping[str, Any] | None = None,
     interactive: bool = False,
 ) -> dict[str, Any]:
     """The SVG board ``board_name`` (``official`` | ``club-milano``), optionally coloured
-    by a sheet."""
-    return board_context(board_name, sheet=sheet, interactive=interactive)
+    by a sheet. The page's Content-Security-Policy nonce goes to the board's ``<style>``
+    (an inclusion tag's template does not see the page's context otherwise)."""
+    out = board_context(board_name, sheet=sheet, interactive=interactive)
+    out["csp_nonce"] = context.get("csp_nonce", "")
+    return out
