@@ -486,3 +486,26 @@ def test_a_tournament_table_never_gives_a_member_a_bot_and_asks_the_referee_for_
     assert services.game_of(table).status[0] == "abandoned"
     seat.refresh_from_db()
     assert not seat.r13_requested
+
+
+def test_a_stopped_server_does_not_let_the_clock_run() -> None:
+    """Deadlines that existed while no scheduler ran move by the length of the stop."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from risiko.web.online.models import SchedulerBeat
+
+    table, _ = make_table(clock_seconds=60)
+    _play_with_bots_until(table, lambda g: g.phase != "setup")
+    table.refresh_from_db()
+    d = Deadline.objects.filter(table=table, kind="turn_end", fired=None).latest("id")
+    now = timezone.now()
+    assert services.beat(now) == 0.0  # the first beat
+    Deadline.objects.filter(pk=d.pk).update(created=now - dt.timedelta(seconds=400))
+    SchedulerBeat.objects.filter(pk=1).update(beat=now - dt.timedelta(seconds=300))
+    gap = services.beat(now)
+    assert 299 < gap < 301
+    moved = Deadline.objects.get(pk=d.pk)
+    assert abs((moved.due - d.due).total_seconds() - gap) < 1
+    assert services.beat(now + dt.timedelta(seconds=1)) == 0.0  # no stop since

@@ -162,6 +162,7 @@ class Deadline(models.Model):
     guard = models.PositiveIntegerField(default=0)
     fired = models.DateTimeField(null=True, blank=True)
     outcome = models.CharField(max_length=40, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["due", "id"]

@@ -17,6 +17,7 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import OperationalError
 
 from . import services
 
@@ -103,6 +104,8 @@ async def run() -> None:
             await tick()
         except asyncio.CancelledError:
             raise
+        except OperationalError as e:  # SQLite busy with another write: the next tick
+            log.warning("online scheduler: database busy (%s); trying again", e)
         except Exception:  # a database hiccup must not stop the clock for good
             log.exception("online scheduler")
         with contextlib.suppress(TimeoutError):

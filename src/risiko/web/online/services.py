@@ -1097,33 +1097,37 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
 
 
 def beat(now: dt.datetime | None = None, *, stop_after: float = 10.0) -> float:
-    """The scheduler's heartbeat; after a stop longer than ``stop_after`` seconds every
-    unfired deadline is moved by the stop's length (the clock did not run while no server
-    was there). Returns the stop in seconds (0 when none)."""
+    """The schedulers' heartbeat, written while deadlines are pending. After a stop longer
+    than ``stop_after`` seconds, every unfired deadline that existed during the stop is moved
+    by the stop's length (the clock did not run while no server was there). Returns the stop
+    in seconds (0 when none). One compare-and-set update: one worker moves them."""
     now = now or timezone.now()
-    if not SchedulerBeat.objects.filter(pk=1).exists():
+    if not Deadline.objects.filter(fired=None).exists():
+        return 0.0
+    prev = SchedulerBeat.objects.filter(pk=1).values_list("beat", flat=True).first()
+    if prev is None:
         try:
             with transaction.atomic():
                 SchedulerBeat.objects.create(pk=1, beat=now)
-            return 0.0
         except IntegrityError:  # another worker's scheduler wrote it first
             pass
+        return 0.0
+    if not SchedulerBeat.objects.filter(pk=1, beat=prev).update(beat=now):
+        return 0.0  # another worker beat meanwhile
+    gap = (now - prev).total_seconds()
+    if gap <= stop_after:
+        return 0.0
+    shift = dt.timedelta(seconds=gap)
     with transaction.atomic():
-        row = SchedulerBeat.objects.select_for_update().get(pk=1)
-        gap = (now - row.beat).total_seconds()
-        row.beat = now
-        row.save()
-        if gap <= stop_after:
-            return 0.0
-        shift = dt.timedelta(seconds=gap)
-        for d in Deadline.objects.filter(fired=None, due__lt=now + shift):
+        for d in Deadline.objects.filter(fired=None, created__lt=prev):
             d.due = d.due + shift
             d.save(update_fields=["due"])
-        for t in OnlineTable.objects.filter(status="playing", turn_deadline__isnull=False):
+        for t in OnlineTable.objects.filter(status="playing", turn_deadline__isnull=False,
+                                            started__lt=prev):
             assert t.turn_deadline is not None
             t.turn_deadline = t.turn_deadline + shift
             t.save(update_fields=["turn_deadline"])
-        return gap
+    return gap
 
 
 def table_for_code(code: str) -> OnlineTable | None:
