@@ -22,7 +22,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ROW_KEYS = ["rank", "player", "points", "games", "risiko", "best", "penalties", "eligible",
             "table_points", "bonus", "wins"]
 STAGE_KEYS = ["semifinal_tables", "direct_to_final", "after_semifinal", "finalists",
-              "final_winner", "final_standings", "pending"]
+              "final_winner", "final_standings", "pending",
+              "faults"]  # issue 7: the sibling list of values beside `pending`
 
 
 @pytest.fixture(autouse=True)

@@ -325,14 +325,15 @@ def api_tournaments(request: HttpRequest) -> JsonResponse:
 
 
 STAGE_KEYS = ("semifinal_tables", "direct_to_final", "after_semifinal", "finalists",
-              "final_winner", "final_standings", "pending")
+              "final_winner", "final_standings", "pending", "faults")
 
 
 @require_safe
 def api_standings(request: HttpRequest, key: str) -> JsonResponse:
     """``/api/tournaments/<id or slug>/standings``: ``standings`` as in ``risiko season
     --json`` (``rank, player, points, games, risiko, best, penalties, eligible``) and the
-    stage keys (``semifinal_tables`` ... ``pending``)."""
+    stage keys (``semifinal_tables`` ... ``pending``, and ``faults``: what the report waits
+    for as values)."""
     qs = Tournament.objects.all()
     t = qs.filter(pk=int(key)).first() if key.isdigit() else None
     t = t or qs.filter(slug=key).first()
