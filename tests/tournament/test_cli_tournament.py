@@ -151,3 +151,16 @@ def typer_app() -> typer.Typer:
     application = typer.Typer()
     tournament_commands.register(application)
     return application
+
+
+def test_what_the_season_waits_for_is_said_in_the_language_asked(tmp_path: Path) -> None:
+    from risiko.cli.main import app as risiko
+
+    data = json.loads(SEASON.read_text())
+    data["evenings"] = data["evenings"][:2]
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(data))
+    it = CliRunner().invoke(risiko, ["--lang", "it", "season", str(path)])
+    assert "dopo la semifinale: non c'è ancora la serata della semifinale" in it.stdout
+    en = CliRunner().invoke(risiko, ["--lang", "en", "season", str(path)])
+    assert "after the semifinal: no semifinal evening yet" in en.stdout

@@ -145,7 +145,10 @@ def print_report(report: dict[str, Any]) -> None:
         console.print("Final standings:", highlight=False)
         for i, player in enumerate(report["final_standings"], start=1):
             console.print(f"  {i}. {escape(player)}", highlight=False)
-    for note in report["pending"]:
+    from ..faults import Fault
+
+    notes = [Fault.from_dict(f).message() for f in report.get("faults", [])]  # in --lang
+    for note in notes or report["pending"]:
         console.print(f"[dim]{escape(note)}[/dim]", highlight=False)
 
 
