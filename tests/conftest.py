@@ -1,5 +1,13 @@
-"""Every test starts in English, whatever the machine's LANG (faults are said in the
-language of ``risiko --lang`` / ``LANG``; a test that wants Italian asks for it)."""
+"""Test settings shared by every test.
+
+Every test starts in English, whatever the machine's LANG (faults are said in the language of
+``risiko --lang`` / ``LANG``; a test that wants Italian asks for it).
+
+The SQLite test database is a file (in a temporary folder), opened with the production
+options (WAL, IMMEDIATE transactions, busy timeout): an in-memory test database would share
+one connection between the threads of a live server and prove nothing about concurrent
+requests (tests/web/concurrency_kit.py).
+"""
 
 from __future__ import annotations
 
@@ -18,3 +26,14 @@ def _english_faults(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     set_language(None)
     yield
     set_language(None)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None,
+                                 tmp_path_factory: pytest.TempPathFactory) -> None:
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        path = tmp_path_factory.mktemp("database") / "test-risiko.sqlite3"
+        db.setdefault("TEST", {})["NAME"] = str(path)

@@ -83,7 +83,7 @@ def load_tournament_row_by_row(t: Tournament) -> dm.Tournament:
         )
         tables: list[dm.Table] = []
         for table in e.tables.order_by("number").prefetch_related("seats__player"):
-            seats = tuple(s.player.name for s in table.seats.order_by("position"))
+            seats = tuple(s.player.name for s in table.seats.current().order_by("position"))
             res = current_result(table)
             sheet = None
             scores = None

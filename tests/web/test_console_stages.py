@@ -56,7 +56,7 @@ def _qualifying_only() -> dict:
 
 def _seats(t: Tournament, date: str) -> list[list[str]]:
     e = t.evenings.get(date=date)
-    return [[s.player.name for s in tb.seats.order_by("position")]
+    return [[s.player.name for s in tb.seats.current().order_by("position")]
             for tb in e.tables.order_by("number")]
 
 
@@ -84,10 +84,10 @@ def test_import_draw_semifinal_final_and_the_final_standings():
     assert "Sorteggio" in page and "Dora\nEzio</textarea>" in page
     r = ref.post(reverse("console_seat_stage", args=[t.slug]),
                  {"stage": "semifinal", "date": "2027-03-30", "chief_referee": "Luca"})
-    assert r.status_code == 200 and "the semifinal cannot be seated yet" in r.content.decode()
+    assert r.status_code == 200 and "la semifinale non si può ancora generare" in r.content.decode()
     r = ref.post(reverse("console_open_evening", args=[t.slug]),
                  {"date": "2027-03-30", "stage": "semifinal", "chief_referee": "Luca"})
-    assert r.status_code == 200 and "the semifinal cannot be seated yet" in r.content.decode()
+    assert r.status_code == 200 and "la semifinale non si può ancora generare" in r.content.decode()
     assert not t.evenings.filter(stage="semifinal").exists()
     r = ref.post(reverse("console_draw", args=[t.slug]),
                  {"stage": "semifinal", "order": "Ezio\nDora", "referee": "Luca",
@@ -182,7 +182,7 @@ def test_import_refusals_are_shown_and_nothing_is_created():
     assert not Tournament.objects.exists() and not AuditEntry.objects.exists()
     boss.post(url, {"file": _upload(_qualifying_only())})
     r = boss.post(url, {"file": _upload(_qualifying_only())})
-    assert "exists already" in r.content.decode()
+    assert "esiste già un torneo" in r.content.decode()
     r = boss.post(url, {"file": _upload(_qualifying_only()), "name": "Copia 2027"})
     assert r.status_code == 302 and Tournament.objects.count() == 2
 

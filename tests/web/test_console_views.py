@@ -268,7 +268,7 @@ def test_a_referee_runs_an_evening(ref_client):
     # seating with the optimiser: two tables of 5, Nico (excluded) not seated
     r = c.post(reverse("console_seat", args=[t.slug, DATE]), {"seed": "7"})
     assert r.status_code == 302
-    tables = [[s.player.name for s in tb.seats.order_by("position")]
+    tables = [[s.player.name for s in tb.seats.current().order_by("position")]
               for tb in e.tables.order_by("number")]
     assert [len(x) for x in tables] == [5, 5] and "Nico" not in tables[0] + tables[1]
     page = c.get(reverse("console_seating", args=[t.slug, DATE])).content.decode()
@@ -281,7 +281,7 @@ def test_a_referee_runs_an_evening(ref_client):
     a, b = tables[0][0], tables[1][0]
     r = c.post(reverse("console_swap", args=[t.slug, DATE]), {"a": a, "b": b})
     assert r.status_code == 302
-    t1 = [s.player.name for s in e.tables.get(number=1).seats.order_by("position")]
+    t1 = [s.player.name for s in e.tables.get(number=1).seats.current().order_by("position")]
     assert t1[0] == b
     cards = c.get(reverse("console_table_cards", args=[t.slug, DATE])).content.decode()
     assert cards.count('class="table-card"') == 2 and cards.count('class="box"') == 10
@@ -353,45 +353,45 @@ def test_refusals_are_shown_next_to_the_form_and_nothing_is_written(played, ref_
     cases = [
         (reverse("referee_home"), {"name": "Torneo sociale", "ruleset": "club-milano",
                                    "format": "club-milano", "players": "Zeno"},
-         "a tournament named &#x27;Torneo sociale&#x27; exists already"),
+         "esiste già un torneo chiamato &#x27;Torneo sociale&#x27;"),
         (reverse("referee_home"), {"name": "Altro", "ruleset": "club-milano",
                                    "format": "club-milano", "format_params": '{"bogus": 1}'},
          "unknown format fields: bogus"),
         (reverse("console_open_evening", args=[t.slug]), {"date": DATE, "stage": "qualifying"},
-         "there is already an evening on 2027-03-02"),
+         "c&#x27;è già una serata il 2027-03-02"),
         (reverse("console_scores", args=[t.slug, DATE, 2]),
          {f"score_{i}": 101 if i == 1 else 10 for i in range(1, 6)},
-         "Fede scores 101, above the maximum table score of 100 (R1)"),
+         "Fede totalizza 101, più del punteggio massimo di tavolo di 100 (R1)"),
         (reverse("console_scores", args=[t.slug, DATE, 2]),
          {**{f"score_{i}": 10 for i in range(1, 6)}, "risiko_2": "on"},
-         "Gino completed the objective: the score is 100"),
+         "Gino ha completato l&#x27;obiettivo: il punteggio è 100"),
         (reverse("console_add_penalty", args=[t.slug, DATE]),
          {"player": "Ciro", "unit": "ranking", "points": "5", "reason": "x", "referee": "R"},
-         "a penalty is negative points, not 5"),
+         "una sanzione è di punti negativi, non 5"),
         (reverse("console_add_penalty", args=[t.slug, DATE]),
          {"player": "Nico", "unit": "table", "points": "-5", "reason": "x", "referee": "R"},
-         "Nico is not seated at a table"),
+         "Nico non è seduto a un tavolo"),
         (reverse("console_appeal", args=[t.slug, DATE, pen.pk]),
          {"outcome": "reduced", "points": "-9", "referee": "Capo"},
-         "a reduced penalty is between -4 and 0 points, not -9"),
+         "una sanzione ridotta è tra -4 e 0 punti, non -9"),
         (reverse("console_swap", args=[t.slug, DATE]), {"a": "Fede", "b": "Alba"},
-         "table 1 has a result; seats cannot change"),
+         "il tavolo 1 ha un risultato; i posti non possono cambiare"),
         (reverse("console_set_tables", args=[t.slug, DATE]), {"tables": "Alba, Bice, Ciro"},
-         "table 1 has a result; seats cannot change"),
+         "il tavolo 1 ha un risultato; i posti non possono cambiare"),
         (reverse("console_seat", args=[t.slug, DATE]), {"seed": ""},
-         "table 1 has a result; seats cannot change"),
+         "il tavolo 1 ha un risultato; i posti non possono cambiare"),
         (reverse("console_carry_over", args=[t.slug]),
          {"player": "Zeno", "points": "10", "referee": "R"}, "Zeno"),
         (reverse("console_draw", args=[t.slug]),
          {"stage": "semifinal", "order": "Alba", "referee": "R"},
-         "a draw orders at least 2 different players"),
+         "un sorteggio ordina almeno 2 giocatori diversi"),
         (reverse("console_seat_stage", args=[t.slug]),
          {"stage": "semifinal", "date": "2027-04-01", "chief_referee": ""},
-         "the semifinal cannot be seated yet"),
+         "la semifinale non si può ancora generare"),
         (reverse("console_sheet", args=[t.slug, DATE, 2]), {"text": '{"seats": []}'},
          "tavolo 2: 0 seats: a table has 2 to 6 seats"),
         (reverse("console_abandon", args=[t.slug, DATE, 2]), {"player": "Fede"},
-         "enter the table&#x27;s result before marking who left"),
+         "inserisci prima il risultato del tavolo, poi chi ha abbandonato"),
     ]
     for url, data, message in cases:
         r = c.post(url, data)

@@ -55,7 +55,7 @@ def test_seating_skips_excluded_arrivals_and_makes_tables_of_5_and_4():
         services.record_arrival(e, name, "21:00", who=WHO)
     services.record_arrival(e, "Max", "21:40", who=WHO)  # excluded (R3)
     tables = services.seat_evening(e, seed=3, who=WHO)
-    sizes = sorted(tb.seats.count() for tb in tables)
+    sizes = sorted(tb.seats.current().count() for tb in tables)
     assert sizes == [4, 5]
     seated = set(Seat.objects.filter(table__evening=e).values_list("player__name", flat=True))
     assert seated == set(NAMES[:9])
@@ -101,8 +101,14 @@ def test_score_faults_name_player_table_and_evening():
     with pytest.raises(services.ServiceError) as err:
         services.enter_scores(table, {"Alba": 57, "Bice": 40, "Ciro": 12, "Zeno": 3}, who=WHO)
     text = str(err.value)
-    assert "evening 2027-03-02 (qualifying), table 1: Zeno has a score but is not seated" in text
+    assert "evening 2027-03-02, table 1: Zeno has a score but is not seated" in text
     assert "no score for Dora" in text and "no score for Ezio" in text
+    # faults are values: the code and the subjects say what and whom, in any language
+    assert [(f.code, dict(f.subjects)) for f in err.value.faults] == [
+        ("service.score_not_seated", {"evening": "2027-03-02", "table": 1, "player": "Zeno"}),
+        ("service.no_score", {"evening": "2027-03-02", "table": 1, "player": "Dora"}),
+        ("service.no_score", {"evening": "2027-03-02", "table": 1, "player": "Ezio"}),
+    ]
     assert not TableResult.objects.exists()
 
 
@@ -164,7 +170,7 @@ def test_semifinal_is_seated_by_r18_from_the_ranking():
         services.enter_scores(services.get_table(e, k), {n: points[n] for n in seats},
                               risiko=["Alba"] if "Alba" in seats else [], who=WHO)
     semi = services.seat_stage(t, "2027-03-09", "semifinal", who=WHO)
-    tables = [[s.player.name for s in tb.seats.order_by("position")]
+    tables = [[s.player.name for s in tb.seats.current().order_by("position")]
               for tb in semi.tables.order_by("number")]
     # ranked 1, 2, 8, 9, 10 and 3..7
     assert sorted(tables[0]) == sorted(["Alba", "Bice", "Ivo", "Lia", "Max"])
@@ -183,7 +189,7 @@ def test_tie_at_the_cut_needs_a_draw_of_lots():
         services.seat_stage(t, "2027-03-09", "semifinal", who=WHO)
     services.record_draw(t, "semifinal", ["Nico", "Max"], referee="Capo", who=WHO)
     semi = services.seat_stage(t, "2027-03-09", "semifinal", who=WHO)
-    first = {s.player.name for s in semi.tables.get(number=1).seats.all()}
+    first = {s.player.name for s in semi.tables.get(number=1).seats.current()}
     assert "Nico" in first and "Max" not in first
 
 

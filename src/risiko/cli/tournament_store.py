@@ -132,7 +132,7 @@ class Store:
 
 
 def _tables_of(evening: Any) -> list[list[str]]:
-    return [[s.player.name for s in tb.seats.order_by("position")]
+    return [[s.player.name for s in tb.seats.current().order_by("position")]
             for tb in evening.tables.order_by("number")]
 
 

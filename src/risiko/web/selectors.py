@@ -1,5 +1,6 @@
-"""Reads: the database rows of a tournament as the pure domain objects of
-:mod:`risiko.tournament`, and what is computed from them (standings, stages).
+"""Reads that span the apps: the database rows of a tournament as the pure domain objects of
+:mod:`risiko.tournament`, and what is computed from them (standings, stages). Each app's own
+reads are in its ``selectors`` module (``results.selectors.current_result``, ...).
 
 Everything is recomputed from the recorded facts: rows marked ``superseded`` or ``voided`` are
 kept in the database for the audit trail but are not facts any more.
@@ -8,8 +9,10 @@ kept in the database for the audit trail but are not facts any more.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections import OrderedDict, defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -23,129 +26,208 @@ from risiko.tournament import model as dm
 from risiko.tournament.standings import Standings, compute_standings
 
 from .evenings.models import Arrival, Evening
+from .evenings.selectors import schedule_of
 from .results.models import Appeal, Discipline, GameTable, Penalty, Seat, TableResult
+from .results.selectors import current_appeal, current_result
 from .tournaments.models import CarryOver, Draw, Tournament
 
+__all__ = [
+    "clear_sheet_cache",
+    "current_appeal",
+    "current_result",
+    "faults_of",
+    "load_tournament",
+    "schedule_of",
+    "season_report_of",
+    "standings",
+    "unreadable_facts",
+]
 
-def current_result(table: GameTable) -> TableResult | None:
-    """The result that counts for ``table`` (the latest not superseded), or None."""
-    return table.results.filter(superseded=False).order_by("-id").first()
+log = logging.getLogger("risiko.web")
 
 
-def current_appeal(penalty: Penalty) -> Appeal | None:
-    """The appeal decision that counts for ``penalty``, or None."""
-    return penalty.appeals.filter(superseded=False).order_by("-id").first()
+class UnreadableFacts(list[str]):
+    """The stored facts :func:`load_tournament` could not read (one line each, naming the
+    fact): left out of the tournament, shown to referees (console) instead of a 500."""
 
 
-def schedule_of(evening: Evening, ruleset: Any) -> dm.Schedule:
-    """The evening's schedule: the ruleset's for its stage, with the evening's own times."""
-    base = dm.Schedule.from_ruleset(ruleset, evening.stage)  # type: ignore[arg-type]
-    return base.with_times(evening.schedule) if evening.schedule else base
+_unreadable: dict[int, UnreadableFacts] = {}
+_unreadable_lock = threading.Lock()
+
+
+def unreadable_facts(t: Tournament) -> list[str]:
+    """What the last :func:`load_tournament` of ``t`` in this process could not read."""
+    load_tournament(t)
+    with _unreadable_lock:
+        return list(_unreadable.get(t.pk, ()))
 
 
 def load_tournament(t: Tournament) -> dm.Tournament:
     """The domain :class:`risiko.tournament.model.Tournament` of a database tournament: the
-    facts not superseded or voided, the latest result and appeal decision, in 11 queries
-    whatever the size of the tournament (tests/web/oracle_loader.py is the row-by-row
-    reading it is checked against).
+    current facts (not superseded or voided: ``current()``), in 11 queries whatever the size
+    of the tournament (tests/web/oracle_loader.py is the row-by-row reading it is checked
+    against).
 
-    Raises ValueError if a stored sheet no longer parses."""
+    A stored fact that cannot be read (a time that is not a time, a sheet that no longer
+    parses, a score that is not a number) does not stop the others: it is left out, logged,
+    and listed by :func:`unreadable_facts` for the referees."""
+    bad = UnreadableFacts()
+    try:
+        return _load(t, bad)
+    finally:
+        if bad:
+            log.warning("tournament %s: unreadable stored facts: %s", t.name, "; ".join(bad))
+        with _unreadable_lock:
+            if bad:
+                _unreadable[t.pk] = bad
+            else:
+                _unreadable.pop(t.pk, None)
+
+
+def _read(bad: list[str], what: str, make: Callable[..., Any], *args: Any) -> Any:
+    """``make(*args)``, or None (and a line naming ``what`` in ``bad``) when the fact is
+    bad."""
+    try:
+        return make(*args)
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:
+        bad.append(f"{what}: {str(err)[:200]}")
+        return None
+
+
+def _load(t: Tournament, bad: list[str]) -> dm.Tournament:
     players = tuple(
         dm.Player(name, accepted or None, accepted_on)
         for name, accepted, accepted_on in t.entries.order_by("order", "id").values_list(
             "player__name", "player__accepted_ruleset", "player__accepted_on"
         )
     )
-    fmt = dm.TournamentFormat.from_dict(t.format) if t.format else dm.get_format(None)
+    fmt = (_read(bad, f"tournament {t.name}: format", dm.TournamentFormat.from_dict, t.format)
+           if t.format else None) or dm.get_format(None)
     head = dm.Tournament(name=t.name, players=players, ruleset_name=t.ruleset_name,
                          ruleset_version=t.ruleset_version, format=fmt)
     ruleset = head.ruleset
     evening_rows = list(Evening.objects.filter(tournament=t).order_by("date"))
     ev_ids = [e.pk for e in evening_rows]
+    dates = {e.pk: e.date for e in evening_rows}
 
     appeals: dict[int, dm.Appeal] = {}
-    for a in Appeal.objects.filter(
-        penalty__evening_id__in=ev_ids, penalty__voided=False, superseded=False
+    for a in Appeal.objects.current().filter(
+        penalty__evening_id__in=ev_ids, penalty__voided=False
     ).order_by("id"):
-        appeals[a.penalty_id] = dm.Appeal(
-            a.outcome, a.points, a.referee, a.reason  # type: ignore[arg-type]
-        )
+        appeal = _read(bad, f"appeal {a.pk} (penalty {a.penalty_id})", _appeal, a)
+        if appeal is not None:
+            appeals[a.penalty_id] = appeal
     by_table: dict[int, list[dm.Penalty]] = defaultdict(list)
     by_evening: dict[int, list[dm.Penalty]] = defaultdict(list)
     for pid, ev_id, table_id, unit, name, points, reason, referee, at in (
-        Penalty.objects.filter(evening_id__in=ev_ids, voided=False).order_by("id").values_list(
+        Penalty.objects.current().filter(evening_id__in=ev_ids).order_by("id").values_list(
             "id", "evening_id", "table_id", "unit", "player__name", "points", "reason",
             "referee", "at")
     ):
-        pen = dm.Penalty(player=name, points=points, reason=reason, referee=referee,
-                         at=_clock(at) if at else None, appeal=appeals.get(pid))
+        pen = _read(bad, f"evening {dates[ev_id]}: penalty {pid} of {name} (at {at!r})",
+                    _penalty, name, points, reason, referee, at, appeals.get(pid))
+        if pen is None:
+            continue
         if unit == "table" and table_id is not None:
             by_table[table_id].append(pen)
         else:
             by_evening[ev_id].append(pen)
 
     arrivals: dict[int, list[dm.Arrival]] = defaultdict(list)
-    for ev_id, name, at, phoned, phoned_at in (
-        Arrival.objects.filter(evening_id__in=ev_ids, superseded=False).order_by("id")
-        .values_list("evening_id", "player__name", "at", "phoned", "phoned_at")
+    for aid, ev_id, name, at, phoned, phoned_at in (
+        Arrival.objects.current().filter(evening_id__in=ev_ids).order_by("id")
+        .values_list("id", "evening_id", "player__name", "at", "phoned", "phoned_at")
     ):
-        arrivals[ev_id].append(dm.Arrival(
-            name, _clock(at), phoned, _clock(phoned_at) if phoned_at else None))
+        arrival = _read(bad, f"evening {dates[ev_id]}: arrival {aid} of {name} ({at!r})",
+                        _arrival, name, at, phoned, phoned_at)
+        if arrival is not None:
+            arrivals[ev_id].append(arrival)
 
     seats: dict[int, list[str]] = defaultdict(list)
     for table_id, name in (
-        Seat.objects.filter(table__evening_id__in=ev_ids).order_by("table_id", "position")
+        Seat.objects.current().filter(evening_id__in=ev_ids).order_by("table_id", "position")
         .values_list("table_id", "player__name")
     ):
         seats[table_id].append(name)
     results: dict[int, tuple[Any, Any, Any, Any]] = {}
-    for table_id, sheet_text, scores, risiko, abandoned in TableResult.objects.filter(
-        table__evening_id__in=ev_ids, superseded=False
+    for table_id, sheet_text, scores, risiko, abandoned in TableResult.objects.current().filter(
+        table__evening_id__in=ev_ids
     ).order_by("id").annotate(sheet_text=Cast("sheet", TextField())).values_list(
         "table_id", "sheet_text", "scores", "risiko", "abandoned"
     ):
-        results[table_id] = (sheet_text, scores, risiko, abandoned)  # the latest counts
+        results[table_id] = (sheet_text, scores, risiko, abandoned)  # one current result
     tables: dict[int, list[dm.Table]] = defaultdict(list)
     for table_id, ev_id, number, date in (
         GameTable.objects.filter(evening_id__in=ev_ids).order_by("evening_id", "number")
         .values_list("id", "evening_id", "number", "evening__date")
     ):
-        tables[ev_id].append(_table(table_id, seats[table_id], results.get(table_id),
-                                    by_table[table_id], f"{date} table {number}"))
+        table = _read(bad, f"evening {date}: table {number}: result", _table, table_id,
+                      seats[table_id], results.get(table_id), by_table[table_id],
+                      f"{date} table {number}")
+        if table is None:  # its seats and penalties, without the result that cannot be read
+            table = dm.Table(seats=tuple(seats[table_id]),
+                             penalties=tuple(by_table[table_id]))
+        tables[ev_id].append(table)
 
     discipline: dict[int, list[dm.Discipline]] = defaultdict(list)
-    for d in Discipline.objects.filter(evening_id__in=ev_ids, voided=False).order_by(
+    for d in Discipline.objects.current().filter(evening_id__in=ev_ids).order_by(
         "id"
     ).select_related("player"):
-        discipline[d.evening_id].append(dm.Discipline(
-            d.player.name, d.level, d.reason, d.referee, d.table_number  # type: ignore[arg-type]
-        ))
+        record = _read(bad, f"evening {dates[d.evening_id]}: disciplinary record {d.pk} of "
+                       f"{d.player.name}", _discipline, d)
+        if record is not None:
+            discipline[d.evening_id].append(record)
 
-    evenings = tuple(
-        dm.Evening(
+    def evening(e: Evening) -> dm.Evening:
+        schedule = _read(bad, f"evening {e.date}: schedule", schedule_of, e, ruleset)
+        return dm.Evening(
             date=e.date,
             stage=e.stage,  # type: ignore[arg-type]
-            schedule=schedule_of(e, ruleset),
+            schedule=schedule or dm.Schedule.from_ruleset(
+                ruleset, e.stage),  # type: ignore[arg-type]
             arrivals=tuple(arrivals[e.pk]),
             tables=tuple(tables[e.pk]),
             penalties=tuple(by_evening[e.pk]),
             discipline=tuple(discipline[e.pk]),
         )
-        for e in evening_rows
-    )
+
+    evenings = tuple(evening(e) for e in evening_rows)
     carry = tuple(
         dm.CarryOver(name, points, referee, note)
-        for name, points, referee, note in CarryOver.objects.filter(
-            tournament=t, superseded=False
+        for name, points, referee, note in CarryOver.objects.current().filter(
+            tournament=t
         ).order_by("id").values_list("player__name", "points", "referee", "note")
     )
     draws = tuple(
         dm.Draw(stage, tuple(order), referee, note)  # type: ignore[arg-type]
-        for stage, order, referee, note in Draw.objects.filter(
-            tournament=t, superseded=False
+        for stage, order, referee, note in Draw.objects.current().filter(
+            tournament=t
         ).order_by("id").values_list("stage", "order", "referee", "note")
+        if isinstance(order, list)
     )
     return replace(head, carry_over=carry, evenings=evenings, draws=draws)
+
+
+def _appeal(a: Appeal) -> dm.Appeal:
+    if a.outcome not in dm.APPEAL_OUTCOMES:
+        raise ValueError(f"unknown outcome {a.outcome!r}")
+    return dm.Appeal(a.outcome, a.points, a.referee, a.reason)
+
+
+def _penalty(name: str, points: int, reason: str, referee: str, at: str,
+             appeal: dm.Appeal | None) -> dm.Penalty:
+    return dm.Penalty(player=name, points=points, reason=reason, referee=referee,
+                      at=_clock(at) if at else None, appeal=appeal)
+
+
+def _arrival(name: str, at: str, phoned: bool, phoned_at: str) -> dm.Arrival:
+    return dm.Arrival(name, _clock(at), phoned, _clock(phoned_at) if phoned_at else None)
+
+
+def _discipline(d: Discipline) -> dm.Discipline:
+    if d.level not in dm.DISCIPLINE_LEVELS:
+        raise ValueError(f"unknown level {d.level!r}")
+    return dm.Discipline(d.player.name, d.level, d.reason, d.referee, d.table_number)
 
 
 @lru_cache(maxsize=2048)

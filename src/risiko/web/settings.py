@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "risiko.web.core",
     "risiko.web.players",
     "risiko.web.tournaments",
     "risiko.web.evenings",
@@ -131,19 +132,37 @@ RISIKO_ONLINE_TICK = 0.25  # seconds between two looks at the deadlines
 
 #: Django's SQLite backend creating the database file private (0600) before SQLite opens it.
 SQLITE_ENGINE = "risiko.web.dbbackends.sqlite3"
+#: SQLite: write-ahead log (readers never wait for the writer), and every transaction takes
+#: the write lock when it begins (IMMEDIATE), so a second writer waits up to ``timeout``
+#: seconds for it instead of failing with "database is locked" when it upgrades a read.
+SQLITE_OPTIONS: dict[str, Any] = {
+    "timeout": 20,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+#: PostgreSQL: a bounded pool of connections (psycopg's), given back after each request
+#: whatever thread served it (``RISIKO_DB_POOL_MAX``, default 8).
+POSTGRES_POOL: dict[str, Any] = {
+    "min_size": 1,
+    "max_size": int(os.environ.get("RISIKO_DB_POOL_MAX") or 8),
+    "timeout": 20,
+}
 
 
 def _database() -> dict[str, Any]:
     url = os.environ.get("DATABASE_URL")
     if url:
-        config = dict(dj_database_url.parse(url, conn_max_age=60))
-        if config.get("ENGINE") == "django.db.backends.sqlite3":
-            config["ENGINE"] = SQLITE_ENGINE  # the database file created 0600
-        return config
+        db: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=0))
+        if db["ENGINE"] == "django.db.backends.postgresql":
+            db.setdefault("OPTIONS", {})["pool"] = dict(POSTGRES_POOL)
+        elif db["ENGINE"] == "django.db.backends.sqlite3":
+            db["ENGINE"] = SQLITE_ENGINE  # the database file created 0600
+            db["OPTIONS"] = {**SQLITE_OPTIONS, **db.get("OPTIONS", {})}
+        return db
     return {
         "ENGINE": SQLITE_ENGINE,
         "NAME": str(data_dir() / "risiko.sqlite3"),
-        "OPTIONS": {"timeout": 20},
+        "OPTIONS": dict(SQLITE_OPTIONS),
     }
 
 

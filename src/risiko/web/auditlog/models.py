@@ -11,7 +11,7 @@ class AuditEntry(models.Model):
     entered and, for corrections, the values replaced."""
 
     when = models.DateTimeField(auto_now_add=True)
-    who = models.CharField(max_length=80)
+    who = models.CharField(max_length=150)
     action = models.CharField(max_length=60)
     tournament = models.CharField(max_length=120, blank=True)
     target = models.CharField(max_length=120, blank=True)

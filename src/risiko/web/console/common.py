@@ -15,8 +15,9 @@ from risiko.tournament import model as dm
 from risiko.tournament.schedule import ArrivalRuling, classify
 from risiko.web.collation import display_key
 from risiko.web.evenings.models import Arrival, Evening
-from risiko.web.results.models import GameTable, TableResult
-from risiko.web.selectors import current_result, schedule_of
+from risiko.web.evenings.selectors import schedule_of
+from risiko.web.results.models import GameTable, Seat, TableResult
+from risiko.web.results.selectors import seated
 from risiko.web.tournaments.models import Tournament
 
 
@@ -91,7 +92,7 @@ def arrivals_of(evening: Evening) -> dict[str, ArrivalInfo]:
     """Player name -> the arrival that counts (not superseded) and its R3 ruling."""
     schedule = schedule_of(evening, ruleset_of(evening.tournament))
     out: dict[str, ArrivalInfo] = {}
-    rows = evening.arrivals.filter(superseded=False).select_related("player").order_by("id")
+    rows = evening.arrivals.current().select_related("player").order_by("id")
     for row in rows:
         ruling = classify(schedule, dm.Arrival(
             row.player.name, dm.parse_clock(row.at, evening=False), row.phoned,
@@ -117,9 +118,15 @@ class TableInfo:
 def tables_of(evening: Evening) -> list[TableInfo]:
     """The evening's tables in number order, seats in turn order."""
     out = []
-    for table in evening.tables.order_by("number").prefetch_related("seats__player"):
-        seats = [s.player.name for s in sorted(table.seats.all(), key=lambda s: s.position)]
-        out.append(TableInfo(table, seats, current_result(table)))
+    by_table: dict[int, list[str]] = {}
+    for table_id, name in (Seat.objects.current().filter(evening=evening)
+                           .order_by("table_id", "position")
+                           .values_list("table_id", "player__name")):
+        by_table.setdefault(table_id, []).append(name)
+    results = {r.table_id: r for r in TableResult.objects.current()
+               .filter(table__evening=evening)}
+    for table in evening.tables.order_by("number"):
+        out.append(TableInfo(table, by_table.get(table.pk, []), results.get(table.pk)))
     return out
 
 
@@ -145,7 +152,7 @@ def read_result(table: GameTable, row: TableResult, penalties: tuple[dm.Penalty,
     """The computed scores of ``row`` (current or superseded) at ``table``."""
     t = table.evening.tournament
     rs = ruleset_of(t)
-    seats = tuple(s.player.name for s in table.seats.order_by("position").select_related("player"))
+    seats = tuple(seated(table))
     sheet = None
     sheet_score = None
     problem = ""
@@ -170,10 +177,10 @@ def read_result(table: GameTable, row: TableResult, penalties: tuple[dm.Penalty,
 
 def table_penalties(table: GameTable) -> tuple[dm.Penalty, ...]:
     """The table's penalties that count (not voided; appeals applied), as domain facts."""
-    from risiko.web.selectors import current_appeal
+    from risiko.web.results.selectors import current_appeal
 
     out = []
-    for p in table.penalties.filter(voided=False).select_related("player").order_by("id"):
+    for p in table.penalties.current().select_related("player").order_by("id"):
         appeal = current_appeal(p)
         out.append(dm.Penalty(
             player=p.player.name, points=p.points, reason=p.reason, referee=p.referee,

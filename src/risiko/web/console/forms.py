@@ -24,11 +24,22 @@ DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 NUMBER = forms.NumberInput(attrs={"inputmode": "numeric"})
 
 
+def fault_messages(error: Exception) -> list[str]:
+    """The messages of a refusal in the page's language: each fault of a ServiceError
+    (``fault.message(get_language())``), else the error's lines."""
+    from django.utils.translation import get_language
+
+    found = getattr(error, "faults", None)
+    if found:
+        lang = "en" if (get_language() or "it").startswith("en") else "it"
+        return [f.message(lang) for f in found]
+    return [line for line in str(error).splitlines() if line.strip()] or [str(error)]
+
+
 def add_service_error(form: forms.BaseForm, error: Exception) -> None:
-    """Each line of a ServiceError as an error of the whole form."""
-    for line in str(error).splitlines() or [str(error)]:
-        if line.strip():
-            form.add_error(None, line)
+    """Each fault of a ServiceError as an error of the whole form."""
+    for line in fault_messages(error):
+        form.add_error(None, line)
 
 
 def now_hhmm() -> str:

@@ -12,8 +12,8 @@ from .models import Arrival, Evening
 @admin.register(Evening)
 class EveningAdmin(AuditedAdmin):
     tournament_path = "tournament"
-    list_display = ("date", "tournament", "stage", "chief_referee", "closed", "created")
-    list_filter = ("tournament", "stage", "closed")
+    list_display = ("date", "tournament", "stage", "chief_referee", "created")
+    list_filter = ("tournament", "stage")
     search_fields = ("tournament__name", "chief_referee")
     date_hierarchy = "date"
     list_select_related = ("tournament",)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from risiko.web.core.models import SupersededRow, one_current
 from risiko.web.players.models import Player
 from risiko.web.tournaments.models import Tournament
 
@@ -19,7 +20,6 @@ class Evening(models.Model):
     stage = models.CharField(max_length=12, choices=STAGES, default="qualifying")
     schedule = models.JSONField(default=dict, blank=True)
     chief_referee = models.CharField(max_length=80, blank=True)
-    closed = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -32,18 +32,19 @@ class Evening(models.Model):
         return f"{self.tournament} {self.date} ({self.stage})"
 
 
-class Arrival(models.Model):
+class Arrival(SupersededRow):
     """A player's arrival (R3) as recorded: ``at`` "HH:MM" local time, phone notice flag.
-    A correction adds a row and marks the old one ``superseded``; nothing is deleted."""
+    A correction adds a row and marks the old one ``superseded`` (``reason``: why it was
+    corrected); nothing is deleted. One current arrival per player and evening."""
 
     evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="arrivals")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="arrivals")
     at = models.CharField(max_length=5)
     phoned = models.BooleanField(default=False)
     phoned_at = models.CharField(max_length=5, blank=True)
-    recorded_by = models.CharField(max_length=80, blank=True)
-    superseded = models.BooleanField(default=False)
-    created = models.DateTimeField(auto_now_add=True)
+    recorded_by = models.CharField(max_length=150, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["evening", "at", "id"]
+        constraints = [one_current("evening", "player", name="one_current_arrival")]

@@ -335,10 +335,11 @@ def api_standings(request: HttpRequest, key: str) -> JsonResponse:
     stage keys (``semifinal_tables`` ... ``pending``, and ``faults``: what the report waits
     for as values)."""
     qs = Tournament.objects.all()
-    t = qs.filter(pk=int(key)).first() if key.isdigit() else None
-    t = t or qs.filter(slug=key).first()
+    numeric = key.isascii() and key.isdigit() and len(key) < 19  # "²" is a digit too
+    t = qs.filter(pk=int(key)).first() if numeric else None
+    t = t or (qs.filter(slug=key).first() if "\x00" not in key else None)
     if t is None:
-        return _json({"error": f"no tournament {key!r}"}, status=404)
+        return _json({"error": f"no tournament {key[:80]!r}"}, status=404)
     report = data.snapshot(t).report
     payload: dict[str, Any] = {
         "id": t.pk, "slug": t.slug, "name": t.name, "ruleset": report["ruleset"],

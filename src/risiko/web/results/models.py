@@ -1,11 +1,15 @@
 """Tables of an evening with their seats (turn order), results, penalties, appeals and
-disciplinary records. Results, penalties and appeals are never deleted: a correction adds a
-row and marks the previous one ``superseded`` (or a penalty ``voided``)."""
+disciplinary records. Nothing is deleted: a correction adds a row and marks the previous one
+``superseded`` (seats, results, appeals), a penalty or disciplinary record entered by mistake
+is ``voided`` (:mod:`risiko.web.core.models`). Each model's constraint stands beside it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 
+from risiko.web.core.models import SupersededRow, VoidedRow, one_current
 from risiko.web.evenings.models import Evening
 from risiko.web.players.models import Player
 
@@ -28,37 +32,51 @@ class GameTable(models.Model):
         return f"{self.evening} tavolo {self.number}"
 
 
-class Seat(models.Model):
-    """A seat at a table: ``position`` 1.. is the turn order."""
+class Seat(SupersededRow):
+    """A seat at a table: ``position`` 1.. is the turn order. A new seating plan or a swap
+    supersedes the seats it changes (``reason``: why), so the history stays. A player sits
+    at most once per evening (``evening`` is the table's), a position holds one player."""
 
+    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="seats")
     table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveIntegerField()
+    reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["table", "position"]
+        constraints = [
+            one_current("evening", "player", name="one_current_seat_per_player"),
+            one_current("table", "position", name="one_current_seat_per_position"),
+        ]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """The seat's evening is its table's."""
+        if self.table_id is not None and self.evening_id is None:
+            self.evening_id = self.table.evening_id
+        super().save(*args, **kwargs)
 
 
-class TableResult(models.Model):
+class TableResult(SupersededRow):
     """The result of a table: an end-of-game ``sheet`` (JSON of ``risiko score``) or direct
     ``scores`` (``{"Anna": 57, ...}``, with ``risiko`` the players who completed their
-    objective); ``abandoned`` lists players who left (R13). The latest row not
-    ``superseded`` is the result."""
+    objective); ``abandoned`` lists players who left (R13). The one row not ``superseded``
+    is the result; a correction says why (``reason``)."""
 
     table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="results")
     sheet = models.JSONField(null=True, blank=True)
     scores = models.JSONField(null=True, blank=True)
     risiko = models.JSONField(default=list, blank=True)
     abandoned = models.JSONField(default=list, blank=True)
-    entered_by = models.CharField(max_length=80, blank=True)
-    superseded = models.BooleanField(default=False)
-    created = models.DateTimeField(auto_now_add=True)
+    entered_by = models.CharField(max_length=150, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["table", "id"]
+        constraints = [one_current("table", name="one_current_result")]
 
 
-class Penalty(models.Model):
+class Penalty(VoidedRow):
     """A penalty (preamble, R5, R13): ``unit`` "table" (table points, on ``table``) or
     "ranking" (ranking points on the evening); ``points`` < 0."""
 
@@ -73,16 +91,14 @@ class Penalty(models.Model):
     reason = models.CharField(max_length=300, blank=True)
     referee = models.CharField(max_length=80, blank=True)
     at = models.CharField(max_length=5, blank=True)
-    voided = models.BooleanField(default=False)  # entered by mistake (kept, not counted)
-    created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["evening", "id"]
 
 
-class Appeal(models.Model):
+class Appeal(SupersededRow):
     """An appeal on a penalty decided by the evening's chief referee: ``outcome`` upheld |
-    reduced (to ``points``) | annulled. The latest row not ``superseded`` counts."""
+    reduced (to ``points``) | annulled. The one row not ``superseded`` counts."""
 
     OUTCOMES = [("upheld", "respinto"), ("reduced", "ridotto"), ("annulled", "annullato")]
     penalty = models.ForeignKey(Penalty, on_delete=models.PROTECT, related_name="appeals")
@@ -90,14 +106,13 @@ class Appeal(models.Model):
     points = models.IntegerField(null=True, blank=True)
     referee = models.CharField(max_length=80, blank=True)
     reason = models.CharField(max_length=300, blank=True)
-    superseded = models.BooleanField(default=False)
-    created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["penalty", "id"]
+        constraints = [one_current("penalty", name="one_current_appeal")]
 
 
-class Discipline(models.Model):
+class Discipline(VoidedRow):
     """A disciplinary record (R10): warning, expulsion from the table, the tournament or the
     club; an expelled player is not seated again in that scope."""
 
@@ -113,8 +128,6 @@ class Discipline(models.Model):
     table_number = models.PositiveIntegerField(null=True, blank=True)
     reason = models.CharField(max_length=300, blank=True)
     referee = models.CharField(max_length=80, blank=True)
-    voided = models.BooleanField(default=False)
-    created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["evening", "id"]

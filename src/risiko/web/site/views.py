@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.models import Group
 from django.contrib.auth.views import LoginView, redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,6 +19,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from risiko.web.core.models import FirstAccount
 from risiko.web.tournaments.models import Tournament
 
 from . import regulation as reg
@@ -44,15 +47,18 @@ def first_run(request: HttpRequest) -> HttpResponseBase:
         return render(request, "site/first_run_remote.html", status=403)
     form = FirstRefereeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            if not no_user_yet():  # another browser was quicker
-                raise Http404
-            user = form.save(commit=False)
-            user.is_staff = True
-            user.is_superuser = True
-            user.save()
-            groups = [Group.objects.get_or_create(name=name)[0] for name in GROUPS]
-            user.groups.add(*groups)
+        try:
+            with transaction.atomic():
+                # one first account: the database refuses a second slot 1 (PostgreSQL makes
+                # a request at the same moment wait for this one, then refuses it); a slot
+                # left by accounts deleted since is freed first
+                FirstAccount.objects.filter(slot=1).delete()
+                FirstAccount.objects.create(username=form.cleaned_data["username"])
+                if not no_user_yet():  # another browser was quicker
+                    raise Http404
+                user = _first_referee(form)
+        except IntegrityError:
+            raise Http404 from None
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request,
@@ -65,6 +71,16 @@ def first_run(request: HttpRequest) -> HttpResponseBase:
         "site/first_run.html",
         {"form": form, "groups": (REFEREE, COMMITTEE)},
     )
+
+
+def _first_referee(form: FirstRefereeForm) -> Any:
+    user = form.save(commit=False)
+    user.is_staff = True
+    user.is_superuser = True
+    user.save()
+    groups = [Group.objects.get_or_create(name=name)[0] for name in GROUPS]
+    user.groups.add(*groups)
+    return user
 
 
 class SiteLoginView(LoginView):

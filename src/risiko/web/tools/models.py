@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from django.db import models
 
+from risiko.web.core.models import VoidedRow
 from risiko.web.results.models import GameTable
 
 
-class ClosingEvent(models.Model):
+class ClosingEvent(VoidedRow):
     """One event of a table's closing dice: ``kind`` roll | skip | widen | end | out | back;
     ``position`` the seat (turn order) concerned, ``player`` its name then; ``total`` the sum
     rolled; ``conquests`` the territories the seat conquered in that turn; ``closing_round``,
@@ -38,9 +39,7 @@ class ClosingEvent(models.Model):
     band_high = models.PositiveSmallIntegerField(default=0)
     closed = models.BooleanField(default=False)
     reason = models.CharField(max_length=300, blank=True)
-    who = models.CharField(max_length=80, blank=True)
-    voided = models.BooleanField(default=False)
-    created = models.DateTimeField(auto_now_add=True)
+    who = models.CharField(max_length=150, blank=True)
 
     class Meta:
         ordering = ["table", "id"]

@@ -7,12 +7,14 @@ refusals raise :class:`~risiko.closing.ClosingError` (closing dice) with a
 
 from __future__ import annotations
 
-from django.db import transaction
+from typing import Any
 
 from risiko.closing import ClosingError, ClosingState, Event, SeatInfo, replay
 from risiko.ruleset import Ruleset, get_ruleset
+from risiko.web.auditlog.services import audit
+from risiko.web.core.limits import RANGES
+from risiko.web.core.writes import lock_tournament, write
 from risiko.web.results.models import GameTable, Penalty
-from risiko.web.services import audit
 
 from .models import ClosingEvent
 
@@ -26,10 +28,10 @@ def table_ruleset(table: GameTable) -> Ruleset:
 def table_seats(table: GameTable) -> list[SeatInfo]:
     """The table's seats in turn order, each marked penalised when the player has a penalty
     (not voided) this evening (R12)."""
-    seats = list(table.seats.order_by("position").select_related("player"))
+    seats = list(table.seats.current().order_by("position").select_related("player"))
     penalised = set(
-        Penalty.objects.filter(evening=table.evening, voided=False,
-                               player__in=[s.player for s in seats])
+        Penalty.objects.current().filter(evening=table.evening,
+                                         player__in=[s.player for s in seats])
         .values_list("player_id", flat=True)
     )
     return [SeatInfo(s.position, s.player.name, s.player_id in penalised) for s in seats]
@@ -41,11 +43,17 @@ def _event(row: ClosingEvent) -> Event:
 
 def closing_state(table: GameTable) -> ClosingState:
     """The table's closing dice now (the events not voided, replayed)."""
-    rows = ClosingEvent.objects.filter(table=table, voided=False).order_by("id")
+    rows = ClosingEvent.objects.current().filter(table=table).order_by("id")
     return replay(table_seats(table), table_ruleset(table), [_event(r) for r in rows])
 
 
-@transaction.atomic
+def _number(kind: str, value: Any) -> None:
+    if value is not None and not RANGES[kind].contains(value):
+        raise ClosingError("number", f"{kind}: {value!r} is outside "
+                           f"{RANGES[kind].low}..{RANGES[kind].high}")
+
+
+@write
 def record_closing(
     table: GameTable,
     kind: str,
@@ -61,7 +69,12 @@ def record_closing(
     ClosingError (nothing written) when the state refuses it; widening the band and ending
     the game need a reason (R2: the referee's decision is recorded with its reason).
     """
-    GameTable.objects.select_for_update().filter(pk=table.pk).first()  # one writer a table
+    lock_tournament(table.evening.tournament_id)  # one writer a tournament
+    _number("seat", position)
+    _number("dice total", total)
+    _number("conquests", conquests)
+    if not isinstance(reason, str) or "\x00" in reason or len(reason) > 300:
+        raise ClosingError("reason", "a reason is text of at most 300 characters")
     reason = reason.strip()
     if kind in ("widen", "end") and not reason:
         raise ClosingError("reason", "a reason is needed")
@@ -100,23 +113,27 @@ def record_closing(
     return row
 
 
-@transaction.atomic
+@write
 def undo_closing(table: GameTable, *, who: str) -> ClosingEvent | None:
     """Void the latest event (kept, not counted); None when there is nothing to undo."""
-    row = ClosingEvent.objects.filter(table=table, voided=False).order_by("-id").first()
-    if row is None:
+    lock_tournament(table.evening.tournament_id)
+    row = ClosingEvent.objects.current().filter(table=table).order_by("-id").first()
+    if row is None or not ClosingEvent.objects.filter(pk=row.pk, voided=False).update(
+        voided=True
+    ):
         return None
     row.voided = True
-    row.save(update_fields=["voided"])
     evening = table.evening
     audit(who, "closing dice undo", evening.tournament, row,
           f"evening {evening.date} table {table.number}: {row.kind} {row.player} voided")
     return row
 
 
-@transaction.atomic
+@write
 def set_turn_clock(table: GameTable, on: bool, *, who: str) -> GameTable:
     """Switch the table's 3-minute turn limit (R11) on or off."""
+    lock_tournament(table.evening.tournament_id)
+    table.refresh_from_db(fields=["turn_clock"])
     if table.turn_clock != on:
         table.turn_clock = on
         table.save(update_fields=["turn_clock"])

@@ -37,10 +37,11 @@ from risiko.ruleset import Ruleset, get_ruleset
 from risiko.web import services as web_services
 from risiko.web.evenings.models import Evening
 from risiko.web.results.models import GameTable
-from risiko.web.selectors import current_result
+from risiko.web.results.selectors import current_result, seated
 from risiko.web.site.permissions import referee_required
 from risiko.web.tournaments.models import Tournament
 
+from ..console.forms import fault_messages
 from . import services
 from .calc import AttackCheck, CardSet, card_set_value, check_attack
 from .forms import AttackForm, CardSetForm
@@ -104,11 +105,11 @@ def index(request: HttpRequest) -> HttpResponse:
         evening = evenings[0]
     tables = []
     if evening is not None:
-        for table in evening.tables.order_by("number").prefetch_related("seats__player"):
+        for table in evening.tables.order_by("number"):
             tables.append({
                 "table": table,
                 "args": _table_args(table),
-                "players": [s.player.name for s in table.seats.order_by("position")],
+                "players": seated(table),
                 "has_result": current_result(table) is not None,
             })
     return render(request, "tools/index.html", {
@@ -123,7 +124,7 @@ def index(request: HttpRequest) -> HttpResponse:
 # ------------------------------------------------------------------------------ board
 def _seated(table: GameTable) -> list[tuple[int, str]]:
     return [(s.position, s.player.name)
-            for s in table.seats.order_by("position").select_related("player")]
+            for s in table.seats.current().order_by("position").select_related("player")]
 
 
 def _state_from_sheet(sheet: Any, seated: list[tuple[int, str]]) -> dict[str, Any]:
@@ -260,7 +261,7 @@ def board_save(request: HttpRequest, slug: str, date: str, number: int) -> HttpR
                                  who=_who(request))
     except web_services.ServiceError as err:
         return _board_page(request, table, seats, result,
-                           save_errors=str(err).splitlines(), status=400)
+                           save_errors=fault_messages(err), status=400)
     messages.success(request, _("Table %(number)d: result saved.") % {"number": table.number})
     return redirect("board_entry", *_table_args(table))
 
@@ -277,6 +278,7 @@ def _closing_message(code: str) -> str:
         "reason": _("Give the reason."),
         "back": _("That seat is in play."),
         "no_seat": _("No such seat at this table."),
+        "number": _("Not a valid number for this field."),
     }.get(code, _("Refused."))
 
 
@@ -503,7 +505,7 @@ def turn_clock(request: HttpRequest, slug: str, date: str, number: int) -> HttpR
         messages.success(request, _("Turn clock switched on.") if on
                          else _("Turn clock switched off."))
         return redirect("turn_clock", *_table_args(table))
-    seats = list(table.seats.order_by("position").select_related("player"))
+    seats = list(table.seats.current().order_by("position").select_related("player"))
     return render(request, "tools/turn_clock.html", {
         "table": table,
         "evening": table.evening,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from risiko.web.core.models import SupersededRow, one_current
 from risiko.web.players.models import Player
 
 
@@ -50,9 +51,9 @@ class Entry(models.Model):
         return f"{self.player} @ {self.tournament}"
 
 
-class CarryOver(models.Model):
+class CarryOver(SupersededRow):
     """R17: points a new member keeps from the previous tournament, confirmed by a referee.
-    A correction adds a row; the latest row (``superseded`` False) counts."""
+    A correction adds a row; the one row not ``superseded`` counts."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.PROTECT, related_name="carry_overs"
@@ -61,24 +62,28 @@ class CarryOver(models.Model):
     points = models.IntegerField()
     referee = models.CharField(max_length=80, blank=True)
     note = models.CharField(max_length=200, blank=True)
-    superseded = models.BooleanField(default=False)
-    created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["tournament", "player__name", "id"]
+        constraints = [one_current("tournament", "player", name="one_current_carry_over")]
 
 
-class Draw(models.Model):
+class Draw(SupersededRow):
     """A draw of lots ordering players who share a position straddling a cut (R18 reading):
-    ``stage`` is the stage it seats; ``order`` the players' names as drawn, best first."""
+    ``stage`` is the stage it seats; ``order`` the players' names as drawn, best first;
+    ``players_key`` the tied players (their name keys, sorted, one per line). A new draw of
+    the same players for the same stage supersedes the earlier one: one current draw per
+    cut."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="draws")
     stage = models.CharField(max_length=12)
     order = models.JSONField(default=list)
+    players_key = models.TextField(default="", blank=True)
     referee = models.CharField(max_length=80, blank=True)
     note = models.CharField(max_length=200, blank=True)
-    superseded = models.BooleanField(default=False)
-    created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["tournament", "id"]
+        constraints = [
+            one_current("tournament", "stage", "players_key", name="one_current_draw_per_cut")
+        ]

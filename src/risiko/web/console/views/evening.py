@@ -140,7 +140,7 @@ def arrival(request: HttpRequest, slug: str, date: str, player: int) -> HttpResp
                                                     info.ruling.arrival_class)})
         return redirect("console_checkin", t.slug, date)
     if info is None:  # the form's errors in the row; the recorded arrival still shown
-        current = e.arrivals.filter(player=p, superseded=False).first()
+        current = e.arrivals.current().filter(player=p).first()
         if current is not None:
             info = ArrivalInfo(current, ruling_of(e, current))
     context = _evening_context(t, e, "checkin")

@@ -15,6 +15,7 @@ from risiko.sheet import SheetError, parse_sheet_text
 from risiko.web import services
 from risiko.web.evenings.models import Evening
 from risiko.web.results.models import GameTable
+from risiko.web.results.selectors import seated
 from risiko.web.site.permissions import referee_required
 from risiko.web.tournaments.models import Tournament
 
@@ -33,7 +34,7 @@ from ..forms import AbandonForm, ScoresForm, SheetForm, add_service_error
 
 
 def _seats(table: GameTable) -> list[str]:
-    return [s.player.name for s in table.seats.order_by("position").select_related("player")]
+    return seated(table)
 
 
 def _table_page(request: HttpRequest, t: Tournament, e: Evening, table: GameTable,
@@ -107,7 +108,7 @@ def enter_scores(request: HttpRequest, slug: str, date: str, number: int) -> Htt
     form = ScoresForm(request.POST, seats=_seats(table))
     if form.is_valid():
         scores, risiko, gone = form.values()
-        had = table.results.filter(superseded=False).exists()
+        had = table.results.current().exists()
         try:
             services.enter_scores(table, scores, risiko=risiko, abandoned=gone,
                                   who=who(request))
@@ -125,7 +126,7 @@ def enter_sheet(request: HttpRequest, slug: str, date: str, number: int) -> Http
     t, e, table = _objects(slug, date, number)
     form = SheetForm(request.POST, request.FILES, seats=_seats(table))
     if form.is_valid():
-        had = table.results.filter(superseded=False).exists()
+        had = table.results.current().exists()
         try:
             try:
                 sheet = parse_sheet_text(form.cleaned_data["sheet_text"],

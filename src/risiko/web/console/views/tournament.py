@@ -78,7 +78,7 @@ def _tournament_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpR
         "t": t,
         "players": players,
         "evenings": evenings,
-        "carry_overs": sorted(CarryOver.objects.filter(tournament=t, superseded=False)
+        "carry_overs": sorted(CarryOver.objects.current().filter(tournament=t)
                               .select_related("player"), key=lambda c: display_key(c.player.name)),
         "report": selectors.season_report_of(t),
         "faults": selectors.faults_of(t),

@@ -1,0 +1,150 @@
+"""Writes of the evenings app: opening an evening, recording (or correcting) an arrival (R3),
+and the check every write of an evening ends with (:func:`check_evening`)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from risiko.faults import Fault, RisikoError
+from risiko.tournament import model as dm
+from risiko.tournament.schedule import ArrivalRuling, classify
+from risiko.web.auditlog.services import audit
+from risiko.web.core import faults as F
+from risiko.web.core.faults import ServiceError, as_faults, error_faults
+from risiko.web.core.limits import check_json, check_text, create
+from risiko.web.core.writes import lock_tournament, write
+from risiko.web.tournaments.models import Tournament
+from risiko.web.tournaments.services import entry_player, parse_date, ruleset_of
+
+from .models import Arrival, Evening
+from .selectors import schedule_of
+
+
+def get_evening(t: Tournament, date: str | _dt.date) -> Evening:
+    """The evening of ``t`` on ``date`` (``YYYY-MM-DD``); ServiceError listing the dates."""
+    day = parse_date(date)
+    found = t.evenings.filter(date=day).first()
+    if found is None:
+        dates = ", ".join(str(d) for d in t.evenings.values_list("date", flat=True)) or "none"
+        raise ServiceError(F.NO_EVENING({"evening": day.isoformat()}, tournament=t.name,
+                                        dates=dates))
+    return found
+
+
+def subjects(evening: Evening, **more: Any) -> dict[str, Any]:
+    """The subjects of a fault about ``evening`` (its date) and ``more``."""
+    return {"evening": evening.date.isoformat(), **more}
+
+
+def clock(evening: Evening, value: Any, player: str, field: str) -> int:
+    """Minutes of a time of day as referees write it (:func:`risiko.tournament.model.
+    parse_clock`); ServiceError naming the evening, the player and the field."""
+    text = check_text(field, value, 40)
+    try:
+        return dm.parse_clock(text)
+    except RisikoError as err:
+        raise ServiceError(*as_faults(err.faults, **subjects(evening, player=player,
+                                                             field=field))) from None
+    except ValueError as err:
+        raise ServiceError(F.BAD_TIME(subjects(evening, player=player, field=field),
+                                      error=str(err))) from None
+
+
+def _concerns(fault: Fault | str, evening: Evening) -> bool:
+    day = evening.date.isoformat()
+    if isinstance(fault, Fault):
+        return str(fault.subjects.get("evening", "")).startswith(day)
+    return f"evening {day} (" in fault
+
+
+def check_evening(evening: Evening) -> None:
+    """Refuse (ServiceError, the transaction rolls back) if the evening's recorded facts now
+    contradict the regulation: an excluded arrival (R3) or an expelled player (R10) seated,
+    a player seated twice, a score above the maximum (R1), stage tables that do not match
+    the qualified players (R18), ... — the same checks as a season file's."""
+    from risiko.tournament.checks import tournament_faults
+    from risiko.tournament.finals import compute_stages
+    from risiko.web.selectors import load_tournament
+
+    domain = load_tournament(evening.tournament)
+    found: list[Any] = list(tournament_faults(domain))
+    if not found:
+        found = list(compute_stages(domain).faults)
+    mine = [f for f in found if _concerns(f, evening)]
+    if mine:
+        raise ServiceError(*as_faults(mine, evening=evening.date.isoformat()))
+
+
+@write
+def open_evening(
+    t: Tournament,
+    date: str | _dt.date,
+    *,
+    stage: str = "qualifying",
+    schedule: Mapping[str, str] | None = None,
+    chief_referee: str = "",
+    who: str,
+) -> Evening:
+    """Open an evening of ``stage`` on ``date``; ``schedule`` overrides R2/R3 times."""
+    lock_tournament(t.pk)
+    day = parse_date(date)
+    if stage not in dm.STAGES:
+        raise ServiceError(F.BAD_STAGE(stage=str(stage)[:40], stages=", ".join(dm.STAGES)))
+    if t.evenings.filter(date=day).exists():
+        raise ServiceError(F.EVENING_EXISTS({"evening": day.isoformat()}, tournament=t.name))
+    if schedule:
+        check_json("schedule", schedule)
+        try:
+            dm.Schedule().with_times(schedule)
+        except (ValueError, TypeError) as err:
+            raise ServiceError(*error_faults(err, evening=day.isoformat())) from None
+    try:
+        with transaction.atomic():
+            evening = create(Evening, tournament=t, date=day, stage=stage,
+                             schedule=dict(schedule or {}), chief_referee=chief_referee)
+    except IntegrityError:  # opened at the same moment by another request
+        raise ServiceError(F.EVENING_EXISTS({"evening": day.isoformat()},
+                                            tournament=t.name)) from None
+    audit(who, "open evening", t, evening, f"{day} ({stage})")
+    return evening
+
+
+@write
+def record_arrival(
+    evening: Evening,
+    player: str,
+    at: str,
+    *,
+    phoned: bool = False,
+    phoned_at: str | None = None,
+    reason: str = "",
+    who: str,
+) -> tuple[Arrival, ArrivalRuling]:
+    """Record (or correct, saying why in ``reason``) a player's arrival to the minute and
+    classify it (R3). A correction supersedes the arrival it replaces."""
+    t = evening.tournament
+    lock_tournament(t.pk)
+    p = entry_player(t, player)
+    minute = clock(evening, at, p.name, "at")
+    phoned_minute = clock(evening, phoned_at, p.name, "phoned_at") if phoned_at else None
+    ruling = classify(
+        schedule_of(evening, ruleset_of(t)),
+        dm.Arrival(p.name, minute, bool(phoned), phoned_minute),
+    )
+    old = list(evening.arrivals.current().filter(player=p))
+    Arrival.objects.filter(pk__in=[a.pk for a in old]).update(superseded=True)
+    row = create(
+        Arrival, evening=evening, player=p, at=dm.clock_name(minute), phoned=bool(phoned),
+        phoned_at=dm.clock_name(phoned_minute) if phoned_minute is not None else "",
+        recorded_by=who, reason=reason,
+    )
+    check_evening(evening)  # e.g. a correction that excludes a player already seated (R3)
+    audit(who, "correct arrival" if old else "arrival", t, row,
+          f"{p.name} {row.at}{' (phoned)' if phoned else ''}: {ruling.arrival_class}"
+          + (f" — {reason}" if reason else ""),
+          {"replaced": [a.at for a in old], "reason": reason})
+    return row, ruling

@@ -1,0 +1,214 @@
+"""Writes of the tournaments app: tournaments, their players, carry-over (R17), draws of lots
+(R18), and the lookups every service starts from.
+
+Every write runs in one transaction (:func:`~risiko.web.core.writes.write`) that first takes
+its tournament's write lock, is checked field by field (:mod:`risiko.web.core.limits`) and adds
+one audit entry. Refusals raise :class:`~risiko.web.core.faults.ServiceError`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from risiko.names import clean_name, name_key
+from risiko.ruleset import get_ruleset
+from risiko.tournament import model as dm
+from risiko.web.auditlog.services import audit
+from risiko.web.core import faults as F
+from risiko.web.core.faults import ServiceError, error_faults
+from risiko.web.core.limits import check_json, check_number, check_text, create
+from risiko.web.core.repair import draw_players_key
+from risiko.web.core.writes import lock_tournament, write
+from risiko.web.players.models import Player
+
+from .models import CarryOver, Draw, Entry, Tournament
+
+
+# ------------------------------------------------------------------------------ lookups
+def get_tournament(key: str | int) -> Tournament:
+    """A tournament by id, slug or name; ServiceError naming the known ones."""
+    qs = Tournament.objects.all()
+    found = None
+    text = str(key)
+    if isinstance(key, int) or (text.isascii() and text.isdigit() and len(text) < 19):
+        found = qs.filter(pk=int(key)).first()
+    if found is None and "\x00" not in text:
+        found = qs.filter(slug=text).first() or qs.filter(name=clean_name(text)).first()
+    if found is None:
+        known = ", ".join(qs.values_list("slug", flat=True)[:20]) or "none yet"
+        raise ServiceError(F.NO_TOURNAMENT(key=text[:80], known=known))
+    return found
+
+
+def parse_date(value: str | _dt.date) -> _dt.date:
+    """A date, or ``YYYY-MM-DD`` text; ServiceError otherwise."""
+    if isinstance(value, _dt.date):
+        return value
+    try:
+        return _dt.date.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise ServiceError(F.BAD_DATE(value=str(value)[:40])) from None
+
+
+def entry_player(t: Tournament, name: str) -> Player:
+    """The player of ``t`` called ``name`` however it is typed (NFC, case); ServiceError
+    naming the tournament and the name otherwise."""
+    text = check_text("player", name, None)
+    player = Player.objects.filter(key=name_key(text), entries__tournament=t).first()
+    if player is None:
+        raise ServiceError(F.NOT_A_PLAYER({"player": clean_name(text)[:80]}, tournament=t.name))
+    return player
+
+
+def players_by_key(t: Tournament) -> dict[str, Player]:
+    """Every player of ``t`` by name key (one query)."""
+    return {p.key: p for p in Player.objects.filter(entries__tournament=t)}
+
+
+def ruleset_of(t: Tournament) -> Any:
+    """The tournament's ruleset preset."""
+    return get_ruleset(f"{t.ruleset_name}@{t.ruleset_version}")
+
+
+def _unique_slug(name: str) -> str:
+    base = (slugify(name) or "torneo")[:100]
+    slug = base
+    n = 2
+    while Tournament.objects.filter(slug=slug).exists():
+        slug = f"{base}-{n}"
+        n += 1
+    return slug
+
+
+# ------------------------------------------------------------------------------ writes
+@write
+def create_tournament(
+    name: str,
+    *,
+    ruleset: str = "club-milano",
+    format: Mapping[str, Any] | None = None,
+    previous: Tournament | None = None,
+    who: str,
+) -> Tournament:
+    """A new tournament under a ruleset preset and a format (the club-milano format by
+    default; ``format`` as the JSON of TournamentFormat). ServiceError for a taken name,
+    an unknown ruleset or a bad format."""
+    name = clean_name(check_text("tournament", name, Tournament._meta.get_field("name")
+                                 .max_length))
+    if not name:
+        raise ServiceError(F.TOURNAMENT_NAME_MISSING())
+    if Tournament.objects.filter(name=name).exists():
+        raise ServiceError(F.TOURNAMENT_EXISTS(tournament=name))
+    if format is not None:
+        check_json("format", format)
+    try:
+        rs = get_ruleset(check_text("ruleset", ruleset, 60))
+        fmt = dm.TournamentFormat.from_dict(dict(format)) if format else dm.get_format(None)
+    except (ValueError, TypeError, KeyError) as e:
+        raise ServiceError(*error_faults(e)) from None
+    try:
+        with transaction.atomic():
+            t = create(
+                Tournament,
+                name=name,
+                slug=_unique_slug(name),
+                ruleset_name=rs.name,
+                ruleset_version=rs.version,
+                format=fmt.to_dict(),
+                previous=previous,
+                # the tournament players see stays the same until a referee changes it
+                is_current=not Tournament.objects.filter(is_current=True).exists(),
+            )
+    except IntegrityError:
+        raise ServiceError(F.TOURNAMENT_EXISTS(tournament=name)) from None
+    audit(who, "create tournament", t, t, f"{name} ({rs.label}, format {fmt.name})")
+    return t
+
+
+@write
+def set_current(t: Tournament, *, who: str) -> Tournament:
+    """Make ``t`` the tournament the public pages show (the only current one)."""
+    lock_tournament(t.pk)
+    Tournament.objects.exclude(pk=t.pk).filter(is_current=True).update(is_current=False)
+    if not t.is_current:
+        t.is_current = True
+        t.save(update_fields=["is_current"])
+    audit(who, "set current tournament", t, t, t.name)
+    return t
+
+
+@write
+def add_players(t: Tournament, names: Iterable[str], *, who: str) -> list[Player]:
+    """Register players in ``t``, in order: names in NFC with single spaces; a player the
+    club knows (any tournament, the name however typed) is the same player; already
+    registered ones are left as they are. ServiceError for an empty name, or a name that
+    is a registered player's written differently."""
+    lock_tournament(t.pk)
+    limit = Player._meta.get_field("name").max_length
+    out = []
+    order = t.entries.count()
+    for raw in names:
+        name = clean_name(check_text("player", raw, None))
+        if not name:
+            raise ServiceError(F.PLAYER_NAME_MISSING())
+        check_text("player", name, limit)
+        player = Player.objects.filter(key=name_key(name)).first()
+        entered = player is not None and t.entries.filter(player=player).exists()
+        if player is not None and entered and player.name != name:
+            raise ServiceError(F.PLAYER_TWIN({"player": name}, tournament=t.name,
+                                             twin=player.name))
+        if player is None:
+            try:
+                with transaction.atomic():
+                    player = create(Player, name=name)
+            except IntegrityError:  # created at the same moment by another request
+                player = Player.objects.get(key=name_key(name))
+        if not entered:
+            order += 1
+            create(Entry, tournament=t, player=player, order=order)
+            audit(who, "add player", t, player, player.name)
+        out.append(player)
+    return out
+
+
+@write
+def set_carry_over(
+    t: Tournament, player: str, points: int, *, referee: str, note: str = "", who: str
+) -> CarryOver:
+    """R17: confirm the points a new member keeps (replaces an earlier confirmation)."""
+    lock_tournament(t.pk)
+    p = entry_player(t, player)
+    check_number("carry-over points", points, "points")
+    old = list(CarryOver.objects.current().filter(tournament=t, player=p))
+    CarryOver.objects.filter(pk__in=[c.pk for c in old]).update(superseded=True)
+    row = create(CarryOver, tournament=t, player=p, points=points, referee=referee, note=note)
+    audit(who, "carry over", t, row, f"{p.name}: {points} (R17)",
+          {"points": points, "replaced": [c.points for c in old]})
+    return row
+
+
+@write
+def record_draw(
+    t: Tournament, stage: str, order: Sequence[str], *, referee: str, note: str = "", who: str
+) -> Draw:
+    """Record a draw of lots ordering tied players at a cut (R18 reading); a new draw of the
+    same players for the same stage replaces the earlier one."""
+    lock_tournament(t.pk)
+    if stage not in dm.STAGES:
+        raise ServiceError(F.BAD_STAGE(stage=str(stage)[:40], stages=", ".join(dm.STAGES)))
+    names = [entry_player(t, name).name for name in order]
+    if len(set(names)) != len(names) or len(names) < 2:
+        raise ServiceError(F.DRAW_PLAYERS())
+    key = draw_players_key(names)
+    old = list(Draw.objects.current().filter(tournament=t, stage=stage, players_key=key))
+    Draw.objects.filter(pk__in=[d.pk for d in old]).update(superseded=True)
+    row = create(Draw, tournament=t, stage=stage, order=names, players_key=key,
+                 referee=referee, note=note)
+    audit(who, "draw of lots", t, row, f"{stage}: {', '.join(names)}",
+          {"replaced": [d.order for d in old]})
+    return row
