@@ -84,10 +84,10 @@ def test_import_draw_semifinal_final_and_the_final_standings():
     assert "Sorteggio" in page and "Dora\nEzio</textarea>" in page
     r = ref.post(reverse("console_seat_stage", args=[t.slug]),
                  {"stage": "semifinal", "date": "2027-03-30", "chief_referee": "Luca"})
-    assert r.status_code == 200 and "la semifinale non si può ancora generare" in r.content.decode()
+    assert r.status_code == 400 and "la semifinale non si può ancora generare" in r.content.decode()
     r = ref.post(reverse("console_open_evening", args=[t.slug]),
                  {"date": "2027-03-30", "stage": "semifinal", "chief_referee": "Luca"})
-    assert r.status_code == 200 and "la semifinale non si può ancora generare" in r.content.decode()
+    assert r.status_code == 400 and "la semifinale non si può ancora generare" in r.content.decode()
     assert not t.evenings.filter(stage="semifinal").exists()
     r = ref.post(reverse("console_draw", args=[t.slug]),
                  {"stage": "semifinal", "order": "Ezio\nDora", "referee": "Luca",
@@ -173,11 +173,11 @@ def test_import_refusals_are_shown_and_nothing_is_created():
     boss = _client("comitato", "committee")
     url = reverse("console_import")
     r = boss.post(url, {"file": SimpleUploadedFile("x.json", b'{"name": ', "application/json")})
-    assert r.status_code == 200 and "JSON non valido" in r.content.decode()
+    assert r.status_code == 400 and "JSON non valido" in r.content.decode()
     bad = _qualifying_only()
     bad["evenings"][0]["tables"][0]["seats"][0] = "Zeno"
     r = boss.post(url, {"file": _upload(bad)})
-    assert r.status_code == 200
+    assert r.status_code == 400
     assert "Zeno" in r.content.decode() and 'class="errorlist nonfield"' in r.content.decode()
     assert not Tournament.objects.exists() and not AuditEntry.objects.exists()
     boss.post(url, {"file": _upload(_qualifying_only())})

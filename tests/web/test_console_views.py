@@ -336,12 +336,12 @@ def test_checkin_refusal_is_shown_in_the_row_and_nothing_saved(played, ref_clien
     before = AuditEntry.objects.count()
     url = reverse("console_arrival", args=[t.slug, DATE, alba])
     r = _htmx(ref_client, url, {"at": "nine"})
-    assert r.status_code == 200
+    assert r.status_code == 400
     row = r.content.decode()
     assert row.startswith('<li class="checkin-row') and 'class="errorlist nonfield"' in row
     assert "Alba" in row and "nine" in row
     r = ref_client.post(url, {"at": "nine"})  # without htmx: the page with the row's error
-    assert r.status_code == 200 and "Alba" in r.content.decode()
+    assert r.status_code == 400 and "Alba" in r.content.decode()
     assert 'class="errorlist nonfield"' in r.content.decode()
     assert not Arrival.objects.exists() and AuditEntry.objects.count() == before
 
@@ -395,7 +395,7 @@ def test_refusals_are_shown_next_to_the_form_and_nothing_is_written(played, ref_
     ]
     for url, data, message in cases:
         r = c.post(url, data)
-        assert r.status_code == 200, (url, r.status_code)
+        assert r.status_code == 400, (url, r.status_code)
         html = r.content.decode()
         assert message in html, (url, message, re.findall(r'class="errorlist[^"]*">.*?</ul>',
                                                           html, re.S))
@@ -439,7 +439,7 @@ def test_the_sheet_pasted_or_uploaded_and_the_corrections(ref_client):
     # a bad sheet: the sheet's own faults, named, nothing saved
     bad = sheet_json.replace('"Alaska"', '"Alaskaa"')
     r = c.post(url, {"text": bad})
-    assert r.status_code == 200 and "Alaskaa" in r.content.decode()
+    assert r.status_code == 400 and "Alaskaa" in r.content.decode()
     r = c.post(url, {"text": ""})
     assert "Incolla la scheda o scegli il suo file." in r.content.decode()
     assert TableResult.objects.filter(table=table).count() == 2
@@ -458,7 +458,7 @@ def test_void_a_penalty_and_record_discipline(played, ref_client):
     c = ref_client
     assert selectors.standings(t).row("Bice").points == 35
     r = c.post(reverse("console_void_penalty", args=[t.slug, DATE, pen.pk]), {"reason": ""})
-    assert r.status_code == 200 and "Questo campo è obbligatorio." in r.content.decode()
+    assert r.status_code == 400 and "Questo campo è obbligatorio." in r.content.decode()
     r = c.post(reverse("console_void_penalty", args=[t.slug, DATE, pen.pk]),
                {"reason": "giocatore sbagliato"})
     assert r.status_code == 302

@@ -7,7 +7,7 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 
 from risiko.ruleset import Ruleset, get_ruleset
 from risiko.sheet import SheetError, TableScore, parse_sheet, score_sheet
@@ -19,6 +19,14 @@ from risiko.web.evenings.selectors import schedule_of
 from risiko.web.results.models import GameTable, Seat, TableResult
 from risiko.web.results.selectors import seated
 from risiko.web.tournaments.models import Tournament
+
+
+def refused(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A posted form sent back with its errors: status 400 (nothing was written). A GET
+    (the same page, first shown) stays 200."""
+    if request.method == "POST":
+        response.status_code = 400
+    return response
 
 
 def who(request: HttpRequest) -> str:

@@ -35,6 +35,7 @@ from risiko.closing import ClosingError, ClosingState, p_game_closes_in_round
 from risiko.objectives import OBJECTIVES
 from risiko.ruleset import Ruleset, get_ruleset
 from risiko.web import services as web_services
+from risiko.web.core.tokens import once
 from risiko.web.evenings.models import Evening
 from risiko.web.results.models import GameTable
 from risiko.web.results.selectors import current_result, seated
@@ -247,6 +248,7 @@ def board_score(request: HttpRequest, slug: str, date: str, number: int) -> Http
 
 @referee_required
 @require_POST
+@once
 def board_save(request: HttpRequest, slug: str, date: str, number: int) -> HttpResponseBase:
     """Save the posted board as the table's result (``enter_sheet``); refused, with the
     faults listed, while the sheet is incomplete."""
@@ -283,14 +285,18 @@ def _closing_message(code: str) -> str:
 
 
 def _int(value: str | None, default: int | None = None) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else default
-    except ValueError:
+    """A whole number typed in a field (empty: ``default``); ClosingError otherwise."""
+    if value is None or not value.strip():
         return default
+    text = value.strip()
+    if not (text.lstrip("-").isascii() and text.lstrip("-").isdigit()) or len(text) > 9:
+        raise ClosingError("number", f"not a whole number: {text[:20]!r}")
+    return int(text)
 
 
 @referee_required
 @require_http_methods(["GET", "POST"])
+@once
 def closing_dice(request: HttpRequest, slug: str, date: str, number: int) -> HttpResponseBase:
     """The closing dice of a table (R2): round and band, whose turn, who may roll, the rolls;
     POST ``action`` roll | skip | widen | end | out | back | undo."""
@@ -319,9 +325,13 @@ def closing_dice(request: HttpRequest, slug: str, date: str, number: int) -> Htt
                                                 "over.") % {"player": row.player,
                                                             "total": row.total})
             else:
-                messages.error(request, _("Unknown action."))
-        except ClosingError as err:
-            messages.error(request, _closing_message(err.code))
+                raise ClosingError("action", "unknown action")
+        except ClosingError as err:  # refused, nothing written: the page again, with why
+            messages.error(request, _("Unknown action.") if err.code == "action"
+                           else _closing_message(err.code))
+            state = services.closing_state(table)
+            return render(request, "tools/closing_dice.html", _closing_context(table, state),
+                          status=400)
         return redirect("closing_dice", *_table_args(table))
     state = services.closing_state(table)
     return render(request, "tools/closing_dice.html", _closing_context(table, state))
@@ -494,6 +504,7 @@ def card_set_api(request: HttpRequest) -> JsonResponse:
 # ------------------------------------------------------------------------------ turn clock
 @referee_required
 @require_http_methods(["GET", "POST"])
+@once
 def turn_clock(request: HttpRequest, slug: str, date: str, number: int) -> HttpResponseBase:
     """The table's 3-minute turn clock (R11): POST ``on`` 1/0 switches the table's limit;
     the countdown runs in the browser (tools/clock.js)."""

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from risiko.web import services
 from risiko.web.collation import display_key
+from risiko.web.core.tokens import once
 from risiko.web.evenings.models import Evening
 from risiko.web.players.models import Player
 from risiko.web.site.permissions import referee_required
@@ -25,6 +26,7 @@ from ..common import (
     arrivals_of,
     evening_or_404,
     player_names,
+    refused,
     ruling_of,
     seated_names,
     tables_of,
@@ -113,6 +115,7 @@ def checkin(request: HttpRequest, slug: str, date: str) -> HttpResponse:
 
 @referee_required
 @require_POST
+@once
 def arrival(request: HttpRequest, slug: str, date: str, player: int) -> HttpResponseBase:
     """Record (or correct) one arrival; htmx gets the player's row back with the R3 class."""
     t = tournament_or_404(slug)
@@ -134,7 +137,7 @@ def arrival(request: HttpRequest, slug: str, date: str, player: int) -> HttpResp
             form = None
     if not request.headers.get("HX-Request"):
         if form is not None or info is None:  # refused: the page with the row's errors
-            return _checkin_page(request, t, e, bad=(p, form or ArrivalForm()))
+            return refused(request, _checkin_page(request, t, e, bad=(p, form or ArrivalForm())))
         messages.success(request, _("%(player)s: %(class)s") % {
             "player": p.name, "class": labels.label(labels.ARRIVAL_CLASSES,
                                                     info.ruling.arrival_class)})
@@ -147,7 +150,8 @@ def arrival(request: HttpRequest, slug: str, date: str, player: int) -> HttpResp
     context.update(_row(e, p, info, form))
     context["counts"] = _counts(arrivals_of(e), _players_of(t, e))
     context["oob"] = True
-    return render(request, "console/_arrival_row.html", context)
+    response = render(request, "console/_arrival_row.html", context)
+    return refused(request, response) if form is not None else response
 
 
 def _seating_page(request: HttpRequest, t: Tournament, e: Evening, **forms: Any
@@ -185,6 +189,7 @@ def seating(request: HttpRequest, slug: str, date: str) -> HttpResponse:
 
 @referee_required
 @require_POST
+@once
 def seat(request: HttpRequest, slug: str, date: str) -> HttpResponseBase:
     """Seat the admitted arrivals with the optimiser."""
     t = tournament_or_404(slug)
@@ -201,11 +206,12 @@ def seat(request: HttpRequest, slug: str, date: str) -> HttpResponseBase:
         else:
             messages.success(request, _("%(n)d tables seated.") % {"n": len(tables)})
             return redirect("console_seating", t.slug, date)
-    return _seating_page(request, t, e, seed_form=form)
+    return refused(request, _seating_page(request, t, e, seed_form=form))
 
 
 @referee_required
 @require_POST
+@once
 def swap(request: HttpRequest, slug: str, date: str) -> HttpResponseBase:
     """Swap two seated players by hand."""
     t = tournament_or_404(slug)
@@ -222,11 +228,12 @@ def swap(request: HttpRequest, slug: str, date: str) -> HttpResponseBase:
         else:
             messages.success(request, _("%(a)s and %(b)s swapped.") % {"a": a, "b": b})
             return redirect("console_seating", t.slug, date)
-    return _seating_page(request, t, e, swap_form=form)
+    return refused(request, _seating_page(request, t, e, swap_form=form))
 
 
 @referee_required
 @require_POST
+@once
 def set_tables(request: HttpRequest, slug: str, date: str) -> HttpResponseBase:
     """Seat by hand (also: a late arrival added to a table)."""
     t = tournament_or_404(slug)
@@ -240,7 +247,7 @@ def set_tables(request: HttpRequest, slug: str, date: str) -> HttpResponseBase:
         else:
             messages.success(request, _("Tables saved."))
             return redirect("console_seating", t.slug, date)
-    return _seating_page(request, t, e, tables_form=form)
+    return refused(request, _seating_page(request, t, e, tables_form=form))
 
 
 @referee_required

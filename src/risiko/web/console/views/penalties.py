@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from risiko.web import services
+from risiko.web.core.tokens import once
 from risiko.web.evenings.models import Evening
 from risiko.web.results.models import Penalty
 from risiko.web.selectors import current_appeal
@@ -19,7 +20,7 @@ from risiko.web.site.permissions import referee_required
 from risiko.web.tournaments.models import Tournament
 
 from .. import labels
-from ..common import evening_or_404, player_names, referee_name, tournament_or_404, who
+from ..common import evening_or_404, player_names, referee_name, refused, tournament_or_404, who
 from ..forms import AppealForm, DisciplineForm, PenaltyForm, VoidForm, add_service_error
 
 
@@ -66,6 +67,7 @@ def penalties(request: HttpRequest, slug: str, date: str) -> HttpResponse:
 
 @referee_required
 @require_POST
+@once
 def add_penalty(request: HttpRequest, slug: str, date: str) -> HttpResponseBase:
     """A penalty: table points (on the player's table) or ranking points, with a reason."""
     t = tournament_or_404(slug)
@@ -83,7 +85,7 @@ def add_penalty(request: HttpRequest, slug: str, date: str) -> HttpResponseBase:
             messages.success(request, _("Penalty for %(player)s recorded.")
                              % {"player": d["player"]})
             return redirect("console_penalties", t.slug, date)
-    return _penalties_page(request, t, e, penalty_form=form)
+    return refused(request, _penalties_page(request, t, e, penalty_form=form))
 
 
 def _penalty_or_404(e: Evening, pk: int) -> Penalty:
@@ -92,6 +94,7 @@ def _penalty_or_404(e: Evening, pk: int) -> Penalty:
 
 @referee_required
 @require_POST
+@once
 def void_penalty(request: HttpRequest, slug: str, date: str, pk: int) -> HttpResponseBase:
     """Void a penalty entered by mistake (kept, not counted)."""
     t = tournament_or_404(slug)
@@ -107,11 +110,12 @@ def void_penalty(request: HttpRequest, slug: str, date: str, pk: int) -> HttpRes
         else:
             messages.success(request, _("Penalty voided."))
             return redirect("console_penalties", t.slug, date)
-    return _penalties_page(request, t, e, void_forms={penalty.pk: form})
+    return refused(request, _penalties_page(request, t, e, void_forms={penalty.pk: form}))
 
 
 @referee_required
 @require_http_methods(["GET", "POST"])
+@once
 def appeal(request: HttpRequest, slug: str, date: str, pk: int) -> HttpResponseBase:
     """The appeal on a penalty: upheld, reduced or annulled by the chief referee."""
     t = tournament_or_404(slug)
@@ -133,16 +137,17 @@ def appeal(request: HttpRequest, slug: str, date: str, pk: int) -> HttpResponseB
             return redirect("console_penalties", t.slug, date)
     history = [{"row": a, "outcome": labels.label(labels.APPEAL_OUTCOMES, a.outcome)}
                for a in penalty.appeals.order_by("-id")]
-    return render(request, "console/appeal.html", {
+    return refused(request, render(request, "console/appeal.html", {
         "t": t, "evening": e, "date": e.date.isoformat(), "tab": "penalties",
         "stage_label": labels.label(labels.STAGES, e.stage),
         "penalty": penalty, "unit": labels.label(labels.UNITS, penalty.unit),
         "form": form, "history": history,
-    })
+    }))
 
 
 @referee_required
 @require_POST
+@once
 def add_discipline(request: HttpRequest, slug: str, date: str) -> HttpResponseBase:
     """A disciplinary record (R10): warning or expulsion."""
     t = tournament_or_404(slug)
@@ -160,4 +165,4 @@ def add_discipline(request: HttpRequest, slug: str, date: str) -> HttpResponseBa
             messages.success(request, _("Disciplinary record for %(player)s saved.")
                              % {"player": d["player"]})
             return redirect("console_penalties", t.slug, date)
-    return _penalties_page(request, t, e, discipline_form=form)
+    return refused(request, _penalties_page(request, t, e, discipline_form=form))

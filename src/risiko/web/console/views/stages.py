@@ -13,11 +13,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from risiko.web import selectors, services
+from risiko.web.core.tokens import once
 from risiko.web.site.permissions import referee_required
 from risiko.web.tournaments.models import Draw, Tournament
 
 from .. import labels
-from ..common import player_names, referee_name, tables_of, tournament_or_404, who
+from ..common import player_names, referee_name, refused, tables_of, tournament_or_404, who
 from ..forms import DrawForm, StageForm, add_service_error, today
 
 #: the codes of a shared position across a cut, waiting for a draw of lots (R18 reading)
@@ -78,6 +79,7 @@ def stages(request: HttpRequest, slug: str) -> HttpResponse:
 
 @referee_required
 @require_POST
+@once
 def seat_stage(request: HttpRequest, slug: str) -> HttpResponseBase:
     """Open the semifinal or final evening seated from the ranking (R18)."""
     t = tournament_or_404(slug)
@@ -93,11 +95,12 @@ def seat_stage(request: HttpRequest, slug: str) -> HttpResponseBase:
             messages.success(request, _("%(stage)s of %(date)s seated.") % {
                 "stage": labels.label(labels.STAGES, e.stage).capitalize(), "date": e.date})
             return redirect("console_seating", t.slug, e.date.isoformat())
-    return _stages_page(request, t, stage_form=form)
+    return refused(request, _stages_page(request, t, stage_form=form))
 
 
 @referee_required
 @require_POST
+@once
 def draw(request: HttpRequest, slug: str) -> HttpResponseBase:
     """Record a draw of lots ordering tied players at a cut."""
     t = tournament_or_404(slug)
@@ -117,4 +120,4 @@ def draw(request: HttpRequest, slug: str) -> HttpResponseBase:
             messages.success(request, _("Draw of lots recorded: %(order)s.")
                              % {"order": ", ".join(order)})
             return redirect("console_stages", t.slug)
-    return _stages_page(request, t, draw_form=form)
+    return refused(request, _stages_page(request, t, draw_form=form))

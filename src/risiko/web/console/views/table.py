@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from risiko.sheet import SheetError, parse_sheet_text
 from risiko.web import services
+from risiko.web.core.tokens import once
 from risiko.web.evenings.models import Evening
 from risiko.web.results.models import GameTable
 from risiko.web.results.selectors import seated
@@ -24,6 +25,7 @@ from ..common import (
     arrivals_of,
     evening_or_404,
     read_result,
+    refused,
     table_or_404,
     table_penalties,
     tables_of,
@@ -102,6 +104,7 @@ def _saved(request: HttpRequest, t: Tournament, e: Evening, table: GameTable,
 
 @referee_required
 @require_POST
+@once
 def enter_scores(request: HttpRequest, slug: str, date: str, number: int) -> HttpResponseBase:
     """The table scores typed directly."""
     t, e, table = _objects(slug, date, number)
@@ -116,11 +119,12 @@ def enter_scores(request: HttpRequest, slug: str, date: str, number: int) -> Htt
             add_service_error(form, err)
         else:
             return _saved(request, t, e, table, had)
-    return _table_page(request, t, e, table, scores_form=form)
+    return refused(request, _table_page(request, t, e, table, scores_form=form))
 
 
 @referee_required
 @require_POST
+@once
 def enter_sheet(request: HttpRequest, slug: str, date: str, number: int) -> HttpResponseBase:
     """An end-of-game sheet, JSON or CSV, pasted or uploaded (scored by the game library)."""
     t, e, table = _objects(slug, date, number)
@@ -142,11 +146,12 @@ def enter_sheet(request: HttpRequest, slug: str, date: str, number: int) -> Http
             add_service_error(form, err)
         else:
             return _saved(request, t, e, table, had)
-    return _table_page(request, t, e, table, sheet_form=form)
+    return refused(request, _table_page(request, t, e, table, sheet_form=form))
 
 
 @referee_required
 @require_POST
+@once
 def abandon(request: HttpRequest, slug: str, date: str, number: int) -> HttpResponseBase:
     """R13 after the result: a player left the game (table score 0, ranking -25)."""
     t, e, table = _objects(slug, date, number)
@@ -160,4 +165,4 @@ def abandon(request: HttpRequest, slug: str, date: str, number: int) -> HttpResp
             messages.success(request, _("%(player)s left the game (R13).")
                              % {"player": form.cleaned_data["player"]})
             return redirect("console_table", t.slug, date, table.number)
-    return _table_page(request, t, e, table, abandon_form=form)
+    return refused(request, _table_page(request, t, e, table, abandon_form=form))

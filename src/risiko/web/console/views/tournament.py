@@ -15,11 +15,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from risiko.web import selectors, services
 from risiko.web.collation import display_key
+from risiko.web.core.tokens import once
 from risiko.web.evenings.models import Evening
 from risiko.web.site.permissions import committee_required, referee_required
 from risiko.web.tournaments.models import CarryOver, Tournament
 
-from ..common import player_names, referee_name, tournament_or_404, who
+from ..common import player_names, referee_name, refused, tournament_or_404, who
 from ..forms import (
     CarryOverForm,
     EveningForm,
@@ -44,6 +45,7 @@ def current_evening() -> Evening | None:
 
 @referee_required
 @require_http_methods(["GET", "POST"])
+@once
 def home(request: HttpRequest) -> HttpResponseBase:
     """The tournaments, creating one (with its players), the current evening."""
     form = TournamentForm(request.POST or None)
@@ -64,9 +66,9 @@ def home(request: HttpRequest) -> HttpResponseBase:
     tournaments = Tournament.objects.annotate(
         n_players=Count("entries", distinct=True), n_evenings=Count("evenings", distinct=True)
     ).order_by("-is_current", "-created")
-    return render(request, "console/home.html", {
+    return refused(request, render(request, "console/home.html", {
         "tournaments": tournaments, "form": form, "current": current_evening(),
-    })
+    }))
 
 
 def _tournament_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpResponse:
@@ -100,6 +102,7 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
 
 @referee_required
 @require_POST
+@once
 def add_players(request: HttpRequest, slug: str) -> HttpResponseBase:
     """Register players, one per line."""
     t = tournament_or_404(slug)
@@ -112,11 +115,12 @@ def add_players(request: HttpRequest, slug: str) -> HttpResponseBase:
         else:
             messages.success(request, _("%(n)d players registered.") % {"n": len(added)})
             return redirect("console_tournament", t.slug)
-    return _tournament_page(request, t, players_form=form)
+    return refused(request, _tournament_page(request, t, players_form=form))
 
 
 @referee_required
 @require_POST
+@once
 def open_evening(request: HttpRequest, slug: str) -> HttpResponseBase:
     """Open an evening, then go to its check-in; a semifinal or final evening is seated
     from the ranking as it opens (R18)."""
@@ -136,11 +140,12 @@ def open_evening(request: HttpRequest, slug: str) -> HttpResponseBase:
         else:
             messages.success(request, _("Evening of %(date)s opened.") % {"date": e.date})
             return redirect("console_checkin", t.slug, e.date.isoformat())
-    return _tournament_page(request, t, evening_form=form)
+    return refused(request, _tournament_page(request, t, evening_form=form))
 
 
 @referee_required
 @require_POST
+@once
 def carry_over(request: HttpRequest, slug: str) -> HttpResponseBase:
     """R17: confirm a new member's carried-over points."""
     t = tournament_or_404(slug)
@@ -156,11 +161,12 @@ def carry_over(request: HttpRequest, slug: str) -> HttpResponseBase:
             messages.success(request, _("Carry-over of %(player)s confirmed.")
                              % {"player": d["player"]})
             return redirect("console_tournament", t.slug)
-    return _tournament_page(request, t, carry_form=form)
+    return refused(request, _tournament_page(request, t, carry_form=form))
 
 
 @referee_required
 @require_POST
+@once
 def make_current(request: HttpRequest, slug: str) -> HttpResponseBase:
     """Make this tournament the one the public pages show."""
     t = tournament_or_404(slug)
@@ -172,6 +178,7 @@ def make_current(request: HttpRequest, slug: str) -> HttpResponseBase:
 
 @committee_required
 @require_http_methods(["GET", "POST"])
+@once
 def import_season(request: HttpRequest) -> HttpResponseBase:
     """Create a tournament from a season file (committee only)."""
     form = ImportForm(request.POST or None, request.FILES or None)
@@ -184,4 +191,4 @@ def import_season(request: HttpRequest) -> HttpResponseBase:
         else:
             messages.success(request, _("Tournament %(name)s imported.") % {"name": t.name})
             return redirect("console_tournament", t.slug)
-    return render(request, "console/import.html", {"form": form})
+    return refused(request, render(request, "console/import.html", {"form": form}))

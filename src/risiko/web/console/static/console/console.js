@@ -33,5 +33,12 @@
   document.addEventListener("click", function (e) {
     if (e.target && e.target.closest && e.target.closest("[data-print]")) { window.print(); }
   });
+  // a refused form comes back as 400 with its errors: show it in place (htmx 2 would not)
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    if (e.detail.xhr && e.detail.xhr.status === 400) {
+      e.detail.shouldSwap = true;
+      e.detail.isError = false;
+    }
+  });
   setInterval(tick, 20000);
 })();
