@@ -100,7 +100,7 @@ def test_the_console_forms_carry_a_new_token_each_time(session):
 
 
 def test_arrival(session):
-    t, e = _club()
+    t, _e = _club()
     anna = t.entries.get(player__name="Anna").player_id
     _once(session, reverse("console_arrival", args=[t.slug, DATE, anna]), {"at": "21:05"})
     assert Arrival.objects.filter(player_id=anna).count() == 1
@@ -108,7 +108,7 @@ def test_arrival(session):
 
 
 def test_arrival_by_htmx_answers_the_same_row(session):
-    t, e = _club()
+    t, _e = _club()
     anna = t.entries.get(player__name="Anna").player_id
     answers = fire(session, reverse("console_arrival", args=[t.slug, DATE, anna]),
                    {"at": "21:15", "once": new_token()}, headers={"HX-Request": "true"})
@@ -118,21 +118,21 @@ def test_arrival_by_htmx_answers_the_same_row(session):
 
 
 def test_seating_by_the_optimiser(session):
-    t, e = _club(arrived=True)
+    t, _e = _club(arrived=True)
     _once(session, reverse("console_seat", args=[t.slug, DATE]), {"seed": "7"})
     assert Seat.objects.count() == 10 and Seat.objects.current().count() == 10
     assert _audits("seat evening") == 1
 
 
 def test_seating_by_hand(session):
-    t, e = _club(arrived=True)
+    t, _e = _club(arrived=True)
     plan = "Anna, Bruno, Carla, Dario, Elena\nFede, Gino, Ilia, Lino, Mara"
     _once(session, reverse("console_set_tables", args=[t.slug, DATE]), {"tables": plan})
     assert Seat.objects.count() == 10 and _audits("set tables") == 1
 
 
 def test_swap(session):
-    t, e = _club(seated=True)
+    t, _e = _club(seated=True)
     _once(session, reverse("console_swap", args=[t.slug, DATE]), {"a": "Anna", "b": "Fede"})
     assert _audits("swap seats") == 1
     assert Seat.objects.current().count() == 10 and Seat.objects.count() == 12
@@ -141,7 +141,7 @@ def test_swap(session):
 
 
 def test_result_by_scores(session):
-    t, e = _club(seated=True)
+    t, _e = _club(seated=True)
     data = {f"score_{i}": v for i, v in enumerate([57, 40, 12, 30, 20], start=1)}
     _once(session, reverse("console_scores", args=[t.slug, DATE, 1]), data)
     assert TableResult.objects.count() == 1 and _audits("enter result") == 1
@@ -162,7 +162,7 @@ def test_result_by_sheet(session):
 
 
 def test_r13_left_the_game(session):
-    t, e = _club(played=True)
+    t, _e = _club(played=True)
     before = _row(t, "Bruno").points
     _once(session, reverse("console_abandon", args=[t.slug, DATE, 1]), {"player": "Bruno"})
     assert TableResult.objects.count() == 2 and TableResult.objects.current().count() == 1
@@ -173,7 +173,7 @@ def test_r13_left_the_game(session):
 
 
 def test_penalty(session):
-    t, e = _club(seated=True)
+    t, _e = _club(seated=True)
     _once(session, reverse("console_add_penalty", args=[t.slug, DATE]),
           {"player": "Carla", "unit": "ranking", "points": "-5", "reason": "ritardo",
            "referee": "Rita", "at": "21:30"})
@@ -201,14 +201,14 @@ def test_appeal(session):
 
 
 def test_discipline(session):
-    t, e = _club(seated=True)
+    t, _e = _club(seated=True)
     _once(session, reverse("console_discipline", args=[t.slug, DATE]),
           {"player": "Elena", "level": "warning", "reason": "linguaggio", "referee": "Rita"})
     assert Discipline.objects.count() == 1 and _audits("discipline") == 1
 
 
 def test_carry_over(session):
-    t, e = _club()
+    t, _e = _club()
     _once(session, reverse("console_carry_over", args=[t.slug]),
           {"player": "Nico", "points": "37", "referee": "Luca", "note": "R17"})
     assert CarryOver.objects.count() == 1 and _audits("carry over") == 1
@@ -250,7 +250,7 @@ def test_first_run_makes_one_account(live_server, settings):
 
 # ------------------------------------------------------------------------- without tokens
 def test_identical_corrections_at_once_leave_one_current_arrival(session):
-    t, e = _club()
+    t, _e = _club()
     anna = t.entries.get(player__name="Anna").player_id
     answers = fire(session, reverse("console_arrival", args=[t.slug, DATE, anna]),
                    {"at": "21:05"})
@@ -260,11 +260,11 @@ def test_identical_corrections_at_once_leave_one_current_arrival(session):
 
 
 def test_two_referees_saving_at_once_both_get_through(session):
-    t, e = _club(seated=True)
+    t, _e = _club(seated=True)
     scores = [57, 40, 12, 30, 20]
     payloads = []
     paths = []
-    for number, names in ((1, NAMES[:5]), (2, NAMES[5:10])):
+    for number, _names in ((1, NAMES[:5]), (2, NAMES[5:10])):
         paths.append(reverse("console_scores", args=[t.slug, DATE, number]))
         payloads.append({f"score_{i}": v for i, v in enumerate(scores, start=1)})
     import threading
