@@ -167,6 +167,9 @@ def _database() -> dict[str, Any]:
 
 
 DATABASES = {"default": _database()}
+#: the largest file the console accepts (a sheet, a season file), in bytes; larger uploads are
+#: refused before they are read (risiko.web.core.uploads)
+RISIKO_UPLOAD_MAX_BYTES = int(os.environ.get("RISIKO_UPLOAD_MAX_BYTES") or 4 * 1024 * 1024)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -87,26 +87,28 @@ class ArrivalInfo:
     ruling: ArrivalRuling
 
 
-def ruling_of(evening: Evening, row: Arrival) -> ArrivalRuling:
-    """R3 on one recorded arrival (the evening's schedule)."""
+def ruling_of(evening: Evening, row: Arrival) -> ArrivalRuling | None:
+    """R3 on one recorded arrival (the evening's schedule); None when the stored time cannot
+    be read (the tournament's page names it)."""
     schedule = schedule_of(evening, ruleset_of(evening.tournament))
-    return classify(schedule, dm.Arrival(
-        row.player.name, dm.parse_clock(row.at, evening=False), row.phoned,
-        dm.parse_clock(row.phoned_at, evening=False) if row.phoned_at else None,
-    ))
-
-
-def arrivals_of(evening: Evening) -> dict[str, ArrivalInfo]:
-    """Player name -> the arrival that counts (not superseded) and its R3 ruling."""
-    schedule = schedule_of(evening, ruleset_of(evening.tournament))
-    out: dict[str, ArrivalInfo] = {}
-    rows = evening.arrivals.current().select_related("player").order_by("id")
-    for row in rows:
-        ruling = classify(schedule, dm.Arrival(
+    try:
+        return classify(schedule, dm.Arrival(
             row.player.name, dm.parse_clock(row.at, evening=False), row.phoned,
             dm.parse_clock(row.phoned_at, evening=False) if row.phoned_at else None,
         ))
-        out[row.player.name] = ArrivalInfo(row, ruling)
+    except ValueError:
+        return None
+
+
+def arrivals_of(evening: Evening) -> dict[str, ArrivalInfo]:
+    """Player name -> the arrival that counts (not superseded) and its R3 ruling (an
+    arrival whose stored time cannot be read is left out: the tournament's page names it)."""
+    out: dict[str, ArrivalInfo] = {}
+    rows = evening.arrivals.current().select_related("player").order_by("id")
+    for row in rows:
+        ruling = ruling_of(evening, row)
+        if ruling is not None:
+            out[row.player.name] = ArrivalInfo(row, ruling)
     return out
 
 

@@ -5,7 +5,6 @@ lines the views add to the form as errors (:func:`add_service_error`)."""
 from __future__ import annotations
 
 import datetime as _dt
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +15,8 @@ from risiko.ruleset import NEW_TOURNAMENT_RULESET, VERSIONS, get_ruleset
 from risiko.tournament.model import FORMATS
 from risiko.tournament.schedule import CLUB_TIMEZONE
 from risiko.tournament.season import SeasonError, read_season_json
+from risiko.web.core.faults import ServiceError
+from risiko.web.core.limits import check_size, loads
 
 from . import labels
 
@@ -116,11 +117,9 @@ class TournamentForm(forms.Form):
         if not raw:
             return {}
         try:
-            value = json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise forms.ValidationError(
-                _("Not valid JSON: %(error)s"), params={"error": e.msg}
-            ) from None
+            value = loads("format_params", raw)
+        except ServiceError as e:
+            raise forms.ValidationError(fault_messages(e)) from None
         if not isinstance(value, dict):
             raise forms.ValidationError(_("The format parameters are a JSON object {...}."))
         return value
@@ -172,6 +171,7 @@ class ArrivalForm(forms.Form):
         label=_("Phoned at"), max_length=8, required=False, widget=TIME,
         help_text=_("Only if the notice came after the deadline."),
     )
+    reason = forms.CharField(label=_("Why (for a correction)"), max_length=300, required=False)
 
 
 class SeedForm(forms.Form):
@@ -188,6 +188,10 @@ class SwapForm(forms.Form):
 
     a = forms.ChoiceField(label=_("Player"))
     b = forms.ChoiceField(label=_("with"))
+    reason = forms.CharField(
+        label=_("Why (for a correction)"), max_length=300, required=False,
+        help_text=_("Kept in the history and the audit log."),
+    )
 
     def __init__(self, *args: Any, seated: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -201,6 +205,10 @@ class TablesForm(forms.Form):
     tables = forms.CharField(
         label=_("Tables (one per line, players separated by commas, in turn order)"),
         widget=forms.Textarea(attrs={"rows": 4}),
+    )
+    reason = forms.CharField(
+        label=_("Why (for a correction)"), max_length=300, required=False,
+        help_text=_("Kept in the history and the audit log."),
     )
 
     def clean_tables(self) -> list[list[str]]:
@@ -225,6 +233,10 @@ class ScoresForm(forms.Form):
             self.fields[f"abandoned_{i}"] = forms.BooleanField(
                 label=_("Left the game"), required=False
             )
+        self.fields["reason"] = forms.CharField(
+            label=_("Why (for a correction)"), max_length=300, required=False,
+            help_text=_("Kept in the history and the audit log."),
+        )
 
     def rows(self) -> list[dict[str, Any]]:
         """Per seat: its name and bound fields, for the template."""
@@ -254,6 +266,10 @@ class SheetForm(forms.Form):
     abandoned = forms.MultipleChoiceField(
         label=_("Left the game (R13)"), required=False, widget=forms.CheckboxSelectMultiple
     )
+    reason = forms.CharField(
+        label=_("Why (for a correction)"), max_length=300, required=False,
+        help_text=_("Kept in the history and the audit log."),
+    )
 
     def __init__(self, *args: Any, seats: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -264,6 +280,10 @@ class SheetForm(forms.Form):
         upload = data.get("file")
         text = data.get("text", "")
         if upload is not None:
+            try:
+                check_size("file", upload.size or 0)
+            except ServiceError as e:
+                raise forms.ValidationError(fault_messages(e)) from None
             raw = upload.read()
             try:
                 text = raw.decode("utf-8-sig")
@@ -380,10 +400,16 @@ class ImportForm(forms.Form):
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
-        try:  # the season reader keeps a key given twice (plain json.loads drops one)
-            return read_season_json(upload.read().decode("utf-8-sig"))
+        try:
+            check_size("file", upload.size or 0)
+            text = upload.read().decode("utf-8-sig")
+            loads("file", text)  # too deep, NUL, integers beyond 64 bits: refused by name
+            # the season reader keeps a key given twice (plain json.loads drops one)
+            return read_season_json(text)
         except UnicodeDecodeError:
             raise forms.ValidationError(_("Not a text file.")) from None
+        except ServiceError as e:
+            raise forms.ValidationError(fault_messages(e)) from None
         except SeasonError as e:
             p = e.fault.params
             raise forms.ValidationError(

@@ -35,6 +35,7 @@ from risiko.closing import ClosingError, ClosingState, p_game_closes_in_round
 from risiko.objectives import OBJECTIVES
 from risiko.ruleset import Ruleset, get_ruleset
 from risiko.web import services as web_services
+from risiko.web.core.limits import loads
 from risiko.web.core.tokens import once
 from risiko.web.evenings.models import Evening
 from risiko.web.results.models import GameTable
@@ -231,13 +232,23 @@ def board_entry(request: HttpRequest, slug: str, date: str, number: int) -> Http
     return _board_page(request, table, seats, result)
 
 
+def _posted_state(request: HttpRequest) -> Any:
+    """The board's posted JSON, read safely (too deep, NUL: ServiceError naming it)."""
+    text = request.POST.get("state", "")
+    return loads("state", text) if text.strip() else {}
+
+
 @referee_required
 @require_POST
 def board_score(request: HttpRequest, slug: str, date: str, number: int) -> HttpResponse:
     """The live score of the posted board (``state`` = the page's JSON): an HTML fragment
     (JSON when the request accepts ``application/json``)."""
     table = _table(slug, date, number)
-    seats = parse_state(request.POST.get("state", ""), _seated(table))
+    try:
+        seats = parse_state(_posted_state(request), _seated(table))
+    except web_services.ServiceError as err:
+        return HttpResponse("\n".join(fault_messages(err)), status=400,
+                            content_type="text/plain; charset=utf-8")
     result = preview(seats, services.table_ruleset(table), _lang())
     if "application/json" in request.headers.get("Accept", ""):
         return JsonResponse(result.to_dict())
@@ -253,7 +264,13 @@ def board_save(request: HttpRequest, slug: str, date: str, number: int) -> HttpR
     """Save the posted board as the table's result (``enter_sheet``); refused, with the
     faults listed, while the sheet is incomplete."""
     table = _table(slug, date, number)
-    seats = parse_state(request.POST.get("state", ""), _seated(table))
+    try:
+        seats = parse_state(_posted_state(request), _seated(table))
+    except web_services.ServiceError as err:
+        seats = parse_state({}, _seated(table))
+        return _board_page(request, table, seats,
+                           preview(seats, services.table_ruleset(table), _lang()),
+                           save_errors=fault_messages(err), status=400)
     result = preview(seats, services.table_ruleset(table), _lang())
     if not result.complete or result.sheet is None:
         errors = [f["message"] for f in result.fault_rows if f["blocking"]]

@@ -128,7 +128,7 @@ def arrival(request: HttpRequest, slug: str, date: str, player: int) -> HttpResp
         try:
             row, ruling = services.record_arrival(
                 e, p.name, d["at"], phoned=d["phoned"], phoned_at=d["phoned_at"] or None,
-                who=who(request),
+                reason=d["reason"], who=who(request),
             )
         except services.ServiceError as err:
             add_service_error(form, err)
@@ -144,8 +144,9 @@ def arrival(request: HttpRequest, slug: str, date: str, player: int) -> HttpResp
         return redirect("console_checkin", t.slug, date)
     if info is None:  # the form's errors in the row; the recorded arrival still shown
         current = e.arrivals.current().filter(player=p).first()
-        if current is not None:
-            info = ArrivalInfo(current, ruling_of(e, current))
+        found = ruling_of(e, current) if current is not None else None
+        if current is not None and found is not None:
+            info = ArrivalInfo(current, found)
     context = _evening_context(t, e, "checkin")
     context.update(_row(e, p, info, form))
     context["counts"] = _counts(arrivals_of(e), _players_of(t, e))
@@ -222,7 +223,7 @@ def swap(request: HttpRequest, slug: str, date: str) -> HttpResponseBase:
         try:
             if a == b:
                 raise services.ServiceError(_("Choose two different players."))
-            services.swap_seats(e, a, b, who=who(request))
+            services.swap_seats(e, a, b, reason=form.cleaned_data["reason"], who=who(request))
         except services.ServiceError as err:
             add_service_error(form, err)
         else:
@@ -241,7 +242,8 @@ def set_tables(request: HttpRequest, slug: str, date: str) -> HttpResponseBase:
     form = TablesForm(request.POST)
     if form.is_valid():
         try:
-            services.set_tables(e, form.cleaned_data["tables"], who=who(request))
+            services.set_tables(e, form.cleaned_data["tables"],
+                                reason=form.cleaned_data["reason"], who=who(request))
         except services.ServiceError as err:
             add_service_error(form, err)
         else:

@@ -11,9 +11,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from risiko.faults import Fault
 from risiko.sheet import SheetError, parse_sheet_text
 from risiko.web import services
+from risiko.web.core.faults import SHEET_FAULT, TOO_DEEP
+from risiko.web.core.limits import MAX_JSON_DEPTH, loads
 from risiko.web.core.tokens import once
+from risiko.web.core.uploads import limit_upload
 from risiko.web.evenings.models import Evening
 from risiko.web.results.models import GameTable
 from risiko.web.results.selectors import seated
@@ -114,7 +118,7 @@ def enter_scores(request: HttpRequest, slug: str, date: str, number: int) -> Htt
         had = table.results.current().exists()
         try:
             services.enter_scores(table, scores, risiko=risiko, abandoned=gone,
-                                  who=who(request))
+                                  reason=form.cleaned_data["reason"], who=who(request))
         except services.ServiceError as err:
             add_service_error(form, err)
         else:
@@ -122,8 +126,24 @@ def enter_scores(request: HttpRequest, slug: str, date: str, number: int) -> Htt
     return refused(request, _table_page(request, t, e, table, scores_form=form))
 
 
+def _sheet(text: str, t: Tournament, e: Evening, table: GameTable) -> Any:
+    """The pasted or uploaded sheet read by the library; ServiceError naming the table."""
+    where = {"evening": e.date.isoformat(), "table": table.number}
+    if text.lstrip().startswith(("{", "[")):
+        loads("sheet", text)  # too deep, NUL, integers beyond 64 bits: refused by name
+    try:
+        return parse_sheet_text(text, ruleset=t.ruleset_name)
+    except SheetError as err:
+        raise services.ServiceError(*[
+            f if isinstance(f, Fault) else SHEET_FAULT(where, text=str(f)) for f in err.faults
+        ]) from None
+    except RecursionError:
+        raise services.ServiceError(TOO_DEEP({"field": "sheet"}, limit=MAX_JSON_DEPTH)) from None
+
+
 @referee_required
 @require_POST
+@limit_upload
 @once
 def enter_sheet(request: HttpRequest, slug: str, date: str, number: int) -> HttpResponseBase:
     """An end-of-game sheet, JSON or CSV, pasted or uploaded (scored by the game library)."""
@@ -132,16 +152,9 @@ def enter_sheet(request: HttpRequest, slug: str, date: str, number: int) -> Http
     if form.is_valid():
         had = table.results.current().exists()
         try:
-            try:
-                sheet = parse_sheet_text(form.cleaned_data["sheet_text"],
-                                         ruleset=t.ruleset_name)
-            except SheetError as err:
-                where = _("table %(n)d") % {"n": table.number}
-                raise services.ServiceError(
-                    "\n".join(f"{where}: {fault}" for fault in err.faults)
-                ) from None
-            services.enter_sheet(table, sheet.to_dict(),
-                                 abandoned=form.cleaned_data["abandoned"], who=who(request))
+            sheet = _sheet(form.cleaned_data["sheet_text"], t, e, table)
+            services.enter_sheet(table, sheet.to_dict(), abandoned=form.cleaned_data["abandoned"],
+                                 reason=form.cleaned_data["reason"], who=who(request))
         except services.ServiceError as err:
             add_service_error(form, err)
         else:

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from risiko.web import selectors, services
 from risiko.web.collation import display_key
 from risiko.web.core.tokens import once
+from risiko.web.core.uploads import limit_upload
 from risiko.web.evenings.models import Evening
 from risiko.web.site.permissions import committee_required, referee_required
 from risiko.web.tournaments.models import CarryOver, Tournament
@@ -84,6 +85,7 @@ def _tournament_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpR
                               .select_related("player"), key=lambda c: display_key(c.player.name)),
         "report": selectors.season_report_of(t),
         "faults": selectors.faults_of(t),
+        "unreadable": selectors.unreadable_facts(t),
         "players_form": PlayersForm(),
         "evening_form": EveningForm(initial={"date": today(), "chief_referee":
                                              referee_name(request)}),
@@ -178,6 +180,7 @@ def make_current(request: HttpRequest, slug: str) -> HttpResponseBase:
 
 @committee_required
 @require_http_methods(["GET", "POST"])
+@limit_upload
 @once
 def import_season(request: HttpRequest) -> HttpResponseBase:
     """Create a tournament from a season file (committee only)."""
