@@ -345,11 +345,13 @@ def arrive(ctx: typer.Context, tournament: TOpt, date: DateArg,
            phoned_at: Annotated[str | None, typer.Option(
                help="when the phone notice was made, HH:MM (a notice after 21:10 does not "
                "count, R3)")] = None,
-           by: ByOpt = "", json_out: JsonOpt = False) -> None:
-    """Record (or correct) an arrival (R3) and show its class."""
+           by: ByOpt = "", json_out: JsonOpt = False,
+           reason: Annotated[str, typer.Option(
+               help="why, for a correction (history and audit log)")] = "") -> None:
+    """Record (or correct, saying why with --reason) an arrival (R3) and show its class."""
     name, ruling = _store(ctx).arrive(tournament, date, player, at,
                                       phoned=phoned or phoned_at is not None,
-                                      phoned_at=phoned_at, by=by)
+                                      phoned_at=phoned_at, by=by, reason=reason)
     if json_out:
         emit_json({"player": name, **ruling})
     else:
@@ -378,11 +380,13 @@ def seat_by_hand(ctx: typer.Context, tournament: TOpt, date: DateArg,
                  tables: Annotated[list[str], typer.Argument(
                      help="one argument per table: its players in seat order, comma "
                      "separated (\"Anna,Bruno,Carla,Dario\")", show_default=False)],
-                 by: ByOpt = "", json_out: JsonOpt = False) -> None:
+                 by: ByOpt = "", json_out: JsonOpt = False,
+                 reason: Annotated[str, typer.Option(
+                     help="why, for a change of seating (audit log)")] = "") -> None:
     """Seat an evening by hand: each table's players in seat order (= turn order), 3 to 6
     per table, every player once."""
     plan = [[n.strip() for n in t.split(",") if n.strip()] for t in tables]
-    result = _store(ctx).seat_by_hand(tournament, date, plan, by=by)
+    result = _store(ctx).seat_by_hand(tournament, date, plan, by=by, reason=reason)
     if json_out:
         emit_json({"tables": result})
     else:
@@ -391,9 +395,10 @@ def seat_by_hand(ctx: typer.Context, tournament: TOpt, date: DateArg,
 
 @tournament_app.command("swap")
 def swap(ctx: typer.Context, tournament: TOpt, date: DateArg, a: str, b: str,
-         by: ByOpt = "") -> None:
+         by: ByOpt = "",
+         reason: Annotated[str, typer.Option(help="why (audit log)")] = "") -> None:
     """Swap two seated players by hand."""
-    print_tables(_store(ctx).swap(tournament, date, a, b, by=by))
+    print_tables(_store(ctx).swap(tournament, date, a, b, by=by, reason=reason))
 
 
 @tournament_app.command("stage")
@@ -413,15 +418,19 @@ def enter_sheet(ctx: typer.Context, tournament: TOpt, date: DateArg, table: int,
                 file: Annotated[Path, typer.Argument(help="end-of-game sheet (JSON or CSV)")],
                 abandoned: Annotated[list[str] | None, typer.Option(
                     help="a player who left the game (R13); repeatable")] = None,
-                by: ByOpt = "") -> None:
-    """Enter (or correct) a table's result from an end-of-game sheet."""
+                by: ByOpt = "",
+                reason: Annotated[str, typer.Option(
+                    help="why, for a correction (history and audit log)")] = "") -> None:
+    """Enter (or correct, saying why with --reason) a table's result from an end-of-game
+    sheet."""
     from ..sheet import SheetError, load_sheet
 
     try:
         sheet = load_sheet(file).to_dict()
     except SheetError as e:
         fail_faults(e)
-    _store(ctx).enter_sheet(tournament, date, table, sheet, abandoned=abandoned or [], by=by)
+    _store(ctx).enter_sheet(tournament, date, table, sheet, abandoned=abandoned or [], by=by,
+                            reason=reason)
     _said(f"table {table}: sheet recorded")
 
 
@@ -432,11 +441,14 @@ def enter_scores(ctx: typer.Context, tournament: TOpt, date: DateArg, table: int
                      help="a player who completed the objective; repeatable")] = None,
                  abandoned: Annotated[list[str] | None, typer.Option(
                      help="a player who left the game (R13); repeatable")] = None,
-                 by: ByOpt = "") -> None:
-    """Enter (or correct) a table's scores directly: ``Anna=57 Bruno=40 ...``."""
+                 by: ByOpt = "",
+                 reason: Annotated[str, typer.Option(
+                     help="why, for a correction (history and audit log)")] = "") -> None:
+    """Enter (or correct, saying why with --reason) a table's scores directly: ``Anna=57
+    Bruno=40 ...``."""
     values = key_values(scores)
     _store(ctx).enter_scores(tournament, date, table, values, risiko=risiko or [],
-                             abandoned=abandoned or [], by=by)
+                             abandoned=abandoned or [], by=by, reason=reason)
     _said(f"table {table}: scores recorded")
 
 
@@ -501,6 +513,18 @@ def draw(ctx: typer.Context, tournament: TOpt,
     """Record a draw of lots among tied players at a cut (R18 reading)."""
     names = _store(ctx).draw(tournament, stage, order, referee=referee, by=by)
     _said(f"draw recorded: {', '.join(names)}")
+
+
+@tournament_app.command("merge-players")
+def merge_players(ctx: typer.Context,
+                  keep: Annotated[str, typer.Argument(help="the player who stays")],
+                  twin: Annotated[str, typer.Argument(
+                      help="the same person registered again (e.g. LUÈ for Luè)")],
+                  by: ByOpt = "") -> None:
+    """Merge two players who are one person: every fact of TWIN becomes KEEP's (committee;
+    audit-logged). Refused when both arrived or sat on the same evening."""
+    name = _store(ctx).merge_players(keep, twin, by=by)
+    _said(f"{twin} merged into {name}")
 
 
 @tournament_app.command("standings")

@@ -73,18 +73,18 @@ class Store:
         raise NotImplementedError
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
-               phoned_at: str | None, by: str) -> tuple[str, dict[str, Any]]:
+               phoned_at: str | None, by: str, reason: str = "") -> tuple[str, dict[str, Any]]:
         raise NotImplementedError
 
     def seat(self, tournament: str, date: str, *, seed: str | None, by: str
              ) -> list[list[str]]:
         raise NotImplementedError
 
-    def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str
-                     ) -> list[list[str]]:
+    def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str,
+                     reason: str = "") -> list[list[str]]:
         raise NotImplementedError
 
-    def swap(self, tournament: str, date: str, a: str, b: str, *, by: str
+    def swap(self, tournament: str, date: str, a: str, b: str, *, by: str, reason: str = ""
              ) -> list[list[str]]:
         raise NotImplementedError
 
@@ -93,11 +93,11 @@ class Store:
         raise NotImplementedError
 
     def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
-                    abandoned: list[str], by: str) -> None:
+                    abandoned: list[str], by: str, reason: str = "") -> None:
         raise NotImplementedError
 
     def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
-                     risiko: list[str], abandoned: list[str], by: str) -> None:
+                     risiko: list[str], abandoned: list[str], by: str, reason: str = "") -> None:
         raise NotImplementedError
 
     def penalty(self, tournament: str, date: str, player: str, points: int, *, unit: str,
@@ -121,6 +121,9 @@ class Store:
         raise NotImplementedError
 
     def report(self, tournament: str = "") -> dict[str, Any]:
+        raise NotImplementedError
+
+    def merge_players(self, keep: str, twin: str, *, by: str) -> str:
         raise NotImplementedError
 
     def log(self, tournament: str, limit: int) -> list[dict[str, Any]]:
@@ -197,11 +200,11 @@ class DatabaseStore(Store):
         return f"{e.date} ({e.stage})"
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
-               phoned_at: str | None, by: str) -> tuple[str, dict[str, Any]]:
+               phoned_at: str | None, by: str, reason: str = "") -> tuple[str, dict[str, Any]]:
         def go(s: Any) -> Any:
             t = s.get_tournament(tournament)
             return s.record_arrival(s.get_evening(t, date), player, at, phoned=phoned,
-                                    phoned_at=phoned_at, who=who(by))
+                                    phoned_at=phoned_at, reason=reason, who=who(by))
 
         row, ruling = self._run(go)
         return str(row.player.name), ruling.to_dict()
@@ -215,23 +218,26 @@ class DatabaseStore(Store):
 
         return self._run(go)
 
-    def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str
-                     ) -> list[list[str]]:
+    def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str,
+                     reason: str = "") -> list[list[str]]:
         def go(s: Any) -> list[list[str]]:
             e = s.get_evening(s.get_tournament(tournament), date)
-            s.set_tables(e, tables, who=who(by))
+            s.set_tables(e, tables, reason=reason, who=who(by))
             return _tables_of(e)
 
         return self._run(go)
 
-    def swap(self, tournament: str, date: str, a: str, b: str, *, by: str
+    def swap(self, tournament: str, date: str, a: str, b: str, *, by: str, reason: str = ""
              ) -> list[list[str]]:
         def go(s: Any) -> list[list[str]]:
             e = s.get_evening(s.get_tournament(tournament), date)
-            s.swap_seats(e, a, b, who=who(by))
+            s.swap_seats(e, a, b, reason=reason, who=who(by))
             return _tables_of(e)
 
         return self._run(go)
+
+    def merge_players(self, keep: str, twin: str, *, by: str) -> str:
+        return str(self._run(lambda s: s.merge_players(keep, twin, who=who(by))).name)
 
     def seat_stage(self, tournament: str, stage: str, date: str, *, by: str
                    ) -> list[list[str]]:
@@ -242,20 +248,20 @@ class DatabaseStore(Store):
         return self._run(go)
 
     def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
-                    abandoned: list[str], by: str) -> None:
+                    abandoned: list[str], by: str, reason: str = "") -> None:
         def go(s: Any) -> Any:
             e = s.get_evening(s.get_tournament(tournament), date)
             return s.enter_sheet(s.get_table(e, table), sheet, abandoned=abandoned,
-                                 who=who(by))
+                                 reason=reason, who=who(by))
 
         self._run(go)
 
     def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
-                     risiko: list[str], abandoned: list[str], by: str) -> None:
+                     risiko: list[str], abandoned: list[str], by: str, reason: str = "") -> None:
         def go(s: Any) -> Any:
             e = s.get_evening(s.get_tournament(tournament), date)
             return s.enter_scores(s.get_table(e, table), scores, risiko=risiko,
-                                  abandoned=abandoned, who=who(by))
+                                  abandoned=abandoned, reason=reason, who=who(by))
 
         self._run(go)
 
@@ -411,6 +417,9 @@ class FileStore(Store):
     def log(self, tournament: str, limit: int) -> list[dict[str, Any]]:
         self._no("a season file has no audit log: the log is the database's")
 
+    def merge_players(self, keep: str, twin: str, *, by: str) -> str:
+        self._no("players are merged in the database (a season file lists names)")
+
     # writes: risiko.tournament.edit (the same checks as the services)
     def _change(self, fn: Callable[[Any], tuple[Any, Any]]) -> Any:
         """Apply ``fn`` to the file's tournament; ``fn`` returns (tournament, answer); the
@@ -459,7 +468,7 @@ class FileStore(Store):
         return f"{date} ({stage})"
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
-               phoned_at: str | None, by: str) -> tuple[str, dict[str, Any]]:
+               phoned_at: str | None, by: str, reason: str = "") -> tuple[str, dict[str, Any]]:
         from ..tournament import edit
 
         def go(t: Any) -> Any:
@@ -482,14 +491,14 @@ class FileStore(Store):
         self._change(lambda t: edit.seat_tables(t, date, seed=seed))
         return self._tables(date)
 
-    def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str
-                     ) -> list[list[str]]:
+    def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str,
+                     reason: str = "") -> list[list[str]]:
         from ..tournament import edit
 
         self._change(lambda t: (edit.set_tables(t, date, tables), None))
         return self._tables(date)
 
-    def swap(self, tournament: str, date: str, a: str, b: str, *, by: str
+    def swap(self, tournament: str, date: str, a: str, b: str, *, by: str, reason: str = ""
              ) -> list[list[str]]:
         from ..tournament import edit
 
@@ -504,14 +513,14 @@ class FileStore(Store):
         return self._tables(date)
 
     def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
-                    abandoned: list[str], by: str) -> None:
+                    abandoned: list[str], by: str, reason: str = "") -> None:
         from ..tournament import edit
 
         self._change(lambda t: (edit.enter_sheet(t, date, table, sheet, abandoned=abandoned),
                                 None))
 
     def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
-                     risiko: list[str], abandoned: list[str], by: str) -> None:
+                     risiko: list[str], abandoned: list[str], by: str, reason: str = "") -> None:
         from ..tournament import edit
 
         self._change(lambda t: (edit.enter_scores(t, date, table, scores, risiko=risiko,

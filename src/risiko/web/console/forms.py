@@ -389,6 +389,18 @@ class StageForm(forms.Form):
     chief_referee = forms.CharField(label=_("Chief referee"), max_length=80, required=False)
 
 
+class MergePlayersForm(forms.Form):
+    """Two players who are one person: ``twin``'s facts become ``keep``'s."""
+
+    keep = forms.ChoiceField(label=_("The player who stays"))
+    twin = forms.ChoiceField(label=_("The same person registered again"))
+
+    def __init__(self, *args: Any, players: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("keep", "twin"):
+            self.fields[name].choices = _choices(players)  # type: ignore[attr-defined]
+
+
 class ImportForm(forms.Form):
     """A season file to create a tournament from (committee)."""
 

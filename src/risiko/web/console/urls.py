@@ -9,7 +9,8 @@ Names: ``referee_home``; per tournament (``slug``): ``console_tournament``,
 ``console_swap``, ``console_set_tables``, ``console_table_cards``, ``console_penalties``,
 ``console_add_penalty``, ``console_void_penalty`` / ``console_appeal`` (+ penalty id),
 ``console_discipline``; per table (+ ``number``): ``console_table``, ``console_scores``,
-``console_sheet``, ``console_abandon``; committee only: ``console_import``.
+``console_sheet``, ``console_abandon``; committee only: ``console_import``,
+``console_merge_players``.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ TB = E + "tavolo/<int:number>/"
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", tournament.home, name="referee_home"),
     path("importa/", tournament.import_season, name="console_import"),
+    path("giocatori/unisci/", tournament.merge_players, name="console_merge_players"),
     path(T, tournament.tournament, name="console_tournament"),
     path(T + "giocatori/", tournament.add_players, name="console_add_players"),
     path(T + "in-corso/", tournament.make_current, name="console_make_current"),

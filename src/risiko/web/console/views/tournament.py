@@ -14,10 +14,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from risiko.web import selectors, services
+from risiko.web.auditlog.models import AuditEntry
+from risiko.web.core import repair
 from risiko.web.collation import display_key
 from risiko.web.core.tokens import once
 from risiko.web.core.uploads import limit_upload
 from risiko.web.evenings.models import Evening
+from risiko.web.players.models import Player
 from risiko.web.site.permissions import committee_required, referee_required
 from risiko.web.tournaments.models import CarryOver, Tournament
 
@@ -26,6 +29,7 @@ from ..forms import (
     CarryOverForm,
     EveningForm,
     ImportForm,
+    MergePlayersForm,
     PlayersForm,
     TournamentForm,
     add_service_error,
@@ -67,8 +71,10 @@ def home(request: HttpRequest) -> HttpResponseBase:
     tournaments = Tournament.objects.annotate(
         n_players=Count("entries", distinct=True), n_evenings=Count("evenings", distinct=True)
     ).order_by("-is_current", "-created")
+    repairs = AuditEntry.objects.filter(who=repair.WHO, action__in=repair.ACTIONS)[:50]
     return refused(request, render(request, "console/home.html", {
         "tournaments": tournaments, "form": form, "current": current_evening(),
+        "repairs": repairs,
     }))
 
 
@@ -195,3 +201,26 @@ def import_season(request: HttpRequest) -> HttpResponseBase:
             messages.success(request, _("Tournament %(name)s imported.") % {"name": t.name})
             return redirect("console_tournament", t.slug)
     return refused(request, render(request, "console/import.html", {"form": form}))
+
+
+@committee_required
+@require_http_methods(["GET", "POST"])
+@once
+def merge_players(request: HttpRequest) -> HttpResponseBase:
+    """Merge two players who are one person (committee only; audit-logged)."""
+    names = sorted(Player.objects.exclude(key__contains="#merged-")
+                   .values_list("name", flat=True), key=str.casefold)
+    form = MergePlayersForm(request.POST or None, players=names)
+    if request.method == "POST" and form.is_valid():
+        keep, twin = form.cleaned_data["keep"], form.cleaned_data["twin"]
+        try:
+            services.merge_players(keep, twin, who=who(request))
+        except services.ServiceError as e:
+            add_service_error(form, e)
+        else:
+            messages.success(request, _("%(twin)s merged into %(keep)s.")
+                             % {"twin": twin, "keep": keep})
+            return redirect("console_merge_players")
+    collisions = AuditEntry.objects.filter(who=repair.WHO, action=repair.COLLISION)
+    return refused(request, render(request, "console/merge_players.html",
+                                   {"form": form, "collisions": collisions}))
