@@ -8,6 +8,7 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 
-for script in ("bench_cli_start.py", "bench_odds.py", "bench_games.py", "bench_web.py"):
+for script in ("bench_cli_start.py", "bench_odds.py", "bench_games.py", "bench_web.py",
+               "bench_connections.py"):
     print(f"== {script}", flush=True)
     subprocess.run([sys.executable, str(HERE / script)], check=True)

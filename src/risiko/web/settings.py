@@ -141,19 +141,18 @@ SQLITE_OPTIONS: dict[str, Any] = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
 #: PostgreSQL: a bounded pool of connections (psycopg's), given back after each request
-#: whatever thread served it (``RISIKO_DB_POOL_MAX``, default 8).
-POSTGRES_POOL: dict[str, Any] = {
-    "min_size": 1,
-    "max_size": int(os.environ.get("RISIKO_DB_POOL_MAX") or 8),
-    "timeout": 20,
-}
+#: whatever thread served it (``RISIKO_DB_POOL_MAX``, default 8; ``0``: no pool, a connection
+#: per request closed at its end). Never persistent connections: under the ASGI server each
+#: request may run in another thread, and a thread's connection would stay open.
+POSTGRES_POOL_MAX = int(os.environ.get("RISIKO_DB_POOL_MAX") or 8)
+POSTGRES_POOL: dict[str, Any] = {"min_size": 1, "max_size": POSTGRES_POOL_MAX, "timeout": 20}
 
 
 def _database() -> dict[str, Any]:
     url = os.environ.get("DATABASE_URL")
     if url:
         db: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=0))
-        if db["ENGINE"] == "django.db.backends.postgresql":
+        if db["ENGINE"] == "django.db.backends.postgresql" and POSTGRES_POOL_MAX > 0:
             db.setdefault("OPTIONS", {})["pool"] = dict(POSTGRES_POOL)
         elif db["ENGINE"] == "django.db.backends.sqlite3":
             db["ENGINE"] = SQLITE_ENGINE  # the database file created 0600
