@@ -3,8 +3,8 @@
 Starts the ASGI app with uvicorn in a subprocess, as ``risiko serve`` does, on a fresh
 PostgreSQL database, and fires ``CLIENTS`` (50) clients at once, each asking ``REQUESTS`` (20)
 pages in a row (the public standings, its live partial and the JSON API, as the players'
-phones do); meanwhile it counts the database's connections (``pg_stat_activity``) every 20 ms. Then it waits 2 s and counts again (what
-stays open when the evening is quiet). Twice: with the connection pool (the default,
+phones do); meanwhile it counts the database's connections (``pg_stat_activity``) every
+20 ms. Then it waits 2 s and counts again (what stays open when the evening is quiet). Twice: with the connection pool (the default,
 ``RISIKO_DB_POOL_MAX`` = 8) and without it (``RISIKO_DB_POOL_MAX=0``: a connection per
 request, closed at its end).
 

@@ -30,10 +30,10 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any
 
+from risiko.faults import Fault
 from risiko.tournament import model as dm
 from risiko.web.auditlog.services import audit
 from risiko.web.core import faults as F
-from risiko.faults import Fault
 from risiko.web.core.faults import ServiceError, as_faults, error_faults
 from risiko.web.core.limits import check_json, create
 from risiko.web.core.repair import draw_players_key

@@ -15,8 +15,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from risiko.web import selectors, services
 from risiko.web.auditlog.models import AuditEntry
-from risiko.web.core import repair
 from risiko.web.collation import display_key
+from risiko.web.core import repair
 from risiko.web.core.tokens import once
 from risiko.web.core.uploads import limit_upload
 from risiko.web.evenings.models import Evening
