@@ -4,9 +4,9 @@ Starts the ASGI app with uvicorn in a subprocess, as ``risiko serve`` does, on a
 PostgreSQL database, and fires ``CLIENTS`` (50) clients at once, each asking ``REQUESTS`` (20)
 pages in a row (the public standings, its live partial and the JSON API, as the players'
 phones do); meanwhile it counts the database's connections (``pg_stat_activity``) every
-20 ms. Then it waits 2 s and counts again (what stays open when the evening is quiet). Twice: with the connection pool (the default,
-``RISIKO_DB_POOL_MAX`` = 8) and without it (``RISIKO_DB_POOL_MAX=0``: a connection per
-request, closed at its end).
+20 ms. Then it waits 2 s and counts again (what stays open when the evening is quiet).
+Twice: with the connection pool (the default, ``RISIKO_DB_POOL_MAX`` = 8) and without it
+(``RISIKO_DB_POOL_MAX=0``: a connection per request, closed at its end).
 
 Run: ``RISIKO_BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/wt_write
 .venv/bin/python bench/bench_connections.py`` (the database ``<name>_conn_bench`` is created

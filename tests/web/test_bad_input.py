@@ -229,7 +229,7 @@ def test_services_refuse_by_name_what_a_database_would_refuse(played):
         (lambda: services.add_penalty(e, "Ciro", -5, unit="ranking", reason="x" * 301,
                                       referee="R", who="w"), "service.too_long"),
         (lambda: services.add_penalty(e, "Ciro", -5, unit="ranking", reason="x",
-                                      referee="R", at="24:00", who="w"), "service.bad_time"),
+                                      referee="R", at="24:00", who="w"), "time.out_of_range"),
         (lambda: services.set_carry_over(t, "Nico", 10**20, referee="R", who="w"),
          "service.out_of_range"),
         (lambda: services.enter_scores(table, {n: -1 for n in NAMES[5:10]}, who="w"),
@@ -244,4 +244,5 @@ def test_services_refuse_by_name_what_a_database_would_refuse(played):
         with pytest.raises(services.ServiceError) as err:
             call()
         assert err.value.fault.code == code, (code, err.value.faults)
+        assert err.value.fault.subjects.get("evening", "2027-03-02") == "2027-03-02"
     assert _facts() == before

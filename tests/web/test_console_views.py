@@ -356,7 +356,7 @@ def test_refusals_are_shown_next_to_the_form_and_nothing_is_written(played, ref_
          "esiste già un torneo chiamato &#x27;Torneo sociale&#x27;"),
         (reverse("referee_home"), {"name": "Altro", "ruleset": "club-milano",
                                    "format": "club-milano", "format_params": '{"bogus": 1}'},
-         "unknown format fields: bogus"),
+         "campi del formato sconosciuti: bogus"),
         (reverse("console_open_evening", args=[t.slug]), {"date": DATE, "stage": "qualifying"},
          "c&#x27;è già una serata il 2027-03-02"),
         (reverse("console_scores", args=[t.slug, DATE, 2]),
@@ -389,7 +389,7 @@ def test_refusals_are_shown_next_to_the_form_and_nothing_is_written(played, ref_
          {"stage": "semifinal", "date": "2027-04-01", "chief_referee": ""},
          "la semifinale non si può ancora generare"),
         (reverse("console_sheet", args=[t.slug, DATE, 2]), {"text": '{"seats": []}'},
-         "tavolo 2: 0 seats: a table has 2 to 6 seats"),
+         "0 posti: un tavolo ha da 2 a 6 posti"),
         (reverse("console_abandon", args=[t.slug, DATE, 2]), {"player": "Fede"},
          "inserisci prima il risultato del tavolo, poi chi ha abbandonato"),
     ]
