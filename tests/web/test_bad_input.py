@@ -246,3 +246,26 @@ def test_services_refuse_by_name_what_a_database_would_refuse(played):
         assert err.value.fault.code == code, (code, err.value.faults)
         assert err.value.fault.subjects.get("evening", "2027-03-02") == "2027-03-02"
     assert _facts() == before
+
+
+def test_a_write_the_database_refuses_is_a_message_naming_what_changed(played):
+    """The constraints are the last line: a write that gets past the service's checks (here
+    one that skips them) and breaks "one current row" is a ServiceError, on SQLite (which
+    names the columns) as on PostgreSQL (which names the constraint)."""
+    from risiko.web.core.writes import write
+
+    _t, e, _pen = played
+    nico = Player.objects.get(name="Nico")
+
+    @write
+    def arrive_without_the_checks():
+        return Arrival.objects.create(evening=e, player=nico, at="21:00")
+
+    arrive_without_the_checks()
+    with pytest.raises(services.ServiceError) as err:
+        arrive_without_the_checks()
+    assert err.value.fault.code == "service.conflict_arrival"
+    assert err.value.fault.params["constraint"] == "one_current_arrival"
+    assert Arrival.objects.filter(player=nico).count() == 1
+    services.record_arrival(e, "Nico", "21:05", who="w")  # the service supersedes: fine
+    assert Arrival.objects.current().get(player=nico).at == "21:05"
