@@ -205,7 +205,7 @@ def test_a_stored_fact_that_cannot_be_read_is_named_not_a_500(played):
     still answer, the console names the fact to the referees."""
     t, e, pen = played
     Penalty.objects.filter(pk=pen.pk).update(at="24:00")
-    Arrival.objects.create(evening=e, player=Player.objects.get(name="Nico"), at="ore 21")
+    Arrival.objects.create(evening=e, player=Player.objects.get(name="Nico"), at="zz:zz")
     c = Client()
     c.force_login(_user("arbitro", "referee"))
     for page in _pages(t, pen):
