@@ -343,7 +343,8 @@ def evening(request: HttpRequest, slug: str, date: str) -> HttpResponse:
     for gt in ev.tables.order_by("number"):
         online = OnlineTable.objects.filter(game_table=gt).first()
         tables.append({"table": gt, "online": online,
-                       "players": [s.player.name for s in gt.seats.order_by("position")]})
+                       "players": [s.player.name
+                                   for s in gt.seats.current().order_by("position")]})
     return render(request, "online/evening.html", {
         "tournament": t, "evening": ev, "tables": tables,
         "date": dt.date.isoformat(ev.date)})
