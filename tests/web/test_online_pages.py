@@ -137,7 +137,7 @@ def test_an_online_evening_of_a_tournament_ends_in_the_standings() -> None:
     members = {}
     for n in names:
         user = User.objects.create_user(n.lower(), password=PASSWORD)
-        Member.objects.create(user=user, player=club._entry_player(t, n))
+        Member.objects.create(user=user, player=club.entry_player(t, n))
         c = Client()
         c.login(username=n.lower(), password=PASSWORD)
         members[n] = c

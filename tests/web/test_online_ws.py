@@ -465,7 +465,7 @@ def test_a_tournament_table_never_gives_a_member_a_bot_and_asks_the_referee_for_
     users = {}
     for n in names:
         users[n] = User.objects.create_user(n.lower(), password="x")
-        Member.objects.create(user=users[n], player=club._entry_player(t, n))
+        Member.objects.create(user=users[n], player=club.entry_player(t, n))
         services.join(table.pk, user=users[n])
     table.refresh_from_db()
     assert table.status == "playing"

@@ -86,6 +86,7 @@ __all__ = [
     "decide_appeal",
     "enter_scores",
     "enter_sheet",
+    "entry_player",
     "export_season",
     "get_evening",
     "get_player",
