@@ -13,7 +13,8 @@ Three figures per page: **cold** (every cache of :mod:`risiko.web.public.data` e
 each request: the first visitor after the server starts), **changed** (a write - an audit
 entry - before each request: what the first visitor after a new result waits; parsed sheets
 and past rankings are still remembered) and **warm** (nothing changed since the last request:
-what the phones polling every 10 s get). Also ``selectors.load_tournament`` and
+what the phones polling every 10 s get); the same for the referee console's tournament page,
+stages, standings CSV and printable standings (the same cache). Also ``selectors.load_tournament`` and
 ``selectors.season_report_of`` (one query or more per table, no cache), for comparison.
 Run: ``.venv/bin/python bench/bench_web.py [PLAYERS] [EVENINGS] [RUNS]``.
 """
@@ -192,6 +193,24 @@ def main() -> None:
             cold = median_ms(lambda url=url: client.get(url), runs, data.clear_cache)
             changed = median_ms(lambda url=url: client.get(url), runs, change)
             warm = median_ms(lambda url=url: client.get(url), runs)
+            print(f"{label:30} {cold:9.1f} {changed:9.1f} {warm:9.1f}")
+        from django.contrib.auth.models import Group, User
+
+        referee = User.objects.get(username="arbitro")
+        referee.groups.add(Group.objects.get_or_create(name="referee")[0])
+        console = Client()
+        console.force_login(referee)
+        console_pages = {
+            "console: tournament page": f"/arbitro/t/{t.slug}/",
+            "console: stages": f"/arbitro/t/{t.slug}/fasi/",
+            "console: standings CSV": f"/arbitro/t/{t.slug}/classifica.csv",
+            "console: printable standings": f"/arbitro/t/{t.slug}/classifica/stampa/",
+        }
+        for label, url in console_pages.items():
+            assert console.get(url).status_code == 200, url
+            cold = median_ms(lambda url=url: console.get(url), runs, data.clear_cache)
+            changed = median_ms(lambda url=url: console.get(url), runs, change)
+            warm = median_ms(lambda url=url: console.get(url), runs)
             print(f"{label:30} {cold:9.1f} {changed:9.1f} {warm:9.1f}")
         n = 3
         load = median_ms(lambda: selectors.load_tournament(t), n)

@@ -58,6 +58,12 @@ _unreadable_lock = threading.Lock()
 def unreadable_facts(t: Tournament) -> list[str]:
     """What the last :func:`load_tournament` of ``t`` in this process could not read."""
     load_tournament(t)
+    return last_unreadable(t)
+
+
+def last_unreadable(t: Tournament) -> list[str]:
+    """What the last :func:`load_tournament` of ``t`` in this process could not read,
+    without loading it again (the public pages' snapshot keeps it beside the facts)."""
     with _unreadable_lock:
         return list(_unreadable.get(t.pk, ()))
 

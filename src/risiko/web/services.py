@@ -28,14 +28,17 @@ entered by mistake is ``voided``. Faults raise :class:`ServiceError`, a
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any
+from typing import Any, TypeVar
+
+from django.db import models
 
 from risiko.faults import Fault
+from risiko.names import name_key
 from risiko.tournament import model as dm
 from risiko.web.auditlog.services import audit
 from risiko.web.core import faults as F
 from risiko.web.core.faults import ServiceError, as_faults, error_faults
-from risiko.web.core.limits import check_json, create
+from risiko.web.core.limits import check_json, check_row
 from risiko.web.core.repair import draw_players_key
 from risiko.web.core.writes import lock_tournament, write
 from risiko.web.evenings.models import Arrival, Evening
@@ -47,7 +50,14 @@ from risiko.web.evenings.services import (
 )
 from risiko.web.players.models import Player
 from risiko.web.players.services import get_player, merge_players
-from risiko.web.results.models import Appeal, Discipline, GameTable, Penalty, TableResult
+from risiko.web.results.models import (
+    Appeal,
+    Discipline,
+    GameTable,
+    Penalty,
+    Seat,
+    TableResult,
+)
 from risiko.web.results.services import (
     add_discipline,
     add_penalty,
@@ -60,7 +70,6 @@ from risiko.web.results.services import (
     set_tables,
     swap_seats,
     void_penalty,
-    write_tables,
 )
 from risiko.web.selectors import load_tournament
 from risiko.web.tournaments.models import Draw, Tournament
@@ -70,10 +79,13 @@ from risiko.web.tournaments.services import (
     entry_player,
     get_tournament,
     parse_date,
+    players_by_key,
     record_draw,
     set_carry_over,
     set_current,
 )
+
+_M = TypeVar("_M", bound=models.Model)
 
 __all__ = [
     "ServiceError",
@@ -156,7 +168,13 @@ def export_season(t: Tournament) -> dict[str, Any]:
 @write
 def import_season(data: Any, *, who: str, name: str | None = None) -> Tournament:
     """Create a tournament with every fact of a season file (validated first: its faults
-    become one ServiceError, nothing is written)."""
+    become one ServiceError, nothing is written).
+
+    The players are registered through :func:`add_players` (one audit entry each), then
+    each player is looked up once and every evening's facts are written with bulk inserts,
+    each row checked against its columns first (a season of 200 players and 30 evenings in
+    a few seconds); the audit log gets one entry per evening (what it brought: arrivals,
+    tables, results, penalties) and one for the import."""
     from risiko.tournament.season import SeasonError, parse_season
 
     check_json("season", data)
@@ -173,54 +191,106 @@ def import_season(data: Any, *, who: str, name: str | None = None) -> Tournament
         who=who,
     )
     add_players(t, domain.player_names, who=who)
+    known = players_by_key(t)
+
+    def player(player_name: str) -> Player:
+        found = known.get(name_key(player_name))
+        return found if found is not None else entry_player(t, player_name)  # the refusal
+
+    def row(model: type[_M], **values: Any) -> _M:
+        return model(**check_row(model, values))
+
+    accepted = []
     for member in domain.players:
         if member.accepted_ruleset or member.accepted_on:
-            Player.objects.filter(entries__tournament=t, name=member.name).update(
-                accepted_ruleset=member.accepted_ruleset or "", accepted_on=member.accepted_on
-            )
+            p = player(member.name)
+            p.accepted_ruleset = member.accepted_ruleset or ""
+            p.accepted_on = member.accepted_on
+            accepted.append(p)
+    Player.objects.bulk_update(accepted, ["accepted_ruleset", "accepted_on"])
     for c in domain.carry_over:
         set_carry_over(t, c.player, c.points, referee=c.referee, note=c.note, who=who)
     rs = domain.ruleset
+    evenings = []
     for e in domain.evenings:
         default = dm.Schedule.from_ruleset(rs, e.stage).to_dict()
         own = {k: v for k, v in e.schedule.to_dict().items() if default.get(k) != v}
-        ev = create(Evening, tournament=t, date=e.date, stage=e.stage, schedule=own)
-        audit(who, "open evening", t, ev, f"{e.date} ({e.stage}) from a season file")
-        for a in e.arrivals:
-            create(Arrival, evening=ev, player=entry_player(t, a.player),
-                   at=dm.clock_name(a.at), phoned=a.phoned,
-                   phoned_at=dm.clock_name(a.phoned_at) if a.phoned_at is not None else "",
-                   recorded_by=who)
-        tables = write_tables(ev, [list(tb.seats) for tb in e.tables])
-        for table, tb in zip(tables, e.tables, strict=True):
+        evenings.append(row(Evening, tournament=t, date=e.date, stage=e.stage, schedule=own))
+    Evening.objects.bulk_create(evenings)
+    evening_of = dict(Evening.objects.filter(tournament=t).values_list("date", "pk"))
+    Arrival.objects.bulk_create([
+        row(Arrival, evening_id=evening_of[e.date], player=player(a.player),
+            at=dm.clock_name(a.at), phoned=a.phoned,
+            phoned_at=dm.clock_name(a.phoned_at) if a.phoned_at is not None else "",
+            recorded_by=who)
+        for e in domain.evenings for a in e.arrivals
+    ])
+    GameTable.objects.bulk_create([
+        row(GameTable, evening_id=evening_of[e.date], number=number)
+        for e in domain.evenings for number in range(1, len(e.tables) + 1)
+    ])
+    table_of = {(ev, number): pk for pk, ev, number in GameTable.objects.filter(
+        evening__tournament=t).values_list("pk", "evening_id", "number")}
+    seats, results, penalties = [], [], []
+    for e in domain.evenings:
+        ev = evening_of[e.date]
+        for number, tb in enumerate(e.tables, start=1):
+            table_id = table_of[(ev, number)]
+            seats += [row(Seat, evening_id=ev, table_id=table_id, player=player(seated),
+                          position=pos)
+                      for pos, seated in enumerate(tb.seats, start=1)]
             if tb.sheet is not None:
-                create(TableResult, table=table, sheet=tb.sheet.to_dict(),
-                       abandoned=sorted(tb.abandoned), entered_by=who)
+                results.append(row(TableResult, table_id=table_id, sheet=tb.sheet.to_dict(),
+                                   abandoned=sorted(tb.abandoned), entered_by=who))
             elif tb.scores is not None:
-                create(TableResult, table=table, scores=dict(tb.scores),
-                       risiko=sorted(tb.risiko), abandoned=sorted(tb.abandoned),
-                       entered_by=who)
-            for pen in tb.penalties:
-                _import_penalty(ev, pen, "table", table)
-        for pen in e.penalties:
-            _import_penalty(ev, pen, "ranking", None)
-        for d in e.discipline:
-            create(Discipline, evening=ev, player=entry_player(t, d.player), level=d.level,
-                   reason=d.reason, referee=d.referee, table_number=d.table)
-    for lots in domain.draws:
-        create(Draw, tournament=t, stage=lots.stage, order=list(lots.order),
-               players_key=draw_players_key(lots.order), referee=lots.referee, note=lots.note)
+                results.append(row(TableResult, table_id=table_id, scores=dict(tb.scores),
+                                   risiko=sorted(tb.risiko), abandoned=sorted(tb.abandoned),
+                                   entered_by=who))
+            penalties += [(ev, pen, "table", table_id) for pen in tb.penalties]
+        penalties += [(ev, pen, "ranking", None) for pen in e.penalties]
+    Seat.objects.bulk_create(seats)
+    TableResult.objects.bulk_create(results)
+    penalty_rows = [
+        row(Penalty, evening_id=ev, table_id=table_id, player=player(p.player), unit=unit,
+            points=p.points, reason=p.reason, referee=p.referee,
+            at=dm.clock_name(p.at) if p.at is not None else "")
+        for ev, p, unit, table_id in penalties
+    ]
+    _bulk_create_with_ids(Penalty, penalty_rows)
+    Appeal.objects.bulk_create([
+        row(Appeal, penalty=penalty_row, outcome=p.appeal.outcome, points=p.appeal.points,
+            referee=p.appeal.referee, reason=p.appeal.reason)
+        for penalty_row, (_ev, p, _unit, _table) in zip(penalty_rows, penalties, strict=True)
+        if p.appeal is not None
+    ])
+    Discipline.objects.bulk_create([
+        row(Discipline, evening_id=evening_of[e.date], player=player(d.player),
+            level=d.level, reason=d.reason, referee=d.referee, table_number=d.table)
+        for e in domain.evenings for d in e.discipline
+    ])
+    Draw.objects.bulk_create([
+        row(Draw, tournament=t, stage=lots.stage, order=list(lots.order),
+            players_key=draw_players_key(lots.order), referee=lots.referee, note=lots.note)
+        for lots in domain.draws
+    ])
+    for e in domain.evenings:
+        played = sum(1 for tb in e.tables if tb.sheet is not None or tb.scores is not None)
+        fines = len(e.penalties) + sum(len(tb.penalties) for tb in e.tables)
+        audit(who, "open evening", t, Evening(pk=evening_of[e.date]),
+              f"{e.date} ({e.stage}) from a season file: {len(e.arrivals)} arrivals, "
+              f"{len(e.tables)} tables, {played} results, {fines} penalties")
     audit(who, "import season", t, t, f"{len(domain.evenings)} evenings")
     return t
 
 
-def _import_penalty(ev: Evening, p: dm.Penalty, unit: str, table: GameTable | None) -> None:
-    row = create(
-        Penalty, evening=ev, table=table, player=entry_player(ev.tournament, p.player),
-        unit=unit, points=p.points, reason=p.reason, referee=p.referee,
-        at=dm.clock_name(p.at) if p.at is not None else "",
-    )
-    if p.appeal is not None:
-        create(Appeal, penalty=row, outcome=p.appeal.outcome, points=p.appeal.points,
-               referee=p.appeal.referee, reason=p.appeal.reason)
+def _bulk_create_with_ids(model: Any, rows: list[Any]) -> None:
+    """``bulk_create`` that leaves every row with its id (one insert per row on a database
+    that cannot return them from a bulk insert)."""
+    from django.db import connection
+
+    if connection.features.can_return_rows_from_bulk_insert:
+        model.objects.bulk_create(rows)
+    else:
+        for r in rows:
+            r.save(force_insert=True)
 

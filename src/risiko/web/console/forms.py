@@ -17,6 +17,7 @@ from risiko.tournament.schedule import CLUB_TIMEZONE
 from risiko.tournament.season import SeasonError, read_season_json
 from risiko.web.core.faults import ServiceError
 from risiko.web.core.limits import check_size, loads
+from risiko.web.site.widgets import QuickSelect
 
 from . import labels
 
@@ -152,7 +153,7 @@ class EveningForm(forms.Form):
 class CarryOverForm(forms.Form):
     """R17: the points a new member keeps."""
 
-    player = forms.ChoiceField(label=_("Player"))
+    player = forms.ChoiceField(label=_("Player"), widget=QuickSelect)  # 200 players: fast
     points = forms.IntegerField(label=_("Points"), widget=NUMBER)
     referee = forms.CharField(label=_("Referee"), max_length=80)
     note = forms.CharField(label=_("Note"), max_length=200, required=False, initial="R17")

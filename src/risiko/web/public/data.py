@@ -13,13 +13,13 @@ import datetime as _dt
 import itertools
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
 from django.contrib.admin.models import LogEntry
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models.signals import post_delete, post_save
 
 from risiko.ruleset import Ruleset
@@ -29,7 +29,7 @@ from risiko.tournament.ranking import Number
 from risiko.tournament.schedule import classify
 from risiko.tournament.standings import compute_standings
 from risiko.web.auditlog.models import AuditEntry
-from risiko.web.selectors import clear_sheet_cache, load_tournament
+from risiko.web.selectors import clear_sheet_cache, last_unreadable, load_tournament
 from risiko.web.tournaments.models import Tournament
 
 # ------------------------------------------------------------------------------ loading
@@ -166,8 +166,10 @@ class Snapshot:
     result).
     """
 
-    def __init__(self, domain: dm.Tournament) -> None:
+    def __init__(self, domain: dm.Tournament, unreadable: Iterable[str] = ()) -> None:
         self.domain = domain
+        #: the stored facts the loader could not read (left out; shown to referees)
+        self.unreadable = list(unreadable)
         self.ruleset = domain.ruleset
         self.scored = replace(domain, evenings=tuple(
             replace(e, tables=tuple(_prescored(t, self.ruleset) for t in e.tables))
@@ -183,6 +185,7 @@ class Snapshot:
         self.row_of = {r["player"]: r for r in self.rows}
         self._views: dict[_dt.date, EveningView | None] = {}
         self._lock = threading.Lock()
+        self._fragments: dict[tuple[str, ...], str] = {}
 
     @cached_property
     def evenings(self) -> dict[_dt.date, EveningView]:
@@ -198,6 +201,30 @@ class Snapshot:
                 found = next((e for e in self.scored.evenings if e.date == date), None)
                 self._views[date] = None if found is None else self._evening_view(found)
             return self._views[date]
+
+    def fragment(self, key: tuple[str, ...], render: Callable[[], str]) -> str:
+        """The HTML ``render()`` gives, remembered under ``key`` for this snapshot (the
+        ``{% snapshotfragment %}`` tag: a part of a page that depends only on the facts)."""
+        found = self._fragments.get(key)
+        if found is None:
+            found = self._fragments[key] = render()
+        return found
+
+    @cached_property
+    def season(self) -> dict[str, Any]:
+        """The whole computed season (``risiko season --json``: :attr:`report` and the
+        ``evenings``), as the referee console shows and exports it. Shared: read only."""
+        from risiko.tournament.season import season_report
+
+        return season_report(self.domain, self.stages)
+
+    @cached_property
+    def faults(self) -> list[Any]:
+        """What in the recorded facts contradicts the regulation
+        (:func:`risiko.tournament.checks.tournament_faults`), computed once per change."""
+        from risiko.tournament.checks import tournament_faults
+
+        return list(tournament_faults(self.domain))
 
     @cached_property
     def summaries(self) -> list[EveningSummary]:
@@ -364,10 +391,19 @@ def connect_signals(models_: Iterable[type[models.Model]]) -> None:
                             dispatch_uid=f"public-delete-{model._meta.label}")
 
 
-def _latest(model: type[models.Model], time_field: str) -> tuple[Any, ...]:
-    count = model._default_manager.count()
-    last = model._default_manager.order_by("-pk").values_list("pk", time_field).first()
-    return (count, *(last or (None, None)))
+def _change_sql() -> str:
+    """One query for the change key: count, last id and last time of the audit log and of
+    the admin's log (four ORM queries cost more than the cached page they guard)."""
+    quote = connection.ops.quote_name
+    parts = []
+    for model, time_field in ((AuditEntry, "when"), (LogEntry, "action_time")):
+        table = quote(model._meta.db_table)
+        pk = quote(str(model._meta.pk.column))
+        when = quote(str(model._meta.get_field(time_field).column))  # type: ignore[union-attr]
+        parts += [f"(SELECT COUNT(*) FROM {table})",
+                  f"(SELECT {pk} FROM {table} ORDER BY {pk} DESC LIMIT 1)",
+                  f"(SELECT {when} FROM {table} ORDER BY {pk} DESC LIMIT 1)"]
+    return "SELECT " + ", ".join(parts)
 
 
 def change_key() -> tuple[Any, ...]:
@@ -376,25 +412,48 @@ def change_key() -> tuple[Any, ...]:
     an older database still give a new time), the admin adds a log entry, and the saves and
     deletes of the domain models in this process are counted. Read before the facts, so a
     write landing in between is picked up by the next request."""
-    return (_signal_writes, _latest(AuditEntry, "when"), _latest(LogEntry, "action_time"))
+    with connection.cursor() as cursor:
+        cursor.execute(_change_sql())
+        row = cursor.fetchone()
+    return (_signal_writes, *(row or ()))
+
+
+_building: dict[int, threading.Lock] = {}
+
+
+def _cached(pk: int, key: tuple[Any, ...]) -> Snapshot | None:
+    with _cache_lock:
+        hit = _CACHE.get(pk)
+        if hit is not None and hit[0] == key:
+            _CACHE.move_to_end(pk)
+            return hit[1]
+    return None
 
 
 def snapshot(t: Tournament) -> Snapshot:
     """The :class:`Snapshot` of ``t``, from the cache when nothing changed since it was
-    computed."""
-    key = change_key()
+    computed. After a change one request computes it while the others asking for the same
+    tournament wait for that one (instead of each computing it at the same time: with
+    50 phones polling, a new result would otherwise be computed by every request that
+    arrives during the computation, each slower for sharing the processor)."""
+    found = _cached(t.pk, change_key())
+    if found is not None:
+        return found
     with _cache_lock:
-        hit = _CACHE.get(t.pk)
-        if hit is not None and hit[0] == key:
+        lock = _building.setdefault(t.pk, threading.Lock())
+    with lock:
+        key = change_key()  # what changed while this request waited is seen now
+        found = _cached(t.pk, key)
+        if found is not None:
+            return found
+        domain = load_tournament(t)
+        snap = Snapshot(domain, unreadable=last_unreadable(t))
+        with _cache_lock:
+            _CACHE[t.pk] = (key, snap)
             _CACHE.move_to_end(t.pk)
-            return hit[1]
-    snap = Snapshot(load_tournament(t))
-    with _cache_lock:
-        _CACHE[t.pk] = (key, snap)
-        _CACHE.move_to_end(t.pk)
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return snap
+            while len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+        return snap
 
 
 def clear_cache() -> None:

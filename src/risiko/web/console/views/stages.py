@@ -12,8 +12,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from risiko.web import selectors, services
+from risiko.web import services
 from risiko.web.core.tokens import once
+from risiko.web.public import data
 from risiko.web.site.permissions import referee_required
 from risiko.web.tournaments.models import Draw, Tournament
 
@@ -42,7 +43,8 @@ def pending_ties(pending: list[dict[str, Any]], players: list[str]) -> list[dict
 
 
 def _stages_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpResponse:
-    report = selectors.season_report_of(t)
+    snap = data.snapshot(t)  # computed once per change, shared with the public pages
+    report = snap.season
     players = player_names(t)
     me = referee_name(request)
     ties = pending_ties(report["faults"], players)
@@ -54,7 +56,7 @@ def _stages_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpRespo
     stage_evenings = list(t.evenings.exclude(stage="qualifying").order_by("date"))
     taken = {e.stage for e in stage_evenings}
     context: dict[str, Any] = {
-        "t": t, "tab": "stages", "report": report, "faults": selectors.faults_of(t),
+        "t": t, "tab": "stages", "snap": snap, "report": report, "faults": snap.faults,
         "ties": ties,
         "stage_evenings": [
             {"evening": e, "label": labels.label(labels.STAGES, e.stage),

@@ -13,14 +13,16 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from risiko.web import selectors, services
+from risiko.web import services
 from risiko.web.auditlog.models import AuditEntry
 from risiko.web.collation import display_key
 from risiko.web.core import repair
 from risiko.web.core.tokens import once
 from risiko.web.core.uploads import limit_upload
-from risiko.web.evenings.models import Evening
+from risiko.web.evenings.models import Arrival, Evening
 from risiko.web.players.models import Player
+from risiko.web.public import data
+from risiko.web.results.models import GameTable
 from risiko.web.site.permissions import committee_required, referee_required
 from risiko.web.tournaments.models import CarryOver, Tournament
 
@@ -79,19 +81,27 @@ def home(request: HttpRequest) -> HttpResponseBase:
 
 
 def _tournament_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpResponse:
+    snap = data.snapshot(t)  # computed once per change, shared with the public pages
     players = player_names(t)
-    evenings = t.evenings.annotate(
-        n_tables=Count("tables", distinct=True), n_arrivals=Count("arrivals", distinct=True)
-    ).order_by("date")
+    evenings = list(t.evenings.order_by("date"))
+    # counted one table at a time: a join of tables and arrivals would multiply the rows
+    n_tables = dict(GameTable.objects.filter(evening__tournament=t).values_list("evening")
+                    .annotate(n=Count("id")))
+    n_arrivals = dict(Arrival.objects.filter(evening__tournament=t).values_list("evening")
+                      .annotate(n=Count("id")))
+    for e in evenings:
+        e.n_tables = n_tables.get(e.pk, 0)  # type: ignore[attr-defined]
+        e.n_arrivals = n_arrivals.get(e.pk, 0)  # type: ignore[attr-defined]
     context: dict[str, Any] = {
         "t": t,
+        "snap": snap,
         "players": players,
         "evenings": evenings,
         "carry_overs": sorted(CarryOver.objects.current().filter(tournament=t)
                               .select_related("player"), key=lambda c: display_key(c.player.name)),
-        "report": selectors.season_report_of(t),
-        "faults": selectors.faults_of(t),
-        "unreadable": selectors.unreadable_facts(t),
+        "report": snap.season,
+        "faults": snap.faults,
+        "unreadable": snap.unreadable,
         "players_form": PlayersForm(),
         "evening_form": EveningForm(initial={"date": today(), "chief_referee":
                                              referee_name(request)}),

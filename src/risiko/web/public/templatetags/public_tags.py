@@ -2,7 +2,8 @@
 
 ``stage``, ``arrival``, ``appeal`` (domain words in the page's language), ``pending`` (a
 pending line of the season report, translated), ``longdate``, ``shortdate``, ``signed``
-(+5, −5, 0), ``getitem``.
+(+5, −5, 0), ``getitem``; ``{% snapshotfragment %}`` (a part of a page rendered once per
+change of the facts).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import datetime as _dt
 from typing import Any
 
 from django import template
+from django.utils import translation
 from django.utils.safestring import SafeString
 
 from .. import texts
@@ -74,3 +76,38 @@ def getitem(mapping: Any, key: Any) -> Any:
         return mapping.get(key)
     except AttributeError:
         return None
+
+
+class _SnapshotFragment(template.Node):
+    def __init__(self, nodelist: template.NodeList, snap: template.base.FilterExpression,
+                 name: template.base.FilterExpression,
+                 vary: list[template.base.FilterExpression]) -> None:
+        self.nodelist, self.snap, self.name, self.vary = nodelist, snap, name, vary
+
+    def render(self, context: template.Context) -> str:
+        snap = self.snap.resolve(context)
+        remember = getattr(snap, "fragment", None)
+        if remember is None:  # not a snapshot: render as usual
+            return str(self.nodelist.render(context))
+        key = (str(self.name.resolve(context)), translation.get_language() or "",
+               *(str(v.resolve(context)) for v in self.vary))
+        return str(remember(key, lambda: self.nodelist.render(context)))
+
+
+@register.tag("snapshotfragment")
+def snapshotfragment(parser: template.base.Parser, token: template.base.Token) -> template.Node:
+    """``{% snapshotfragment snap "name" var ... %}...{% endsnapshotfragment %}``: the
+    enclosed part rendered once per :class:`~risiko.web.public.data.Snapshot`, page
+    language and values of ``var ...`` (everything else it shows must come from the
+    snapshot), then served from the snapshot until the next change. The standings table
+    (the page and its live partial, polled by every phone) costs nothing after the first
+    phone asks."""
+    bits = token.split_contents()
+    if len(bits) < 3:
+        raise template.TemplateSyntaxError(
+            "{% snapshotfragment snap \"name\" [var ...] %} needs a snapshot and a name")
+    nodelist = parser.parse(("endsnapshotfragment",))
+    parser.delete_first_token()
+    return _SnapshotFragment(nodelist, parser.compile_filter(bits[1]),
+                             parser.compile_filter(bits[2]),
+                             [parser.compile_filter(b) for b in bits[3:]])
