@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_web import EVENINGS, PLAYERS, build, setup_django  # noqa: E402
+from bench_web import EVENINGS, PLAYERS, build, setup_django
 
 RUNS = 3
 

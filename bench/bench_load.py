@@ -32,7 +32,6 @@ import http.client
 import os
 import random
 import re
-import statistics
 import sys
 import tempfile
 import threading
@@ -44,7 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_web import _table_sizes, build, setup_django  # noqa: E402
+from bench_web import _table_sizes, build, setup_django
 
 PASSWORD = "bench-password-42"
 
@@ -168,7 +167,7 @@ def referee(base: str, username: str, setup: dict[str, Any], stop: threading.Eve
         try:
             status, page, _h = c.request("GET", path)
             values = {f"score_{i}": str(rng.randint(5, 90)) for i in range(1, len(seats) + 1)}
-            status, text = c.form(path + "punteggi/", page, values)
+            status, _text = c.form(path + "punteggi/", page, values)
             error = None if status in (200, 302) else f"{status} POST {path}"
         except Exception as exc:  # a refused connection, a timeout: an error
             error = f"{type(exc).__name__}: {exc}"
@@ -272,7 +271,8 @@ def main() -> None:
     ap.add_argument("--write-every", type=float, default=3.0)
     ap.add_argument("--duration", type=float, default=60.0)
     ap.add_argument("--closed", type=float, default=30.0)
-    ap.add_argument("--workers", type=int, default=0, help="risiko serve --workers (0: its default)")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="risiko serve --workers (0: its default)")
     args = ap.parse_args()
     from risiko.web.serving import ServedApp
 

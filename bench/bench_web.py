@@ -13,8 +13,9 @@ Three figures per page: **cold** (every cache of :mod:`risiko.web.public.data` e
 each request: the first visitor after the server starts), **changed** (a write - an audit
 entry - before each request: what the first visitor after a new result waits; parsed sheets
 and past rankings are still remembered) and **warm** (nothing changed since the last request:
-what the phones polling every 10 s get); the same for the referee console's tournament page,
-stages, standings CSV and printable standings (the same cache). Also ``selectors.load_tournament`` and
+what the phones polling every 10 s get); the same for the referee console's tournament
+page, stages, standings CSV and printable standings (the same cache). Also
+``selectors.load_tournament`` and
 ``selectors.season_report_of`` (one query or more per table, no cache), for comparison.
 Run: ``.venv/bin/python bench/bench_web.py [PLAYERS] [EVENINGS] [RUNS]``.
 """

@@ -21,7 +21,8 @@ class QuickSelect(forms.Select):
     def render(self, name: str, value: Any, attrs: dict[str, Any] | None = None,
                renderer: Any = None) -> SafeString:
         widget = self.get_context(name, value, attrs)["widget"]
-        parts: list[str] = [format_html('<select name="{}"{}>', widget["name"], flatatt(widget["attrs"]))]
+        parts: list[str] = [
+            format_html('<select name="{}"{}>', widget["name"], flatatt(widget["attrs"]))]
         for group_name, options, _index in widget["optgroups"]:
             if group_name:
                 parts.append(format_html('<optgroup label="{}">', group_name))
