@@ -208,9 +208,17 @@ def phone(base: str, paths: list[str], stop: threading.Event, period: float | No
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid`` (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time of process ``pid`` and of its children (uvicorn's workers),
+    from Linux's /proc."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if stat.parent.name == str(pid) or fields[1] == str(pid):
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def run(base: str, pid: int, setup: dict[str, Any], phones: int, period: float | None,

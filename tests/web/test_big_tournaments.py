@@ -156,3 +156,40 @@ def test_requests_after_a_change_compute_the_snapshot_once(monkeypatch):
     assert calls == [424242]
     assert out == [("snapshot", "domain")] * 8
     data.clear_cache()
+
+
+def test_during_a_computation_phones_get_the_previous_snapshot_and_referees_wait(monkeypatch):
+    t = Tournament(pk=434343, name="x")
+    key = ["before"]
+    started, release = threading.Event(), threading.Event()
+
+    def load(tournament: Tournament) -> str:
+        if key[0] == "after":
+            started.set()
+            release.wait(10)
+        return key[0]
+
+    monkeypatch.setattr(data, "change_key", lambda: (key[0],))
+    monkeypatch.setattr(data, "load_tournament", load)
+    monkeypatch.setattr(data, "Snapshot", lambda domain: ("snapshot", domain))
+    data.clear_cache()
+    assert data.snapshot(t) == ("snapshot", "before")
+    key[0] = "after"  # a result is saved
+    first: list[object] = []
+    computing = threading.Thread(target=lambda: first.append(data.snapshot(t)))
+    computing.start()
+    assert started.wait(10)
+    # a phone asking meanwhile is answered at once, with the standings from before
+    assert data.snapshot(t) == ("snapshot", "before")
+    # the referee console waits for the new one
+    referee: list[object] = []
+    waiting = threading.Thread(target=lambda: referee.append(data.snapshot(t, fresh=True)))
+    waiting.start()
+    waiting.join(0.3)
+    assert waiting.is_alive() and referee == []
+    release.set()
+    computing.join(10)
+    waiting.join(10)
+    assert first == referee == [("snapshot", "after")]
+    assert data.snapshot(t) == ("snapshot", "after")
+    data.clear_cache()

@@ -1,8 +1,8 @@
 """The login limit holds against guesses sent at once (issue 8 item 5): against a real
-``risiko serve`` (uvicorn, several requests at a time, the production settings) on SQLite and
-PostgreSQL, 60 wrong passwords released together through a barrier get at most the limit
-checked, and the right password sent after them does not log in; the address limit holds
-the same way across usernames."""
+``risiko serve`` (uvicorn, two worker processes, several requests at a time each, the
+production settings) on SQLite and PostgreSQL, 60 wrong passwords released together through
+a barrier get at most the limit checked, and the right password sent after them does not log
+in; the address limit holds the same way across usernames."""
 
 from __future__ import annotations
 
@@ -71,7 +71,8 @@ def test_parallel_guesses_check_at_most_the_limit(tmp_path):
     env = server_env(tmp_path)
     env.update(RISIKO_LOGIN_MAX_FAILURES="5", RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS="12")
     make_user(env, "arbitro", PASSWORD, "referee")
-    with ServedApp(env, args=["--trusted-proxy", "127.0.0.1"]) as app:
+    # two server processes: the count must be the database's, not a process's memory
+    with ServedApp(env, args=["--trusted-proxy", "127.0.0.1", "--workers", "2"]) as app:
         first = Browser(app.url)
         status, _h, _b = first.get("/login/")
         assert status == 200 and "csrftoken" in first.cookies

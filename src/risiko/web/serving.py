@@ -8,9 +8,12 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
+import time
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from types import TracebackType
 
@@ -52,10 +55,25 @@ class ServedApp:
             env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )
         threading.Thread(target=self._drain, daemon=True).start()
-        if not self._ready.wait(timeout) or not self.url:
+        deadline = time.monotonic() + timeout
+        if not self._ready.wait(timeout) or not self.url or not self._listening(deadline):
             self.stop()
             raise RuntimeError("risiko serve did not start:\n" + "\n".join(self.log[-30:]))
         return self.url
+
+    def _listening(self, deadline: float) -> bool:
+        """Wait until the port accepts connections (with ``--workers`` the port is bound
+        before the workers listen on it)."""
+        parts = urllib.parse.urlsplit(self.url)
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                return False
+            try:
+                socket.create_connection((parts.hostname, parts.port), timeout=1).close()
+                return True
+            except OSError:
+                time.sleep(0.1)
+        return False
 
     def stop(self) -> None:
         """Stop the server (SIGINT, SIGKILL after 10 s)."""

@@ -4,7 +4,8 @@
 queries. :func:`snapshot` gives everything computed from it -
 the season report (``risiko season --json``), each evening's tables with every seat's score,
 the points of every player after each qualifying evening - cached in this process under a key
-that changes with every write: nothing stale is ever served (see :func:`change_key`).
+that changes with every write (see :func:`change_key`): the first request after a write
+computes it, a public request arriving during that computation gets the one from before.
 """
 
 from __future__ import annotations
@@ -430,18 +431,26 @@ def _cached(pk: int, key: tuple[Any, ...]) -> Snapshot | None:
     return None
 
 
-def snapshot(t: Tournament) -> Snapshot:
+def snapshot(t: Tournament, *, fresh: bool = False) -> Snapshot:
     """The :class:`Snapshot` of ``t``, from the cache when nothing changed since it was
-    computed. After a change one request computes it while the others asking for the same
-    tournament wait for that one (instead of each computing it at the same time: with
-    50 phones polling, a new result would otherwise be computed by every request that
-    arrives during the computation, each slower for sharing the processor)."""
+    computed.
+
+    After a change one request computes the new snapshot; a request arriving while it does
+    gets the snapshot from before the change - it arrived at the same moment as the change,
+    and a phone polling the standings asks again 10 seconds later - instead of waiting or
+    computing it too (50 phones polling would otherwise compute a new result once each,
+    every one slower for sharing the processor). ``fresh=True`` (the referee console: a
+    referee must see what was just saved) waits for the computation instead."""
     found = _cached(t.pk, change_key())
     if found is not None:
         return found
     with _cache_lock:
         lock = _building.setdefault(t.pk, threading.Lock())
-    with lock:
+        previous = _CACHE.get(t.pk)
+    if not lock.acquire(blocking=fresh or previous is None):
+        assert previous is not None
+        return previous[1]
+    try:
         key = change_key()  # what changed while this request waited is seen now
         found = _cached(t.pk, key)
         if found is not None:
@@ -454,6 +463,8 @@ def snapshot(t: Tournament) -> Snapshot:
             while len(_CACHE) > _CACHE_SIZE:
                 _CACHE.popitem(last=False)
         return snap
+    finally:
+        lock.release()
 
 
 def clear_cache() -> None:

@@ -37,7 +37,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     buf = io.StringIO()
     writer = csvcells.writer(buf, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for row in data.snapshot(t).season["standings"]:
+    for row in data.snapshot(t, fresh=True).season["standings"]:
         writer.writerow(["" if row[c] is None else row[c] for c in CSV_COLUMNS])
     return _download(buf.getvalue(), "text/csv; charset=utf-8", f"{t.slug}-classifica.csv")
 
@@ -46,7 +46,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
     """The ranking and the stages as JSON (``risiko season --json`` without the evenings)."""
     t = tournament_or_404(slug)
-    report = {k: v for k, v in data.snapshot(t).season.items() if k != "evenings"}
+    report = {k: v for k, v in data.snapshot(t, fresh=True).season.items() if k != "evenings"}
     return _download(json.dumps(report, ensure_ascii=False, indent=1),
                      "application/json", f"{t.slug}-classifica.json")
 
@@ -63,7 +63,7 @@ def season_export(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_print(request: HttpRequest, slug: str) -> HttpResponse:
     """The ranking (and the final standings once known) on a printable page."""
     t = tournament_or_404(slug)
-    snap = data.snapshot(t)
+    snap = data.snapshot(t, fresh=True)
     return render(request, "console/standings_print.html",
                   {"t": t, "snap": snap, "report": snap.season})
 

@@ -43,7 +43,7 @@ def pending_ties(pending: list[dict[str, Any]], players: list[str]) -> list[dict
 
 
 def _stages_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpResponse:
-    snap = data.snapshot(t)  # computed once per change, shared with the public pages
+    snap = data.snapshot(t, fresh=True)  # computed once per change, shared with the public pages
     report = snap.season
     players = player_names(t)
     me = referee_name(request)

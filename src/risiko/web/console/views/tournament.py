@@ -81,7 +81,7 @@ def home(request: HttpRequest) -> HttpResponseBase:
 
 
 def _tournament_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpResponse:
-    snap = data.snapshot(t)  # computed once per change, shared with the public pages
+    snap = data.snapshot(t, fresh=True)  # computed once per change, shared with the public pages
     players = player_names(t)
     evenings = list(t.evenings.order_by("date"))
     # counted one table at a time: a join of tables and arrivals would multiply the rows
