@@ -23,6 +23,7 @@ from django.contrib.admin.models import LogEntry
 from django.db import connection, models, transaction
 from django.db.models.signals import post_delete, post_save
 
+from risiko.faults import Fault
 from risiko.ruleset import Ruleset
 from risiko.tournament import model as dm
 from risiko.tournament.finals import Stages, compute_stages
@@ -220,7 +221,7 @@ class Snapshot:
         return season_report(self.domain, self.stages)
 
     @cached_property
-    def faults(self) -> list[Any]:
+    def faults(self) -> list[Fault]:
         """What in the recorded facts contradicts the regulation
         (:func:`risiko.tournament.checks.tournament_faults`), computed once per change."""
         from risiko.tournament.checks import tournament_faults
