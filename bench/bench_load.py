@@ -299,7 +299,10 @@ def main() -> None:
               f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start "
               "(the load generator runs on this machine too)", flush=True)
         serve_args = ["--workers", str(args.workers)] if args.workers else []
-        with ServedApp({"RISIKO_DATA_DIR": tmp}, args=serve_args) as app:
+        env = {"RISIKO_DATA_DIR": tmp}
+        if args.workers > 1:  # the online tables' channel layer (not used here)
+            env["REDIS_URL"] = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
+        with ServedApp(env, args=serve_args) as app:
             assert app.process is not None
             for path in phone_paths(setup):  # warm: templates, first snapshot
                 Client(app.url).request("GET", path)

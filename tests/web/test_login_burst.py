@@ -6,6 +6,7 @@ in; the address limit holds the same way across usernames."""
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import Counter
 
@@ -70,6 +71,8 @@ def test_parallel_guesses_check_at_most_the_limit(tmp_path):
         pytest.skip("PostgreSQL without a connection pool")
     env = server_env(tmp_path)
     env.update(RISIKO_LOGIN_MAX_FAILURES="5", RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS="12")
+    # several workers need a channel layer for the online tables (not used here)
+    env.setdefault("REDIS_URL", os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15")
     make_user(env, "arbitro", PASSWORD, "referee")
     # two server processes: the count must be the database's, not a process's memory
     with ServedApp(env, args=["--trusted-proxy", "127.0.0.1", "--workers", "2"]) as app:
