@@ -171,7 +171,7 @@ def test_during_a_computation_phones_get_the_previous_snapshot_and_referees_wait
 
     monkeypatch.setattr(data, "change_key", lambda: (key[0],))
     monkeypatch.setattr(data, "load_tournament", load)
-    monkeypatch.setattr(data, "Snapshot", lambda domain: ("snapshot", domain))
+    monkeypatch.setattr(data, "Snapshot", lambda domain, unreadable=(): ("snapshot", domain))
     data.clear_cache()
     assert data.snapshot(t) == ("snapshot", "before")
     key[0] = "after"  # a result is saved

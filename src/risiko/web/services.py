@@ -35,6 +35,7 @@ from django.db import models
 from risiko.faults import Fault
 from risiko.names import name_key
 from risiko.tournament import model as dm
+from risiko.web.auditlog.models import AuditEntry
 from risiko.web.auditlog.services import audit
 from risiko.web.core import faults as F
 from risiko.web.core.faults import ServiceError, as_faults, error_faults
@@ -231,7 +232,9 @@ def import_season(data: Any, *, who: str, name: str | None = None) -> Tournament
     ])
     table_of = {(ev, number): pk for pk, ev, number in GameTable.objects.filter(
         evening__tournament=t).values_list("pk", "evening_id", "number")}
-    seats, results, penalties = [], [], []
+    seats: list[Seat] = []
+    results: list[TableResult] = []
+    penalties: list[tuple[int, dm.Penalty, str, int | None]] = []
     for e in domain.evenings:
         ev = evening_of[e.date]
         for number, tb in enumerate(e.tables, start=1):
@@ -273,12 +276,17 @@ def import_season(data: Any, *, who: str, name: str | None = None) -> Tournament
             players_key=draw_players_key(lots.order), referee=lots.referee, note=lots.note)
         for lots in domain.draws
     ])
+    entries = []
     for e in domain.evenings:
         played = sum(1 for tb in e.tables if tb.sheet is not None or tb.scores is not None)
         fines = len(e.penalties) + sum(len(tb.penalties) for tb in e.tables)
-        audit(who, "open evening", t, Evening(pk=evening_of[e.date]),
-              f"{e.date} ({e.stage}) from a season file: {len(e.arrivals)} arrivals, "
-              f"{len(e.tables)} tables, {played} results, {fines} penalties")
+        entries.append(AuditEntry(
+            who=(who or "?")[:150], action="open evening", tournament=t.name[:120],
+            target=f"{Evening._meta.label}:{evening_of[e.date]}",
+            summary=(f"{e.date} ({e.stage}) from a season file: {len(e.arrivals)} arrivals, "
+                     f"{len(e.tables)} tables, {played} results, {fines} penalties")[:300],
+            data={}))
+    AuditEntry.objects.bulk_create(entries)  # one entry per evening, one insert
     audit(who, "import season", t, t, f"{len(domain.evenings)} evenings")
     return t
 
