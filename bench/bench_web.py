@@ -61,6 +61,7 @@ def build(players: int, evenings: int, seed: int = 2027) -> Any:
     from django.contrib.auth.models import User
     from django.db import transaction
 
+    from risiko.names import name_key
     from risiko.web import services
     from risiko.web.auditlog.models import AuditEntry
     from risiko.web.evenings.models import Arrival, Evening
@@ -75,7 +76,7 @@ def build(players: int, evenings: int, seed: int = 2027) -> Any:
     with transaction.atomic():
         t = services.create_tournament("Torneo benchmark", who="bench")
         names = [f"Giocatore {i:03d}" for i in range(1, players + 1)]
-        Player.objects.bulk_create([Player(name=n) for n in names])
+        Player.objects.bulk_create([Player(name=n, key=name_key(n)) for n in names])
         by_name = {p.name: p for p in Player.objects.filter(name__in=names)}
         Entry.objects.bulk_create(
             [Entry(tournament=t, player=by_name[n], order=i) for i, n in enumerate(names, 1)]
@@ -100,7 +101,7 @@ def build(players: int, evenings: int, seed: int = 2027) -> Any:
             for table, size in zip(tables, sizes, strict=True):
                 seated = present[pos:pos + size]
                 pos += size
-                seats += [Seat(table=table, player=by_name[n], position=j)
+                seats += [Seat(evening=ev, table=table, player=by_name[n], position=j)
                           for j, n in enumerate(seated, 1)]
                 if size == 5 and table.number % SHEET_EVERY == 1:
                     renamed = dict(zip(sheet_names, seated, strict=True))
