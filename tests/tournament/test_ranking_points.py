@@ -463,3 +463,27 @@ def test_presets_are_usable() -> None:
     for fmt in FORMATS.values():
         assert fmt.problems() == [], fmt.name
         assert TournamentFormat.from_dict(fmt.to_dict()) == fmt
+
+
+def test_cli_season_shows_table_points_bonus_wins_and_how(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from risiko.cli.main import app
+
+    data = json.loads(SEASON.read_text(encoding="utf-8"))
+    data["evenings"] = [e for e in data["evenings"] if e["stage"] == "qualifying"]
+    data["format"] = {"base": "win-bonus"}
+    path = tmp_path / "season.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    res = CliRunner().invoke(app, ["season", str(path)], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    gino = next(line for line in res.output.splitlines() if " Gino " in line)
+    # rank, player, points, games, RisiKo!, best, penalties, table points, bonus, wins
+    assert gino.replace("│", " ").split() == ["2", "Gino", "297.25", "4", "0", "73", "0",
+                                              "179", "100", "2"]
+    assert ("How: table points, x1.25 at 5-player tables + 50 to the winner, shared by "
+            "tied winners; ties: wins, best") in " ".join(res.output.split())
+    plain = CliRunner().invoke(app, ["season", str(SEASON)], env={"COLUMNS": "200"})
+    mara = next(line for line in plain.output.splitlines() if " Mara " in line)
+    assert mara.replace("│", " ").split() == ["1", "Mara", "240", "4", "1", "100", "0"]
+    assert "How: ranking points = table points; ties: risiko, best, penalties" in plain.output

@@ -113,18 +113,30 @@ def print_report(report: dict[str, Any]) -> None:
     """The human form of a season report (``risiko season``, ``tournament standings``)."""
     from rich.table import Table
 
+    from ..tournament.model import TournamentFormat
+    from ..tournament.standings import describe_format
+
     grid = Table(title=f"{escape(report['name'])} - general ranking ({report['ruleset']}, "
                  f"format {escape(report['format']['name'])})", title_justify="left")
-    for name, justify in (("#", "right"), ("Player", "left"), ("Points", "right"),
-                          ("Games", "right"), ("RisiKo!", "right"), ("Best", "right"),
-                          ("Penalties", "right")):
+    fmt = TournamentFormat.from_dict(report["format"])
+    # other formulas than Club Milano's: table points, bonus and wins next to the points
+    extra = not fmt.ranking_points.is_table
+    columns = [("#", "right"), ("Player", "left"), ("Points", "right"), ("Games", "right"),
+               ("RisiKo!", "right"), ("Best", "right"), ("Penalties", "right")]
+    if extra:
+        columns += [("Table pts", "right"), ("Bonus", "right"), ("Wins", "right")]
+    for name, justify in columns:
         grid.add_column(name, justify=justify)  # type: ignore[arg-type]
     for row in report["standings"]:
         mark = "" if row["eligible"] else " (not eligible)"
-        grid.add_row(str(row["rank"]), escape(row["player"]) + mark, str(row["points"]),
-                     str(row["games"]), str(row["risiko"]),
-                     "-" if row["best"] is None else str(row["best"]), str(row["penalties"]))
+        cells = [str(row["rank"]), escape(row["player"]) + mark, str(row["points"]),
+                 str(row["games"]), str(row["risiko"]),
+                 "-" if row["best"] is None else str(row["best"]), str(row["penalties"])]
+        if extra:
+            cells += [str(row["table_points"]), str(row["bonus"]), str(row["wins"])]
+        grid.add_row(*cells)
     console.print(grid)
+    console.print(f"How: {escape(describe_format(fmt))}", highlight=False)
 
     def line(label: str, players: list[str]) -> None:
         console.print(f"{label}: {escape(', '.join(players))}", highlight=False)

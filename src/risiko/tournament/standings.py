@@ -45,6 +45,7 @@ __all__ = [
     "compute_standings",
     "counted_table_points",
     "counted_tables",
+    "describe_format",
     "player_records",
     "straddling_groups",
 ]
@@ -484,6 +485,34 @@ def straddling_groups(groups: Sequence[Sequence[str]],
             out.append((position, list(group)))
         position += len(group)
     return out
+
+
+def describe_format(fmt: TournamentFormat) -> str:
+    """How the general ranking is computed, in one English line: the ranking-point formula
+    (:meth:`risiko.tournament.ranking.RankingPoints.summary`), the tie-breaks after the
+    points (metric names) and what is discarded.
+
+    >>> from risiko.tournament.model import get_format
+    >>> describe_format(get_format())
+    'ranking points = table points; ties: risiko, best, penalties'
+    >>> from dataclasses import replace
+    >>> describe_format(replace(get_format("win-bonus"), discard_worst=1,
+    ...                         discard_from_evening=6))  # doctest: +NORMALIZE_WHITESPACE
+    'table points, x1.25 at 5-player tables + 50 to the winner, shared by tied winners;
+     ties: wins, best; the 1 worst evening(s) discarded from the 6th qualifying evening'
+    """
+    parts = [fmt.ranking_points.summary()]
+    ties = [t for t in fmt.tie_breaks if t != "points"]
+    if ties:
+        parts.append("ties: " + ", ".join(ties))
+    if fmt.best_of is not None:
+        parts.append(f"the best {fmt.best_of} table(s) count")
+    elif fmt.discard_worst:
+        text = f"the {fmt.discard_worst} worst evening(s) discarded"
+        if fmt.discard_from_evening:
+            text += f" from the {fmt.discard_from_evening}th qualifying evening"
+        parts.append(text)
+    return "; ".join(parts)
 
 
 def draws_for(tournament: Tournament, stage: Stage) -> list[Draw]:

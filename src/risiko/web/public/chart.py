@@ -15,7 +15,7 @@ from django.utils.translation import pgettext
 from risiko.tournament.ranking import Number
 
 from .data import Point
-from .texts import long_date
+from .texts import long_date, points_text
 
 WIDTH = 420  # user units: on a phone about as many pixels, so 13-unit text stays legible
 HEIGHT = 230
@@ -100,7 +100,7 @@ def points_chart(player: str, points: Sequence[Point]) -> Chart | None:
     for i, p in enumerate(points):
         date = long_date(p.date)
         tooltip = _("%(date)s: %(points)s points, rank %(rank)s") % {
-            "date": date, "points": p.points, "rank": p.rank}
+            "date": date, "points": points_text(p.points), "rank": p.rank}
         dots.append(Dot(x_of(i), y_of(float(p.points)), p.points, p.rank,
                         dateformat.format(p.date, pgettext("chart date format", "j M")), tooltip))
     every = max(1, math.ceil(len(points) / MAX_X_LABELS))
@@ -120,14 +120,14 @@ def points_chart(player: str, points: Sequence[Point]) -> Chart | None:
     title = _("Ranking points of %(player)s, evening by evening") % {"player": player}
     if len(points) == 1:
         description = _("%(points)s points after the evening of %(date)s (rank %(rank)s).") % {
-            "points": last.points, "rank": last.rank,
+            "points": points_text(last.points), "rank": last.rank,
             "date": long_date(last.date)}
     else:
         description = _(
             "From %(first)s points after the evening of %(first_date)s to %(last)s points "
             "after the evening of %(last_date)s (rank %(rank)s); %(count)s evenings."
-        ) % {"first": first.points, "first_date": long_date(first.date),
-             "last": last.points, "last_date": long_date(last.date),
+        ) % {"first": points_text(first.points), "first_date": long_date(first.date),
+             "last": points_text(last.points), "last_date": long_date(last.date),
              "rank": last.rank, "count": len(points)}
     return Chart(
         width=WIDTH, height=HEIGHT, left=LEFT, right=WIDTH - RIGHT, top=TOP,

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from django.utils import dateformat
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from risiko.faults import Fault
+from risiko.tournament.ranking import RankingPoints, format_points
 
 
 def long_date(day: _dt.date) -> str:
@@ -65,7 +67,103 @@ def tie_break_label(metric: str) -> str:
         "table_points": _("more table points"),
         "carry_over": _("more points carried over"),
         "fewer_games": _("fewer games played"),
+        "wins": _("more tables won"),
+        "best_win": _("the better best winning score"),
+        "second_best": _("the better second best table score"),
+        "third_best": _("the better third best table score"),
+        "best_ranking": _("the better best ranking points of one table"),
+        "second_best_ranking": _("the better second best ranking points of one table"),
+        "third_best_ranking": _("the better third best ranking points of one table"),
+        "previous_position": _("the better position after the previous evening"),
+        "total_without_discards": _("more points without discards"),
+        "bonus": _("more bonus points"),
     }.get(metric, metric)
+
+
+def points_text(value: Any) -> str:
+    """A ranking figure in the page's language (``598,5`` in Italian, ``598.5`` in English;
+    whole numbers without decimals)."""
+    if value is None:
+        return ""
+    return format_points(Decimal(str(value)), get_language() or "it")
+
+
+def _factors(rp: RankingPoints, winner_only: bool = False) -> str:
+    out = ""
+    names = rp.spec.params
+    five = rp.get("five_seat_factor") if "five_seat_factor" in names else None
+    three = rp.get("three_seat_factor") if "three_seat_factor" in names else None
+    if five is not None and five != 1:
+        out += _(", ×%(factor)s at 5-player tables") % {"factor": points_text(five)}
+    if three is not None and three != 1:
+        out += _(", ×%(factor)s at 3-player tables") % {"factor": points_text(three)}
+    if "cap" in names and rp.get("cap") is not None:
+        out += _(", at most %(cap)s table points") % {"cap": points_text(rp.get("cap"))}
+    return out
+
+
+def formula_line(rp: RankingPoints) -> str:
+    """How one table's scores become ranking points (the format's formula with its
+    parameters), in the page's language."""
+    name = rp.formula
+    if name == "win_bonus":
+        if rp.get("share") == "full":
+            sharing = _(", the full bonus to each tied winner")
+        else:
+            sharing = _(", shared by tied winners")
+        if rp.get("max_sharing") is not None:
+            sharing += _(" (nothing when more than %(n)s tie)") % {"n": rp.get("max_sharing")}
+        return _("Ranking points: table points%(factors)s, + %(bonus)s to the table's "
+                 "winner%(sharing)s.") % {"factors": _factors(rp),
+                                           "bonus": points_text(rp.get("win_bonus")),
+                                           "sharing": sharing}
+    if name == "thousandths":
+        return _("Ranking points: table points / %(divisor)s%(factors)s, + %(win)s to the "
+                 "table's winner (a RisiKo! counts as the most table points).") % {
+            "divisor": points_text(rp.get("divisor")), "factors": _factors(rp),
+            "win": points_text(rp.get("win_point"))}
+    if name == "placement_bonus":
+        return _("Ranking points: a bonus by place at the table (%(alive)s; eliminated "
+                 "players %(out)s) + table points / %(divisor)s%(factors)s.") % {
+            "alive": "/".join(points_text(v) for v in rp.get("placement_bonus")),
+            "out": "/".join(points_text(v) for v in rp.get("eliminated_bonus")),
+            "divisor": points_text(rp.get("divisor")), "factors": _factors(rp)}
+    if name == "winner_gap":
+        return _("Ranking points: the table's winner %(base)s + his table points, the "
+                 "others %(base)s minus their gap to the winner.") % {
+            "base": points_text(rp.get("base"))}
+    if name == "placement":
+        return _("Ranking points by place at the table and table size; a shared place "
+                 "shares the points of the places it covers.")
+    return _("Ranking points: the table points of each qualifying evening.")
+
+
+def discards_line(fmt: Mapping[str, Any]) -> str:
+    """What is discarded (best N, the worst evenings from an evening on), or ``""``."""
+    if fmt.get("best_of") is not None:
+        n = fmt["best_of"]
+        return ngettext("Only the best table counts.", "Only the best %(n)s tables count.",
+                        n) % {"n": n}
+    worst = fmt.get("discard_worst") or 0
+    if not worst:
+        return ""
+    text = ngettext("The worst evening is discarded", "The %(n)s worst evenings are "
+                    "discarded", worst) % {"n": worst}
+    start = fmt.get("discard_from_evening") or 0
+    if start:
+        text += _(" once %(n)s qualifying evenings have been held") % {"n": start}
+    return text + "."
+
+
+def ranking_line(fmt: Mapping[str, Any]) -> str:
+    """How the standings are computed, in one line of the page's language: the formula,
+    the discards (the tie-breaks are said next to it). ``fmt`` is the JSON form of the
+    format (a season report's ``format``)."""
+    try:
+        rp = RankingPoints.from_dict(fmt.get("ranking_points"), str(fmt.get("name", "?")))
+    except ValueError:
+        rp = RankingPoints()
+    return " ".join(t for t in (formula_line(rp), discards_line(fmt)) if t)
 
 
 def join_names(names: list[str]) -> str:

@@ -76,6 +76,10 @@ def _standings_context(request: HttpRequest, t: Tournament) -> dict[str, Any]:
         request, t, snap, "standings",
         tie_breaks=", ".join(f"{i}. {label}" for i, label in enumerate(tie_breaks, 1)),
         rows=snap.rows,
+        ranking_line=texts.ranking_line(report["format"]),
+        # formulas other than Club Milano's: table points, bonus and wins beside the points
+        show_bonus=(report["format"].get("ranking_points") or {}).get("formula",
+                                                                      "table") != "table",
         semifinalists=semifinalists,
         live_url=reverse("standings_live", args=[t.slug]),
         evenings_played=sum(1 for e in snap.domain.stage_evenings("qualifying")

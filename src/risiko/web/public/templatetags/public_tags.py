@@ -2,7 +2,8 @@
 
 ``stage``, ``arrival``, ``appeal`` (domain words in the page's language), ``pending`` (a
 pending line of the season report, translated), ``longdate``, ``shortdate``, ``signed``
-(+5, −5, 0), ``getitem``; ``{% snapshotfragment %}`` (a part of a page rendered once per
+(+5, −5, 0), ``points`` (598,5 in Italian), ``ranking_line`` (how the standings are
+computed), ``getitem``; ``{% snapshotfragment %}`` (a part of a page rendered once per
 change of the facts).
 """
 
@@ -67,6 +68,20 @@ def signed(value: int | None) -> str:
     if value < 0:
         return f"\u2212{-value}"
     return "0"
+
+
+@register.filter
+def points(value: Any) -> str:
+    """``{{ r.points|points }}``: a ranking figure, ``598,5`` in Italian, ``598.5`` in
+    English, whole numbers without decimals; "" for None."""
+    return texts.points_text(value)
+
+
+@register.filter
+def ranking_line(fmt: Any) -> str:
+    """``{{ report.format|ranking_line }}``: how the standings are computed (formula,
+    discards), in the page's language."""
+    return texts.ranking_line(fmt)
 
 
 @register.filter
