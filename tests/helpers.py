@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from risiko.actions import EndTurn, Place
-from risiko.board import parse_territory
+from risiko.board import NUM_TERRITORIES, parse_territory, territory_name
 from risiko.dice import ScriptedChance
 from risiko.game import Game
 from risiko.ruleset import CLUB_MILANO, Ruleset
@@ -234,3 +234,38 @@ def club_score(
                 base += (5 * n) // 2 if name in continents_in else n
         base = min(base, 100)
     return base - (7 if limit is not None and armies > limit else 0)
+
+
+# ------------------------------------------------------------------ position files
+#: Anna's territories in the positions below (she acts)
+ANNA = {
+    "Medio Oriente": 2, "Siam": 4, "Indonesia": 3, "Nuova Guinea": 1,
+    "Australia Occidentale": 2, "Australia Orientale": 1,
+}
+#: Bruno's territories; every other territory is Carla's, with 1 army
+BRUNO = {"Cina": 7, "Europa Meridionale": 1, "Afghanistan": 1}
+CARLA = {"India": 2, "Ucraina": 1}
+
+
+def position(phase: str, anna: dict[str, int] | None = None,
+             bruno: dict[str, int] | None = None, **extra: Any) -> dict[str, Any]:
+    """A 3-seat position: Anna (objective 1), Bruno (2), Carla (3, every territory not
+    named, 1 army each unless in CARLA)."""
+    anna = anna or ANNA
+    bruno = bruno or BRUNO
+    carla = {territory_name(t): 1 for t in range(NUM_TERRITORIES)
+             if territory_name(t) not in anna and territory_name(t) not in bruno}
+    carla.update({k: v for k, v in CARLA.items() if k in carla})
+    data: dict[str, Any] = {
+        "ruleset": "club-milano",
+        "seats": [
+            {"player": "Anna", "objective": 1, "armies": anna},
+            {"player": "Bruno", "objective": 2, "armies": bruno},
+            {"player": "Carla", "objective": 3, "armies": carla},
+        ],
+        "to_act": "Anna",
+        "phase": phase,
+        "round": 3,
+    }
+    data.update(extra)
+    return data

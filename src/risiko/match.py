@@ -49,7 +49,14 @@ def play_game(
     names = list(players) if players is not None else list(DEFAULT_PLAYERS[:n])
     ch = chance if chance is not None else SeededChance(seed)
     game = Game.new(names, ruleset, chance=ch, late=late, last_rounds_at=last_rounds_at)
-    views = [SeatView(game, s) for s in range(n)]
+    return play_on(game, agents, max_actions=max_actions)
+
+
+def play_on(game: Game, agents: Sequence[Agent], *, max_actions: int = 1_000_000) -> Game:
+    """Play ``game`` on to its end (from wherever it is: a new game, a position) with one
+    agent per seat; returns it. Raises AgentError if a bot makes an illegal action,
+    RuntimeError if the game exceeds ``max_actions`` more actions."""
+    views = [SeatView(game, s) for s in range(game.n)]
     push = game.push
     for _ in range(max_actions):
         seat = game.to_act
@@ -78,3 +85,10 @@ def play_bots(
     return play_game(
         agents, ruleset=ruleset, seed=seed, last_rounds_at=last_rounds_at, late=late
     )
+
+
+def play_bots_from(bots: Sequence[str], game: Game, *, seed: int | None = None) -> Game:
+    """Play ``game`` (e.g. :meth:`Game.from_position`) on to its end with bots by name, one
+    per seat (the last name repeats), seeded by ``seed`` as :func:`play_bots` seeds them."""
+    rng = random.Random(None if seed is None else seed * 7919 + 1)
+    return play_on(game, make_agents(bots, game.n, rng))

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board import NUM_TERRITORIES, parse_territory, territory_name
 from .cards import JOLLY_CARDS, NUM_CARDS, card_name, parse_card
@@ -49,7 +49,10 @@ from .names import name_key
 from .ruleset import Ruleset, get_ruleset
 from .state import FORFEIT_CLAUSES, EndReason, Phase, SeatStatus, State
 
-__all__ = ["parse_position", "position_of"]
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["attack_numbers", "forbidden_json", "legal_json", "parse_position", "position_of"]
 
 SHEET_KEYS = ("player", "objective", "armies", "abandoned", "eliminated")
 SEAT_KEYS = (*SHEET_KEYS, "cards", "status", "late_turns", "setup_left")
@@ -406,3 +409,82 @@ def _card(c: int) -> str:
     if c == JOLLY_CARDS[1]:
         return "jolly2"
     return territory_name(c)
+
+
+def attack_numbers(st: State, source: int, target: int) -> dict[str, int]:
+    """The numbers of an attack from ``source`` on ``target`` by the seat holding
+    ``source``: ``armies`` (on the attacking territory), ``defender`` (armies on the
+    target), ``attacker_dice`` and ``defender_dice`` (R8: always the most), ``bordering``
+    (the R8 sum: the attacker's armies on all his territories bordering the target)."""
+    from .attack import attacker_dice, bordering_armies, defender_dice
+
+    a, d = st.armies[source], st.armies[target]
+    seat = st.owner[source]
+    return {
+        "armies": a,
+        "defender": d,
+        "attacker_dice": attacker_dice(a),
+        "defender_dice": defender_dice(d),
+        "bordering": bordering_armies(st.armies, st.owned[seat], st.neighbours[target]),
+    }
+
+
+def legal_json(game: Game, *, explain: bool = False, lang: str = "it") -> dict[str, Any]:
+    """The legal actions of the seat to act, as ``risiko legal --json`` prints them (a
+    contract): ``to_act`` (player, None once the game is over), ``phase``, ``round``,
+    ``count`` (entries, as perft counts them), ``actions`` (:func:`risiko.actions.action_dict`:
+    ``kind`` and its fields, territory names as ``risiko board`` prints them, ``min``/``max``
+    for an amount); in the attack phase ``attacks``: ``[{from, to, attacker_dice,
+    defender_dice}]`` (dice counts, R8). ``explain`` adds ``forbidden_attacks``: every attack
+    from a territory of the seat to act on a bordering enemy one that the rules forbid, with
+    ``clause`` (R7, R8, R3; "" for a territory of 1 army), ``code``, ``reason`` (English) and
+    the numbers of :func:`attack_numbers` (dice, the R8 sum against the defender's armies).
+
+    >>> from risiko.game import Game
+    >>> game = Game.new(["Anna", "Bruno", "Carla"], seed=1)
+    >>> report = legal_json(game)
+    >>> report["to_act"], report["phase"], report["count"] == len(report["actions"])
+    ('Anna', 'setup', True)
+    """
+    from .actions import Attack, action_dict
+    from .rules import forbidden_attacks
+
+    st = game.state
+    legal = game.legal_actions()
+    out: dict[str, Any] = {
+        "to_act": None if st.phase is Phase.OVER else st.players[st.seat],
+        "phase": str(st.phase),
+        "round": st.round,
+        "count": len(legal),
+        "actions": [action_dict(entry, lang) for entry in legal],
+    }
+    if st.phase is Phase.ATTACK:
+        out["attacks"] = []
+        for entry in legal:
+            if isinstance(entry, Attack):
+                numbers = attack_numbers(st, entry.source, entry.target)
+                out["attacks"].append({
+                    "from": territory_name(entry.source, lang),
+                    "to": territory_name(entry.target, lang),
+                    "attacker_dice": numbers["attacker_dice"],
+                    "defender_dice": numbers["defender_dice"],
+                })
+    if explain:
+        out["forbidden_attacks"] = [
+            forbidden_json(st, src, dst, fault, lang) for src, dst, fault in forbidden_attacks(st)
+        ]
+    return out
+
+
+def forbidden_json(st: State, source: int, target: int, fault: Fault,
+                   lang: str = "it") -> dict[str, Any]:
+    """One forbidden attack as JSON: ``from``, ``to``, ``clause``, ``code``, ``reason``
+    (English) and :func:`attack_numbers`."""
+    return {
+        "from": territory_name(source, lang),
+        "to": territory_name(target, lang),
+        "clause": fault.clause,
+        "code": fault.code,
+        "reason": fault.message("en"),
+        **attack_numbers(st, source, target),
+    }

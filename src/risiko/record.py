@@ -95,6 +95,9 @@ SCORES_DIFFERS = define(
     "record.scores_differs", "",
     "the record says Scores {stated}, the replay gives {replayed}",
 )
+SHORT = define(
+    "record.short", "", "the record has {actions} actions: no position after action {ply}"
+)
 FORFEIT_DIFFERS = define(
     "record.forfeit_differs", "",
     "the record says forfeited {stated}, the replay gives {replayed}",
@@ -473,12 +476,15 @@ def _start_game(rec: Record) -> Game:
         raise RecordError(0, str(e)) from None
 
 
-def replay(text: str) -> Game:
+def replay(text: str, *, ply: int | None = None) -> Game:
     """Replay a record exactly and return the game; checks the Result header if present.
 
-    Raises RecordError with the line and reason for any fault: a malformed line, an action
-    made by the wrong seat, an illegal action (with the rule's reason), missing dice, a
-    trade value or bonus, a forfeit or a result that differs from the replay.
+    ``ply``: stop after that many actions (0: the start) and return the game there (the
+    Result and Scores headers are then not checked; the forfeit lines of the actions
+    replayed are). Raises RecordError with the line and reason for any fault: a malformed
+    line, an action made by the wrong seat, an illegal action (with the rule's reason),
+    missing dice, a trade value or bonus, a forfeit or a result that differs from the
+    replay; a record with fewer than ``ply`` actions (``record.short``).
     """
     rec = parse_record(text)
     h = rec.headers
@@ -487,6 +493,7 @@ def replay(text: str) -> Game:
     stated: dict[tuple[int, str], int] = {}
     before = [f.copy() for f in game.state.forfeited]
     last_line = 0
+    done = 0
 
     def settle() -> None:
         """Compare the forfeit lines after the last action with the replay."""
@@ -515,6 +522,9 @@ def replay(text: str) -> Game:
             last_line = last_line or item.line
             continue
         settle()
+        if done == ply:
+            return game
+        done += 1
         stated = {}
         before = [f.copy() for f in game.state.forfeited]
         last_line = item.line
@@ -531,6 +541,10 @@ def replay(text: str) -> Game:
         except IllegalActionError as e:
             raise RecordError(item.line, ILLEGAL(reason=e.fault.message("en")), e) from None
     settle()
+    if ply is not None and done < ply:
+        raise RecordError(0, SHORT(actions=done, ply=ply))
+    if ply is not None:
+        return game
     expected = h.get("Result")
     if expected and expected != "*":
         got = (

@@ -4,17 +4,20 @@ and the tools' translations. Expected values worked out by hand from the regulat
 from __future__ import annotations
 
 import gettext
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
 from django.urls import reverse
 
+from helpers import position
 from risiko.ruleset import CLUB_MILANO, RTU
 from risiko.web import services
 from risiko.web.auditlog.models import AuditEntry
-from risiko.web.tools.calc import card_set_value, check_attack
+from risiko.web.tools.calc import card_set_value, check_attack, position_attacks
 
 LOCALE = Path(__file__).resolve().parents[2] / "src" / "risiko" / "web" / "tools" / "locale"
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
@@ -253,3 +256,43 @@ def test_the_tools_scripts_and_stylesheet_are_served(client):
     for path in ("tools/board.js", "tools/clock.js", "tools/tools.css"):
         response = client.get(f"/static/{path}")
         assert response.status_code == 200, path
+
+
+def _position() -> dict[str, Any]:
+    """The attack position of tests/test_positions.py (worked out there by hand)."""
+    return position("attack")
+
+
+def test_position_attacks_explains_every_forbidden_attack() -> None:
+    # Siam (4) -> Cina (7): 3 dice each, bordering Siam 4 + Medio Oriente 2 = 6, not > 7: R8
+    found = position_attacks(_position(), "it")
+    assert [(a["from"], a["to"]) for a in found.report["attacks"]] == [
+        ("Medio Oriente", "Europa Meridionale"), ("Medio Oriente", "Ucraina"),
+        ("Medio Oriente", "Afghanistan"), ("Siam", "India")]
+    assert [f["clause"] for f in found.forbidden] == ["R7", "R7", "R8"]
+    english = position_attacks(_position(), "en")
+    r8 = [f for f in english.forbidden if f["clause"] == "R8"]
+    assert len(r8) == 1 and (r8[0]["bordering"], r8[0]["defender"]) == (6, 7)
+    assert (r8[0]["from"], r8[0]["to"]) == ("Siam", "China")
+    assert r8[0]["message"].startswith("R8: 6 armies bordering Cina")
+
+
+@pytest.mark.db
+@pytest.mark.django_db
+def test_a_referee_explains_the_attacks_of_a_position(client, referee):
+    client.force_login(referee)
+    assert 'name="position"' in client.get(reverse("attack_check")).content.decode()
+    page = client.post(reverse("attack_position"), {"position": json.dumps(_position())})
+    html = page.content.decode()
+    assert page.status_code == 200 and "Attacchi non consentiti" in html
+    assert "R8" in html and "Siam" in html and "Tocca a Anna" in html
+    bad = client.post(reverse("attack_position"), {"position": '{"seats": []}'})
+    assert bad.status_code == 400 and "errorlist" in bad.content.decode()
+    doc = client.post(reverse("attack_position_api"), json.dumps(_position()),
+                      content_type="application/json").json()
+    assert len(doc["attacks"]) == 4 and len(doc["forbidden_attacks"]) == 3
+    refused = client.post(reverse("attack_position_api"), '{"phase": "lunch"}',
+                          content_type="application/json")
+    assert refused.status_code == 400 and refused.json()["faults"]
+    assert client.post(reverse("attack_position_api"), "{",
+                       content_type="application/json").status_code == 400

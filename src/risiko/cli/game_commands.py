@@ -122,38 +122,72 @@ def _play(bots: list[str], seats: int, ruleset: Ruleset, seed: int,
         fail(str(e))
 
 
+def _play_position(file: str, ruleset: str | None, bots: list[str], seed: int,
+                   last_rounds_at: int | None, json_out: bool) -> Game:
+    """Bots play on from the position in ``file`` (a bad one: its faults, exit 1)."""
+    from ..match import play_bots_from
+    from .position_commands import load_position
+
+    game = load_position(file, ruleset, as_json=json_out, seed=seed)
+    if last_rounds_at is not None:
+        game.state.last_rounds_at = last_rounds_at
+        game = Game.from_state(game.state, chance=game.chance)
+    try:
+        return play_bots_from(seat_bots(bots, game.n), game, seed=seed)
+    except (ValueError, AgentError) as e:
+        fail(str(e))
+
+
 def register(app: typer.Typer) -> None:
     """Add play, replay and simulate to ``app``."""
 
     @app.command()
     def play(
         ruleset: RulesetOpt = None,
-        seats: Annotated[int, typer.Option(help="seats at the table, 3..6")] = 5,
+        seats: Annotated[int | None, typer.Option(
+            help="seats at the table, 3..6 [default: 5]", show_default=False)] = None,
         seed: Annotated[int | None, typer.Option(help="seed of dice, deal and bots")] = None,
         bots: Annotated[str, typer.Option(help="comma list, e.g. heuristic,random")] = "heuristic",
-        last_rounds_at: Annotated[
-            int, typer.Option(help="round in which the last 2 rounds are called (R2)")
-        ] = 8,
+        last_rounds_at: Annotated[int | None, typer.Option(
+            help="round in which the last 2 rounds are called (R2) [default: 8; a position "
+            "keeps its own]", show_default=False)] = None,
         late: Annotated[
             list[int] | None, typer.Option(help="a late seat (1-based, R3); repeatable")
         ] = None,
+        position: Annotated[str | None, typer.Option(
+            "--position", metavar="POSITION",
+            help="play on from this position file (risiko position --json; '-': stdin)",
+        )] = None,
         record: Annotated[Path | None, typer.Option(help="write the game record here")] = None,
         json_out: JsonOpt = False,
     ) -> None:
-        """Play one full game with bots and print the scored table."""
-        rs = ruleset_or_fail(ruleset)
-        if not 3 <= seats <= 6:
-            fail(f"--seats {seats}: a table has 3 to 6 seats")
-        if last_rounds_at < 1:
+        """Play one full game with bots and print the scored table.
+
+        ``--position``: the bots play on from a position (its seats, cards, phase ...); the
+        record then starts with the position.
+        """
+        if last_rounds_at is not None and last_rounds_at < 1:
             fail("--last-rounds-at counts rounds from 1")
-        late_seats = [s - 1 for s in (late or [])]
-        for s in late_seats:
-            if not 0 <= s < seats:
-                fail(f"--late {s + 1}: no such seat at a table of {seats}")
         if seed is None:
             seed = random.SystemRandom().randrange(1, 10**9)
-        names = seat_bots(_split_bots(bots), seats)
-        game = _play(names, seats, rs, seed, last_rounds_at, late_seats)
+        if position is not None:
+            if seats is not None or late:
+                fail("--position gives the seats and the late turns: drop --seats and --late")
+            game = _play_position(position, ruleset, _split_bots(bots), seed, last_rounds_at,
+                                  json_out)
+            names = seat_bots(_split_bots(bots), game.n)
+        else:
+            rs = ruleset_or_fail(ruleset)
+            seats = 5 if seats is None else seats
+            if not 3 <= seats <= 6:
+                fail(f"--seats {seats}: a table has 3 to 6 seats")
+            late_seats = [s - 1 for s in (late or [])]
+            for s in late_seats:
+                if not 0 <= s < seats:
+                    fail(f"--late {s + 1}: no such seat at a table of {seats}")
+            names = seat_bots(_split_bots(bots), seats)
+            game = _play(names, seats, rs, seed,
+                         8 if last_rounds_at is None else last_rounds_at, late_seats)
         text = write_record(game, {"Seed": str(seed), "Bots": "|".join(names)})
         rec: str = text
         if record is not None:

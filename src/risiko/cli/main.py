@@ -30,6 +30,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("game_commands", "Play one full game with bots and print the scored table."),
     "replay": ("game_commands",
                "Replay a game record exactly and print the same result as ``play``."),
+    "legal": ("position_commands",
+              "The legal actions of the seat to act in a position (--explain: the forbidden "
+              "attacks, R7, R8)."),
+    "position": ("position_commands",
+                 "The position after N actions of a game record (--json: a position file)."),
     "simulate": ("game_commands",
                  "Play many games with bots (progress bar) and report statistics."),
     "score": ("score_commands",

@@ -107,6 +107,40 @@ def check_attack(a: int, d: int, ruleset: Ruleset, support: int = 0) -> AttackCh
 
 
 @dataclass(frozen=True)
+class PositionAttacks:
+    """The attacks of the seat to act in a position: ``report`` is
+    :func:`risiko.position.legal_json` with ``explain`` (``to_act``, ``phase``, ``attacks``
+    with their dice, ``forbidden_attacks`` with clause, dice and the R8 sum against the
+    defender's armies: the JSON contract of ``risiko legal --json --explain``); ``reasons``:
+    each forbidden attack's fault in the page's language, in the same order."""
+
+    report: dict[str, Any]
+    reasons: tuple[str, ...]
+
+    @property
+    def forbidden(self) -> list[dict[str, Any]]:
+        """The forbidden attacks, each with its ``message`` (the page's language)."""
+        return [
+            {**f, "message": m}
+            for f, m in zip(self.report["forbidden_attacks"], self.reasons, strict=True)
+        ]
+
+
+def position_attacks(position: Any, lang: str = "it") -> PositionAttacks:
+    """The legal and the forbidden attacks of the seat to act in ``position`` (the JSON of
+    :mod:`risiko.position`, as a dict). Raises InvalidInputError naming every fault of a bad
+    position (codes ``position.*``)."""
+    from risiko.game import Game
+    from risiko.position import legal_json
+    from risiko.rules import forbidden_attacks
+
+    game = Game.from_position(position)
+    report = legal_json(game, explain=True, lang=lang)
+    reasons = tuple(f.message(lang) for _, _, f in forbidden_attacks(game.state))
+    return PositionAttacks(report, reasons)
+
+
+@dataclass(frozen=True)
 class CardSet:
     """The value of three cards traded with ``hand`` cards in hand: ``kind`` (a symbol,
     ``mixed``, ``jolly``) or None when not a set; ``value`` (R9 by hand size, or the classic

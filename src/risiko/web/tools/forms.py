@@ -103,3 +103,17 @@ class CardSetForm(forms.Form):
             for i in (1, 2, 3)
             if self.cleaned_data.get(f"owned{i}") and self.cleaned_data[f"card{i}"].isdigit()
         ]
+
+
+class PositionForm(forms.Form):
+    """A position (the JSON of ``risiko position --json``: a sheet plus ``to_act`` and
+    ``phase``) whose attacks the referee wants explained."""
+
+    position = forms.CharField(
+        label=_("Position (JSON)"),
+        help_text=_("A sheet plus \"to_act\" and \"phase\": \"attack\" (as risiko position "
+                    "--json writes it). Every attack of the seat to act is listed: the legal "
+                    "ones with their dice, the forbidden ones with the clause and its "
+                    "numbers."),
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+    )

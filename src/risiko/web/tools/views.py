@@ -4,7 +4,9 @@
 - ``board_entry`` (+ ``board_score``, ``board_save``): the clickable board of a table; the
   live score; saving the sheet through :func:`risiko.web.services.enter_sheet`.
 - ``closing_dice``: the table's closing dice (R2, R12, R13).
-- ``attack_check`` (+ ``attack_api``, JSON): R7/R8 legality and the exact odds.
+- ``attack_check`` (+ ``attack_api``, JSON): R7/R8 legality and the exact odds;
+  ``attack_position`` (+ ``attack_position_api``, JSON): every attack of the seat to act in
+  a position, the forbidden ones with the clause and its numbers.
 - ``card_set`` (+ ``card_set_api``, JSON): the value of a set (R9).
 - ``turn_clock``: the table's 3-minute turn clock (R11).
 - ``board_map``: the board alone (official or club board).
@@ -45,8 +47,8 @@ from risiko.web.tournaments.models import Tournament
 
 from ..console.forms import fault_messages
 from . import services
-from .calc import AttackCheck, CardSet, card_set_value, check_attack
-from .forms import AttackForm, CardSetForm
+from .calc import AttackCheck, CardSet, card_set_value, check_attack, position_attacks
+from .forms import AttackForm, CardSetForm, PositionForm
 from .preview import Preview, SeatState, parse_state, preview
 from .templatetags.board_tags import board_context
 
@@ -425,7 +427,7 @@ def attack_check(request: HttpRequest) -> HttpResponse:
             form.cleaned_data["attacker"], form.cleaned_data["defender"],
             get_ruleset(form.cleaned_data["ruleset"]), form.cleaned_data["support"] or 0,
         )
-    context = {
+    context: dict[str, Any] = {
         "form": form,
         "check": check,
         "reason": _attack_reason(check) if check else "",
@@ -436,7 +438,49 @@ def attack_check(request: HttpRequest) -> HttpResponse:
     }
     if request.headers.get("HX-Request"):
         return render(request, "tools/_attack_result.html", context)
+    context["position_form"] = PositionForm()
     return render(request, "tools/attack_check.html", context)
+
+
+@referee_required
+@require_POST
+def attack_position(request: HttpRequest) -> HttpResponse:
+    """The attack check from a position (posted JSON, read only): every attack of the seat
+    to act, the legal ones with their dice, the forbidden ones with the clause (R7, R8, R3)
+    and its numbers - what settles a dispute at the table."""
+    form = PositionForm(request.POST)
+    found = None
+    errors: list[str] = []
+    if form.is_valid():
+        try:
+            found = position_attacks(loads("position", form.cleaned_data["position"]), _lang())
+        except (web_services.ServiceError, ValueError) as err:
+            errors = fault_messages(err)
+    context = {
+        "form": AttackForm(initial={"ruleset": _default_ruleset(), "support": 0}),
+        "check": None,
+        "position_form": form,
+        "position": found,
+        "position_errors": errors,
+    }
+    return render(request, "tools/attack_check.html", context, status=200 if found else 400)
+
+
+@referee_required
+@require_POST
+def attack_position_api(request: HttpRequest) -> JsonResponse:
+    """JSON: the body is a position -> ``risiko legal --json --explain`` of it (``to_act``,
+    ``phase``, ``actions``, ``attacks``, ``forbidden_attacks``); 400 with ``faults`` for a
+    bad position."""
+    from risiko.faults import faults_json
+
+    try:
+        found = position_attacks(loads("position", request.body))
+    except (web_services.ServiceError, ValueError) as err:
+        faults = getattr(err, "faults", ())
+        return JsonResponse({"error": "; ".join(fault_messages(err)),
+                             "faults": faults_json(faults)}, status=400)
+    return JsonResponse(found.report)
 
 
 def _bad_request(message: str) -> JsonResponse:
