@@ -509,3 +509,77 @@ def test_a_stopped_server_does_not_let_the_clock_run() -> None:
     moved = Deadline.objects.get(pk=d.pk)
     assert abs((moved.due - d.due).total_seconds() - gap) < 1
     assert services.beat(now + dt.timedelta(seconds=1)) == 0.0  # no stop since
+
+
+def test_a_snapshot_is_a_position_that_outlives_the_engine_and_the_table_goes_on_the_same(
+        monkeypatch: Any) -> None:
+    """The stored snapshot is JSON (a position and its next draw), never a pickle: with the
+    engine unable to (un)pickle a game and every worker's cache gone, a table goes on from
+    the snapshot plus the actions since - the same dice as the game that never stopped - and
+    a seat that reconnects gets exactly the view it had."""
+    import pickle
+
+    from risiko.fair import FairChance
+    from risiko.game import Game
+
+    table, tokens = make_table()
+    _play_with_bots_until(table, lambda g: g.round >= 2 and g.phase == "attack")
+    table.refresh_from_db()
+    raw = json.loads(bytes(table.snapshot))
+    assert table.snapshot_format == raw["format"] == "position-v1"
+    assert 0 < table.snapshot_seq <= table.seq
+    game = services.game_of(table)
+    control = game.copy(chance=FairChance(SEED, adapter.draws(game)))
+
+    def no_pickles(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a snapshot is never a pickle")
+
+    monkeypatch.setattr(pickle, "loads", no_pickles)
+    monkeypatch.setattr(pickle, "dumps", no_pickles)
+    monkeypatch.setattr(Game, "__reduce_ex__", no_pickles, raising=False)
+    replayed: list[int] = []
+    real_replay = adapter.replay_lines
+
+    def counted(g: Any, lines: Any) -> Any:
+        lines = list(lines)
+        replayed.append(len(lines))
+        return real_replay(g, lines)
+
+    monkeypatch.setattr(adapter, "replay_lines", counted)
+
+    async def reconnect() -> None:
+        first = await connect(table, tokens[0])  # the tab open before
+        # a restart, or another worker: the game comes from the database
+        services.clear_cache()
+        again = await connect(table, tokens[0])  # another tab, the phone woken up
+        for key in ("seq", "game", "private", "table", "log"):
+            assert again.state[key] == first.state[key], key
+        await again.disconnect()
+        await first.disconnect()
+
+    asyncio.run(reconnect())
+    since = TableEvent.objects.filter(table=table, seq__gt=table.snapshot_seq).exclude(
+        text__startswith="#").count()
+    assert replayed and set(replayed) == {since} and since < 25  # never the whole game
+
+    for step in range(40):  # the table and the uninterrupted game, with the same bots
+        if step % 3 == 0:
+            services.clear_cache()
+        table.refresh_from_db()
+        seat = control.to_act
+        action = adapter.bot_action(control, seat, "heuristic", step)
+        expected = adapter.line_of(seat, control.push(action))
+        reply = services.apply(table.pk, services.Actor("seat", seat), _intention(action),
+                               client_id=f"go{step}")
+        assert not reply.faults, reply.faults
+        assert TableEvent.objects.get(table=table, seq=reply.seq).text == expected
+    table.refresh_from_db()
+    assert services.game_of(table).position() == control.position()
+    # a snapshot this engine cannot read (a field it no longer knows): the events replayed
+    raw = json.loads(bytes(table.snapshot))
+    raw["position"]["phase"] = "a phase of another engine"
+    OnlineTable.objects.filter(pk=table.pk).update(snapshot=json.dumps(raw).encode())
+    services.clear_cache()
+    table.refresh_from_db()
+    assert services.game_of(table).position() == control.position()
+    assert max(replayed) > 100  # this time the whole game, once

@@ -6,18 +6,21 @@ public view and a seat's private view, the odds before a roll, a bot's action. W
 engine's API changes (``Game.position()`` / ``Game.from_position()``, ``legal_actions()``,
 faults as values) only this module changes.
 
-Snapshots are the game pickled without its history (the history of a table is its events);
-a snapshot written by another version of the engine is not trusted: the caller then rebuilds
-the game from its events (:func:`replay_lines`).
+A snapshot is JSON: the engine's position (``Game.position()``, read back by
+``Game.from_position``) plus what a position leaves out and a table needs to go on exactly as
+it would have: the chance's next draw (the HMAC counter of :mod:`risiko.fair`; the seed stays
+in the table's row), the armies forfeited per clause and the closing rolls so far. A position
+read under the same chance continues identically, so a snapshot survives changes of the
+engine's code; one it cannot read (a field it no longer knows) raises ValueError and the
+caller rebuilds the game from its events (:func:`replay_lines`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import pickle
+import dataclasses
+import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from ..actions import REFEREE_ACTIONS, Action, Attack, EndTurn, Fortify, Move, Place, Trade
@@ -29,22 +32,11 @@ from ..faults import Fault, IllegalActionError, InvalidInputError, define
 from ..game import Game
 from ..odds import attack_odds, attacker_dice, defender_dice
 from ..ruleset import get_ruleset
+from ..state import FORFEIT_CLAUSES, ClosingRoll
 from ..view import SeatView
 
-
-def _engine_fingerprint() -> str:
-    """A hash of the engine's source: a snapshot pickled by another engine is not read."""
-    digest = hashlib.sha256()
-    here = Path(__file__).resolve().parents[1]
-    for name in ("game.py", "state.py", "actions.py", "dice.py", "fair.py"):
-        path = here / name
-        if path.exists():
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-#: changes whenever the engine changes (a snapshot of another engine is replayed instead)
-SNAPSHOT_FORMAT = "pickle-" + _engine_fingerprint()
+#: the snapshot's format (a position with its chance): written in ``snapshot_format``
+SNAPSHOT_FORMAT = "position-v1"
 
 BAD_INTENTION = define("online.bad_intention", "", "not an action: {reason}")
 UNKNOWN_NAME = define("online.unknown_name", "", "{what} {name!r} is not known")
@@ -76,20 +68,42 @@ def set_draws(game: Game, n: int) -> None:
 
 
 def snapshot(game: Game) -> bytes:
-    """The game's state as bytes, without its history."""
-    history = game.history
-    game.history = []
+    """The game as a JSON snapshot (UTF-8 bytes): ``{"format": "position-v1", "position":
+    Game.position(), "draws": next chance draw, "forfeited": {player: {clause: armies}},
+    "closing_rolls": [ClosingRoll fields], "rolls": attack rolls so far}``. The history is
+    not in it (a table's history is its events)."""
+    data = {
+        "format": SNAPSHOT_FORMAT,
+        "position": game.position(),
+        "draws": draws(game),
+        "forfeited": game.forfeits_json(),
+        "closing_rolls": [dataclasses.asdict(c) for c in game.closing_rolls],
+        "rolls": game.rolls,
+    }
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def restore(data: bytes, seed: bytes, ruleset: str) -> Game:
+    """The game of a :func:`snapshot`, its chance the draws of ``seed`` from the snapshot's
+    next draw on; ``ruleset`` is the table's (``name@version``). ValueError when the snapshot
+    cannot be read by this engine (the caller replays the events instead)."""
     try:
-        return pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
-    finally:
-        game.history = history
-
-
-def restore(data: bytes) -> Game:
-    """The game of :func:`snapshot` (only the server's own bytes: never a client's)."""
-    game = pickle.loads(data)
-    if not isinstance(game, Game):
-        raise TypeError("not a game snapshot")
+        raw = json.loads(bytes(data).decode())
+        if not isinstance(raw, dict) or raw.get("format") != SNAPSHOT_FORMAT:
+            raise ValueError("not a position-v1 snapshot")
+        game = Game.from_position(raw["position"], chance=FairChance(seed, int(raw["draws"])),
+                                  ruleset=get_ruleset(ruleset))
+        index = {clause: i for i, clause in enumerate(FORFEIT_CLAUSES)}
+        for s, player in enumerate(game.players):
+            for clause, armies in raw["forfeited"].get(player, {}).items():
+                game.state.forfeited[s][index[clause]] = int(armies)
+        game.closing_rolls = [
+            ClosingRoll(**{**c, "dice": None if c.get("dice") is None else tuple(c["dice"])})
+            for c in raw["closing_rolls"]
+        ]
+        game.rolls = int(raw.get("rolls", 0))
+    except (KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"snapshot not readable: {e!r}") from None
     return game
 
 

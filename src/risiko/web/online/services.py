@@ -197,10 +197,12 @@ def _rebuild(table: OnlineTable) -> Game:
     since = 0
     if table.snapshot is not None and table.snapshot_format == adapter.SNAPSHOT_FORMAT:
         try:
-            game = adapter.restore(bytes(table.snapshot))
+            game = adapter.restore(bytes(table.snapshot), bytes.fromhex(table.seed),
+                                   table.ruleset)
             since = table.snapshot_seq
-        except Exception:  # another engine version: replay the events instead
-            log.warning("table %s: snapshot unreadable, replaying the events", table.code)
+        except ValueError as e:  # a position this engine cannot read: replay the events
+            log.warning("table %s: snapshot unreadable (%s), replaying the events",
+                        table.code, e)
             game = None
     if game is None:
         game = _fresh(table)
