@@ -71,6 +71,9 @@ def test_a_referee_enters_a_table_by_tapping_the_board(page):
     page.tap("#territory-0", force=True)
     page.fill("#editor-armies", "130")
     page.wait_for_selector("#board-scores [data-complete='1']")
+    # every territory was owned before the armies were typed: wait for the scores of 130
+    page.wait_for_function(
+        "document.querySelector('#board-scores tbody tr')?.innerText.includes('-7')")
     scores = page.inner_text("#board-scores")
     assert "42 territori su 42" in scores and "-7" in scores  # 130 + 10 armies > 120 (R5)
     # Anna: Nord America (9, in objective 13) + Venezuela, Perù: 9 x 4 + 22 + 2 = 60, -7

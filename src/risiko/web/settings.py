@@ -93,6 +93,7 @@ MIDDLEWARE = [
     "risiko.web.site.middleware.FirstRunMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "risiko.web.public.middleware.RefreshStandingsMiddleware",  # after a referee's write
 ]
 
 ROOT_URLCONF = "risiko.web.urls"
