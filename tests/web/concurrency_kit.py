@@ -61,12 +61,19 @@ class Session:
         }
 
     def request(self, method: str, path: str, data: Mapping[str, Any] | None = None,
-                headers: Mapping[str, str] | None = None) -> Answer:
-        """One request over its own connection."""
+                headers: Mapping[str, str] | None = None,
+                files: Mapping[str, tuple[str, bytes]] | None = None) -> Answer:
+        """One request over its own connection (``files``: field -> (file name, content),
+        sent as multipart/form-data with ``data``)."""
         url = urlsplit(self.base_url)
         conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=120)
         try:
-            body = urlencode(dict(data or {}), doseq=True) if data is not None else None
+            body: bytes | str | None
+            if files:
+                body, kind = _multipart(data or {}, files)
+                headers = {**(headers or {}), "Content-Type": kind}
+            else:
+                body = urlencode(dict(data or {}), doseq=True) if data is not None else None
             conn.request(method, path, body=body, headers=self._headers(headers))
             r = conn.getresponse()
             return Answer(r.status, r.getheader("Location") or "",
@@ -75,22 +82,41 @@ class Session:
             conn.close()
 
     def post(self, path: str, data: Mapping[str, Any],
-             headers: Mapping[str, str] | None = None) -> Answer:
-        return self.request("POST", path, data, headers)
+             headers: Mapping[str, str] | None = None,
+             files: Mapping[str, tuple[str, bytes]] | None = None) -> Answer:
+        return self.request("POST", path, data, headers, files)
 
     def get(self, path: str) -> Answer:
         return self.request("GET", path)
 
 
+def _multipart(data: Mapping[str, Any], files: Mapping[str, tuple[str, bytes]]
+               ) -> tuple[bytes, str]:
+    """The body and Content-Type of a multipart/form-data post."""
+    boundary = "----kit" + secrets.token_hex(12)
+    parts: list[bytes] = []
+    for name, value in data.items():
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'
+                     f"{value}\r\n".encode())
+    for name, (filename, content) in files.items():
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; '
+                     f'filename="{filename}"\r\nContent-Type: application/octet-stream'
+                     "\r\n\r\n".encode() + content + b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode())
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
 def fire(session: Session, path: str, data: Mapping[str, Any] | Sequence[Mapping[str, Any]],
-         n: int = 8, headers: Mapping[str, str] | None = None) -> list[Answer]:
-    """Post ``data`` (or each of a list of ``n`` payloads) to ``path`` ``n`` times at once."""
+         n: int = 8, headers: Mapping[str, str] | None = None,
+         files: Mapping[str, tuple[str, bytes]] | None = None) -> list[Answer]:
+    """Post ``data`` (or each of a list of ``n`` payloads) to ``path`` ``n`` times at once
+    (with ``files``: as multipart/form-data)."""
     payloads = list(data) if isinstance(data, Sequence) else [data] * n
     barrier = threading.Barrier(len(payloads))
 
     def one(payload: Mapping[str, Any]) -> Answer:
         barrier.wait(timeout=60)
-        return session.post(path, payload, headers)
+        return session.post(path, payload, headers, files)
 
     with ThreadPoolExecutor(len(payloads)) as pool:
         return list(pool.map(one, payloads))

@@ -19,13 +19,17 @@ from concurrency_kit import Session, fire
 from django.contrib.auth.models import Group, User
 from django.urls import reverse
 
+from risiko.board import parse_territory
+from risiko.objectives import get_objective
 from risiko.web import selectors, services
 from risiko.web.auditlog.models import AuditEntry
 from risiko.web.core.models import FormToken
 from risiko.web.core.tokens import new_token
 from risiko.web.evenings.models import Arrival, Evening
+from risiko.web.players.models import Player
 from risiko.web.results.models import Appeal, Discipline, Penalty, Seat, TableResult
-from risiko.web.tournaments.models import CarryOver, Draw
+from risiko.web.tools.models import ClosingEvent
+from risiko.web.tournaments.models import CarryOver, Draw, Tournament
 
 pytestmark = [pytest.mark.db, pytest.mark.django_db(transaction=True)]
 
@@ -54,6 +58,13 @@ def session(live_server, referee) -> Session:
     return Session.logged_in(live_server.url, referee)
 
 
+@pytest.fixture
+def committee(live_server) -> Session:
+    user = User.objects.create_user("comitato", password="tavolo-rosso-42")
+    user.groups.add(Group.objects.get_or_create(name="committee")[0])
+    return Session.logged_in(live_server.url, user)
+
+
 def _club(arrived: bool = False, seated: bool = False, played: bool = False):
     t = services.create_tournament("Torneo sociale", who="setup")
     services.add_players(t, NAMES, who="setup")
@@ -71,11 +82,11 @@ def _club(arrived: bool = False, seated: bool = False, played: bool = False):
     return t, e
 
 
-def _once(session: Session, path: str, data: dict, n: int = N):
+def _once(session: Session, path: str, data: dict, n: int = N, files=None):
     """Post the same form (one token) ``n`` times at once; every answer is a redirect (the
     first one's, the others "already recorded") and the token is kept once."""
     token = new_token()
-    answers = fire(session, path, {**data, "once": token}, n=n)
+    answers = fire(session, path, {**data, "once": token}, n=n, files=files)
     assert [a.status for a in answers] == [302] * n, [(a.status, a.body[:300]) for a in answers]
     assert len({a.location for a in answers}) == 1
     assert FormToken.objects.count() == 1
@@ -148,13 +159,19 @@ def test_result_by_scores(session):
     assert _row(t, "Anna").games == 1
 
 
-def test_result_by_sheet(session):
+def _sheet_table():
+    """A tournament with one table seated as the example sheet's players."""
     t = services.create_tournament("Torneo sociale", who="setup")
     sheet = json.loads((EXAMPLES / "sheet-5-seats.json").read_text(encoding="utf-8"))
     names = [s["player"] for s in sheet["seats"]]
     services.add_players(t, names, who="setup")
     e = services.open_evening(t, DATE, who="setup")
     services.set_tables(e, [names], who="setup")
+    return t, sheet
+
+
+def test_result_by_sheet(session):
+    t, sheet = _sheet_table()
     _once(session, reverse("console_sheet", args=[t.slug, DATE, 1]),
           {"text": json.dumps(sheet)})
     assert TableResult.objects.count() == 1 and _audits("enter result") == 1
@@ -182,12 +199,14 @@ def test_penalty(session):
 
 
 def test_void(session):
-    t, e = _club(seated=True)
+    t, e = _club(played=True)
     pen = services.add_penalty(e, "Carla", -5, unit="ranking", reason="x", referee="R",
                                who="setup")
+    assert _row(t, "Carla").penalties == -5
     _once(session, reverse("console_void_penalty", args=[t.slug, DATE, pen.pk]),
           {"reason": "inserita per errore"})
     assert _audits("void penalty") == 1 and Penalty.objects.get().voided
+    assert _row(t, "Carla").penalties == 0  # the -5 no longer counts, and nothing else does
 
 
 def test_appeal(session):
@@ -227,6 +246,7 @@ def test_draw_of_lots(session):
     _once(session, reverse("console_draw", args=[t.slug]),
           {"stage": "semifinal", "order": "Ezio\nDora", "referee": "Luca"})
     assert Draw.objects.count() == 1 and _audits("draw of lots") == 1
+    assert Draw.objects.current().get().order == ["Ezio", "Dora"]
 
 
 def test_stage(session):
@@ -236,6 +256,10 @@ def test_stage(session):
           {"stage": "semifinal", "date": "2027-03-30", "chief_referee": "Luca"})
     assert Evening.objects.filter(stage="semifinal").count() == 1
     assert _audits("open evening") == 1 and _audits("set tables") == 1
+    seats = Seat.objects.filter(table__evening__stage="semifinal")
+    players = [s.player_id for s in seats]
+    assert len(players) == len(set(players)) > 0  # each qualifier seated once
+    assert seats.current().count() == len(players)
 
 
 def test_first_run_makes_one_account(live_server, settings):
@@ -246,6 +270,74 @@ def test_first_run_makes_one_account(live_server, settings):
     answers = fire(anonymous, reverse("first_run"), data)
     assert all(a.status in (302, 404) for a in answers), [a.status for a in answers]
     assert User.objects.count() == 1 and User.objects.get().is_superuser
+
+
+def test_create_tournament_with_its_players(session):
+    _once(session, reverse("referee_home"),
+          {"name": "Torneo di primavera", "ruleset": "club-milano", "format": "club-milano",
+           "players": "Anna\nBruno"})
+    assert Tournament.objects.count() == 1 and _audits("create tournament") == 1
+    assert Player.objects.count() == 2 and _audits("add player") == 2
+
+
+def test_add_players(session):
+    t, _e = _club()
+    _once(session, reverse("console_add_players", args=[t.slug]), {"players": "Olga\nPia"})
+    assert t.entries.count() == len(NAMES) + 2 and _audits("add player") == 2
+
+
+def test_open_evening(session):
+    t, _e = _club()
+    _once(session, reverse("console_open_evening", args=[t.slug]),
+          {"date": "2027-03-09", "stage": "qualifying"})
+    assert t.evenings.count() == 2 and _audits("open evening") == 1
+
+
+def test_make_current(session):
+    t, _e = _club()
+    _once(session, reverse("console_make_current", args=[t.slug]), {})
+    assert Tournament.objects.get().is_current and _audits("set current tournament") == 1
+
+
+def test_import_a_season(committee):
+    _once(committee, reverse("console_import"), {"name": ""},
+          files={"file": ("season-2027.json", SEASON.read_bytes())})
+    t = Tournament.objects.get()
+    assert _audits("import season") == 1
+    data = json.loads(SEASON.read_text(encoding="utf-8"))
+    assert t.evenings.count() == len(data["evenings"])
+    assert t.entries.count() == len(data["players"])
+
+
+def test_merge_players(committee):
+    t, _e = _club(arrived=True)
+    twin = Player.objects.create(name="Nico R.")  # Nico registered a second time
+    t.entries.create(player=twin, order=99)
+    services.set_carry_over(t, "Nico R.", 12, referee="Luca", who="setup")
+    _once(committee, reverse("console_merge_players"), {"keep": "Nico", "twin": "Nico R."})
+    assert _audits("merge players") == 1
+    assert not t.entries.filter(player=twin).exists()
+    assert CarryOver.objects.current().get().player.name == "Nico"
+    assert _row(t, "Nico").points == 12  # the carry-over counted once, now Nico's
+
+
+def test_result_by_the_board(session):
+    t, sheet = _sheet_table()
+    state = {"seats": [{"position": pos, "objective": get_objective(seat["objective"]).number,
+                        "armies": {str(parse_territory(k)): v
+                                   for k, v in seat["armies"].items()}}
+                       for pos, seat in enumerate(sheet["seats"], start=1)]}
+    _once(session, reverse("board_save", args=[t.slug, DATE, 1]), {"state": json.dumps(state)})
+    assert TableResult.objects.count() == 1 and _audits("enter result") == 1
+    assert _row(t, sheet["seats"][0]["player"]).games == 1
+
+
+def test_closing_dice(session):
+    t, _e = _club(seated=True)
+    # R2: the last seat (Elena) rolls first; 6 does not close the first round
+    _once(session, reverse("closing_dice", args=[t.slug, DATE, 1]),
+          {"position": "5", "conquests": "0", "total": "6"})
+    assert ClosingEvent.objects.count() == 1 and _audits("closing dice") == 1
 
 
 # ------------------------------------------------------------------------- without tokens
