@@ -7,6 +7,7 @@ SQLite a backup of the file is taken first."""
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -110,13 +111,46 @@ def test_duplicates_are_resolved_the_same_way_every_time(tmp_path):
     # the standings read again, counting Anna's corrected result once
     row = next(r for r in selectors.standings(T.objects.get()).rows if r.player == "Anna")
     assert row.games == 1
+    # the console's home page shows referees every change the update made
+    _console_shows(log)
     # SQLite: the file was copied first (PostgreSQL: no copy; the audit holds old values)
     if connection.vendor == "sqlite":
         name = Path(connection.settings_dict["NAME"])
         backups = list(name.parent.glob(name.name + ".before-0002-*"))
         assert backups and all(b.stat().st_mode & 0o777 == 0o600 for b in backups)
+        # taken before the run: the copy still holds Anna's three current arrivals and the
+        # two current results, and no audit entry of the update
+        copy = sqlite3.connect(backups[-1])
+        try:
+            assert copy.execute(
+                "SELECT COUNT(*) FROM evenings_arrival a JOIN players_player p"
+                " ON p.id = a.player_id WHERE p.name = 'Anna' AND NOT a.superseded"
+            ).fetchone() == (3,)
+            assert copy.execute("SELECT COUNT(*) FROM results_tableresult"
+                                " WHERE NOT superseded").fetchone() == (2,)
+            assert copy.execute("SELECT COUNT(*) FROM auditlog_auditentry WHERE who = ?",
+                                (repair.WHO,)).fetchone() == (0,)
+        finally:
+            copy.close()
         for b in backups:
             b.unlink()
+
+
+def _console_shows(log) -> None:
+    from django.contrib.auth.models import Group, User
+    from django.test import Client
+    from django.urls import reverse
+    from django.utils.html import escape
+
+    user = User.objects.create_user("arbitro", password="tavolo-rosso-42")
+    user.groups.add(Group.objects.get_or_create(name="referee")[0])
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("referee_home")).content.decode()
+    summaries = list(log.values_list("summary", flat=True))
+    assert len(summaries) == 13
+    missing = [s for s in summaries if escape(s) not in page]
+    assert not missing, missing
 
 
 def test_twins_with_facts_on_the_same_evening_are_listed_not_merged():
