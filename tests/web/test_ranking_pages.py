@@ -123,3 +123,46 @@ def test_api_and_csv_carry_points_bonus_and_wins(client):
             rows["Gino"]["wins"]) == ("297.25", "179", "100", "2")
     page = client.get(reverse("console_tournament", args=[slug])).content.decode()
     assert _rows(page)["Gino"][2:6] == ["179", "100", "297,25", "2"]
+
+
+# --- named winners and the order of elimination in the database ---------------------------
+
+TIED = {
+    # A and B tie at 44; the club named B the winner; D was eliminated first, then C.
+    # torneo-gufo: B 12 + 0.44 = 12.44, A (2nd) 7 + 0.44 = 7.44, C 3rd place out: 2,
+    # D 4th place out: 1
+    "name": "Gufo", "players": ["A", "B", "C", "D"],
+    "format": {"base": "torneo-gufo"},
+    "evenings": [{"date": "2027-01-05", "stage": "qualifying", "tables": [
+        {"seats": ["A", "B", "C", "D"], "scores": {"A": 44, "B": 44, "C": 0, "D": 0},
+         "winners": ["B"], "eliminated": ["D", "C"]}]}],
+}
+
+
+def test_a_season_file_keeps_its_named_winners_and_elimination_order_in_the_database():
+    from risiko.tournament.season import compute_season
+    from risiko.web import selectors
+    from risiko.web.results.models import GameTable
+
+    t = services.import_season(json.loads(json.dumps(TIED)), who="setup")
+    report = selectors.season_report_of(t)
+    assert [(r["player"], r["points"]) for r in report["standings"]] == [
+        ("B", 12.44), ("A", 7.44), ("C", 2), ("D", 1)]
+    assert report["standings"] == compute_season(TIED)["standings"]
+    table = services.export_season(t)["evenings"][0]["tables"][0]
+    assert (table["winners"], table["eliminated"]) == (["B"], ["D", "C"])
+    # a correction keeps them unless it names others
+    gt = GameTable.objects.get(evening__tournament=t)
+    services.enter_scores(gt, {"A": 44, "B": 44, "C": 0, "D": 0}, reason="ricontati",
+                          who="setup")
+    assert selectors.season_report_of(t)["standings"][0]["player"] == "B"
+    services.enter_scores(gt, {"A": 44, "B": 44, "C": 0, "D": 0}, winners=["a"],
+                          reason="spareggio al tavolo", who="setup")
+    assert [r["player"] for r in selectors.season_report_of(t)["standings"]] == [
+        "A", "B", "C", "D"]
+    # C is below the top score and was eliminated: both refused, naming him
+    with pytest.raises(services.ServiceError) as err:
+        services.enter_scores(gt, {"A": 44, "B": 44, "C": 0, "D": 0}, winners=["C"],
+                              who="setup")
+    assert sorted((f.code, f.subjects["player"]) for f in err.value.faults) == [
+        ("ranking.eliminated_winner", "C"), ("ranking.winner_not_top", "C")]

@@ -155,13 +155,13 @@ def _load(t: Tournament, bad: list[str]) -> dm.Tournament:
         .values_list("table_id", "player__name")
     ):
         seats[table_id].append(name)
-    results: dict[int, tuple[Any, Any, Any, Any]] = {}
-    for table_id, sheet_text, scores, risiko, abandoned in TableResult.objects.current().filter(
+    results: dict[int, tuple[Any, ...]] = {}
+    for table_id, *result in TableResult.objects.current().filter(
         table__evening_id__in=ev_ids
     ).order_by("id").annotate(sheet_text=Cast("sheet", TextField())).values_list(
-        "table_id", "sheet_text", "scores", "risiko", "abandoned"
+        "table_id", "sheet_text", "scores", "risiko", "abandoned", "winners", "eliminated"
     ):
-        results[table_id] = (sheet_text, scores, risiko, abandoned)  # one current result
+        results[table_id] = tuple(result)  # one current result
     tables: dict[int, list[dm.Table]] = defaultdict(list)
     for table_id, ev_id, number, date in (
         GameTable.objects.filter(evening_id__in=ev_ids).order_by("evening_id", "number")
@@ -241,14 +241,16 @@ def _clock(text: str) -> int:
     return dm.parse_clock(text, evening=False)  # stored HH:MM, as it was entered
 
 
-def _table(table_id: int, seats: list[str], res: tuple[Any, Any, Any, Any] | None,
+def _table(table_id: int, seats: list[str], res: tuple[Any, ...] | None,
            penalties: list[dm.Penalty], where: str) -> dm.Table:
     sheet = None
     scores = None
     risiko: frozenset[str] = frozenset()
     abandoned: frozenset[str] = frozenset()
+    winners: frozenset[str] = frozenset()
+    eliminated: tuple[str, ...] = ()
     if res is not None:
-        sheet_text, res_scores, res_risiko, res_abandoned = res
+        sheet_text, res_scores, res_risiko, res_abandoned, res_winners, res_out = res
         if sheet_text is not None and sheet_text != "null":
             sheet = _parse_sheet(sheet_text, where)
         elif res_scores is not None:
@@ -257,8 +259,11 @@ def _table(table_id: int, seats: list[str], res: tuple[Any, Any, Any, Any] | Non
             )
             risiko = frozenset(res_risiko or ())
         abandoned = frozenset(res_abandoned or ())
+        winners = frozenset(str(p) for p in res_winners or ())  # issue 10: named winners
+        eliminated = tuple(str(p) for p in res_out or ())  # and the order of elimination
     return dm.Table(seats=tuple(seats), sheet=sheet, scores=scores, risiko=risiko,
-                    abandoned=abandoned, penalties=tuple(penalties))
+                    abandoned=abandoned, penalties=tuple(penalties), winners=winners,
+                    eliminated=eliminated)
 
 
 _SHEETS: OrderedDict[str, Sheet] = OrderedDict()

@@ -242,13 +242,14 @@ def import_season(data: Any, *, who: str, name: str | None = None) -> Tournament
             seats += [row(Seat, evening_id=ev, table_id=table_id, player=player(seated),
                           position=pos)
                       for pos, seated in enumerate(tb.seats, start=1)]
+            named = {"winners": sorted(tb.winners), "eliminated": list(tb.eliminated)}
             if tb.sheet is not None:
                 results.append(row(TableResult, table_id=table_id, sheet=tb.sheet.to_dict(),
-                                   abandoned=sorted(tb.abandoned), entered_by=who))
+                                   abandoned=sorted(tb.abandoned), entered_by=who, **named))
             elif tb.scores is not None:
                 results.append(row(TableResult, table_id=table_id, scores=dict(tb.scores),
                                    risiko=sorted(tb.risiko), abandoned=sorted(tb.abandoned),
-                                   entered_by=who))
+                                   entered_by=who, **named))
             penalties += [(ev, pen, "table", table_id) for pen in tb.penalties]
         penalties += [(ev, pen, "ranking", None) for pen in e.penalties]
     Seat.objects.bulk_create(seats)

@@ -167,15 +167,18 @@ def _renamed(value: Any, old: str, new: str) -> Any:
 
 def rename_in_facts(model: ModelOf, tournament_ids: Iterable[int], old: str, new: str) -> int:
     """Replace the name ``old`` by ``new`` in the facts that hold names as text (results'
-    scores, RisiKo! and left-the-game lists, sheets, draws, closing dice events) of the
-    tournaments ``tournament_ids``; the number of rows changed."""
+    scores, RisiKo!, left-the-game, winners and elimination lists, sheets, draws, closing
+    dice events) of the tournaments ``tournament_ids``; the number of rows changed."""
     if old == new:
         return 0
     ids = list(tournament_ids)
     changed = 0
     result = model("results", "TableResult")
+    # named winners and the order of elimination (issue 10) once the model has them
+    fields = [f for f in ("sheet", "scores", "risiko", "abandoned", "winners", "eliminated")
+              if f in {x.name for x in result._meta.get_fields()}]
     for row in result.objects.filter(table__evening__tournament_id__in=ids):
-        values = {f: getattr(row, f) for f in ("sheet", "scores", "risiko", "abandoned")}
+        values = {f: getattr(row, f) for f in fields}
         new_values = {f: _renamed(v, old, new) for f, v in values.items()}
         if new_values != values:
             result.objects.filter(pk=row.pk).update(**new_values)

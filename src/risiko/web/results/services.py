@@ -180,11 +180,14 @@ def _names(table: GameTable, values: Sequence[Any], field: str) -> list[str]:
 @write
 def enter_sheet(
     table: GameTable, sheet: Mapping[str, Any], *, abandoned: Sequence[str] = (),
+    winners: Sequence[str] | None = None, eliminated: Sequence[str] | None = None,
     reason: str = "", who: str
 ) -> TableResult:
     """Enter (or correct, saying why in ``reason``) a table's result as an end-of-game
     sheet, scored by the game library. ServiceError with one fault per problem: the sheet's
-    own faults, and players who are not the table's."""
+    own faults, and players who are not the table's. ``winners`` / ``eliminated``: the
+    table's named winners and order of elimination (issue 10; None keeps those of the
+    result it corrects), checked against the scores."""
     lock_tournament(table.evening.tournament_id)
     evening = table.evening
     t = evening.tournament
@@ -209,7 +212,8 @@ def enter_sheet(
             faults.append(F.LEFT_NOT_SEATED(_where(table, player=name)))
     if faults:
         raise ServiceError(*faults)
-    return _new_result(table, who, reason, sheet=parsed.to_dict(), abandoned=gone)
+    return _new_result(table, who, reason, sheet=parsed.to_dict(), abandoned=gone,
+                       **_named(table, winners, eliminated))
 
 
 @write
@@ -219,6 +223,8 @@ def enter_scores(
     *,
     risiko: Sequence[str] = (),
     abandoned: Sequence[str] = (),
+    winners: Sequence[str] | None = None,
+    eliminated: Sequence[str] | None = None,
     reason: str = "",
     who: str,
 ) -> TableResult:
@@ -226,7 +232,7 @@ def enter_scores(
     table points}`` for every seated player; ``risiko`` the players who completed their
     objective (100 each, R1). Refused, as in the season file: a score above the maximum
     (R1) or below 0, a player who left the game (``abandoned``, R13) with a score other than
-    0."""
+    0. ``winners`` / ``eliminated`` as for :func:`enter_sheet`."""
     lock_tournament(table.evening.tournament_id)
     evening = table.evening
     sitting = seated(table)
@@ -263,7 +269,22 @@ def enter_scores(
     if faults:
         raise ServiceError(*faults)
     return _new_result(table, who, reason, scores={k: int(v) for k, v in named.items()},
-                       risiko=done, abandoned=gone)
+                       risiko=done, abandoned=gone, **_named(table, winners, eliminated))
+
+
+def _named(table: GameTable, winners: Sequence[str] | None,
+           eliminated: Sequence[str] | None) -> dict[str, list[str]]:
+    """The named winners and order of elimination of a new result: those given (names
+    matched to the table's seats however typed; the evening's checks refuse the wrong
+    ones), else the ones of the result it corrects."""
+    old = current_result(table)
+    out = {}
+    for field, given in (("winners", winners), ("eliminated", eliminated)):
+        if given is None:
+            out[field] = list(getattr(old, field, None) or []) if old is not None else []
+        else:
+            out[field] = _names(table, list(given), field)
+    return out
 
 
 def _new_result(table: GameTable, who: str, reason: str, **values: Any) -> TableResult:
@@ -278,7 +299,8 @@ def _new_result(table: GameTable, who: str, reason: str, **values: Any) -> Table
           + (f" — {reason}" if reason else ""),
           {"new": values, "reason": reason, "replaced": None if old is None else
            {"sheet": old.sheet, "scores": old.scores, "risiko": old.risiko,
-            "abandoned": old.abandoned}})
+            "abandoned": old.abandoned, "winners": old.winners,
+            "eliminated": old.eliminated}})
     return row
 
 
@@ -305,7 +327,9 @@ def mark_abandoned(table: GameTable, player: str, *, reason: str = "", who: str
         scores = {**scores, name: 0}
         risiko = [p for p in (risiko or ()) if p != name]
     return _new_result(table, who, reason or f"{name} left the game (R13)", sheet=res.sheet,
-                       scores=scores, risiko=risiko, abandoned=gone)
+                       scores=scores, risiko=risiko, abandoned=gone,
+                       winners=[p for p in (res.winners or ()) if p != name],  # R13
+                       eliminated=list(res.eliminated or ()))
 
 
 # ------------------------------------------------------------------------------ penalties
