@@ -324,6 +324,48 @@ def import_season(ctx: typer.Context,
     _said(f"imported {data['name']} (slug {data['slug']})")
 
 
+@tournament_app.command("import-sheet")
+def import_sheet(ctx: typer.Context, tournament: TOpt,
+                 sheet: Annotated[Path, typer.Argument(
+                     metavar="FILE.xlsx|FILE.csv",
+                     help="the club's results: one row per player and evening")],
+                 column: Annotated[list[str] | None, typer.Option(
+                     "--column", metavar="FIELD=HEADER",
+                     help="the header of a column where the guess fails: player, date, "
+                     "table, score, winner, risiko (e.g. --column score=Punti)")] = None,
+                 worksheet: Annotated[str | None, typer.Option(
+                     help="the worksheet of an xlsx file (default: the first)")] = None,
+                 by: ByOpt = "", json_out: JsonOpt = False) -> None:
+    """Add a club's spreadsheet of results as qualifying evenings: one row per player and
+    evening (player, evening date, table, table score, optional winner and RisiKo! marks).
+
+    Columns are found by their Italian or English headers (Giocatore, Data, Tavolo, Punti,
+    Vincitore ...) or named with --column. Italian CSV (';' separated, decimal comma) is read
+    as such; dates are YYYY-MM-DD or day first (2/3/2027); with no arrival times everyone
+    arrived on time. Every fault names its row; nothing is written if one row is bad. With
+    --file: checked, and written to the file only with --write."""
+    from ..faults import RisikoError
+    from ..names import key_values as name_values
+    from ..tournament.clubsheet import read_rows
+    from .sheetfile import sheet_cells
+
+    try:
+        columns = name_values(column or [])
+    except RisikoError as e:
+        fail_faults(e, code=2)
+    try:
+        rows = read_rows(sheet_cells(sheet, worksheet), columns)
+    except RisikoError as e:
+        fail_faults(e, as_json=json_out)
+    summary = _store(ctx).import_sheet(tournament, rows, by=by)
+    if json_out:
+        emit_json(summary)
+        return
+    _said(f"{summary['rows']} rows: {len(summary['evenings'])} evenings "
+          f"({', '.join(summary['evenings'])}), {summary['tables']} tables, "
+          f"{summary['new_players']} new players")
+
+
 @tournament_app.command("export")
 def export_season(ctx: typer.Context, tournament: TOpt,
                   file: Annotated[Path | None, typer.Argument(help="output (default stdout)")]

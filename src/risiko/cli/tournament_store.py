@@ -68,6 +68,12 @@ class Store:
     def export(self, tournament: str) -> dict[str, Any]:
         raise NotImplementedError
 
+    def import_sheet(self, tournament: str, rows: Sequence[Any], *, by: str
+                     ) -> dict[str, Any]:
+        """Add a club sheet's rows (:func:`risiko.tournament.clubsheet.read_rows`) as
+        qualifying evenings; what was added (:func:`sheet_summary`)."""
+        raise NotImplementedError
+
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
                      by: str) -> str:
         raise NotImplementedError
@@ -128,6 +134,13 @@ class Store:
 
     def log(self, tournament: str, limit: int) -> list[dict[str, Any]]:
         raise NotImplementedError
+
+
+def sheet_summary(rows: Sequence[Any], new_players: int) -> dict[str, Any]:
+    """What a club sheet added: ``rows``, ``evenings`` (dates), ``tables``, ``new_players``."""
+    dates = sorted({r.date.isoformat() for r in rows})
+    return {"rows": len(rows), "evenings": dates,
+            "tables": len({(r.date, r.table) for r in rows}), "new_players": new_players}
 
 
 # --------------------------------------------------------------------------------------------
@@ -192,6 +205,16 @@ class DatabaseStore(Store):
         data: dict[str, Any] = self._run(
             lambda s: s.export_season(s.get_tournament(tournament)))
         return data
+
+    def import_sheet(self, tournament: str, rows: Sequence[Any], *, by: str
+                     ) -> dict[str, Any]:
+        def go(s: Any) -> int:
+            t = s.get_tournament(tournament)
+            before = t.entries.count()
+            s.import_sheet(t, rows, who=who(by))
+            return int(t.entries.count() - before)
+
+        return sheet_summary(rows, self._run(go))
 
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
                      by: str) -> str:
@@ -459,6 +482,17 @@ class FileStore(Store):
 
         self._change(lambda t: edit.add_players(t, names))
         return len(names)
+
+    def import_sheet(self, tournament: str, rows: Sequence[Any], *, by: str
+                     ) -> dict[str, Any]:
+        from ..tournament.clubsheet import apply_rows
+
+        def go(t: Any) -> tuple[Any, int]:
+            changed = apply_rows(t, rows)
+            return changed, len(changed.players) - len(t.players)
+
+        added: int = self._change(go)
+        return sheet_summary(rows, added)
 
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
                      by: str) -> str:

@@ -62,6 +62,7 @@ __all__ = [
     "add_discipline",
     "add_penalty",
     "add_players",
+    "checked",
     "decide_appeal",
     "enter_scores",
     "enter_sheet",
@@ -161,9 +162,16 @@ def _with_table(e: Evening, number: int, table: Table) -> Evening:
     return replace(e, tables=tuple(tables))
 
 
+def checked(t: Tournament) -> Tournament:
+    """``t`` when its facts agree with the regulation
+    (:func:`~risiko.tournament.checks.tournament_faults`, then the stages); else raises
+    :class:`~risiko.faults.IllegalActionError` with every fault (the change that made them
+    disagree is refused)."""
+    return _checked(t)
+
+
 def _checked(t: Tournament) -> Tournament:
-    """``t`` when its facts agree with the regulation; else every fault (the change that
-    made them disagree is refused)."""
+    """See :func:`checked`."""
     from .checks import tournament_faults
 
     faults = tournament_faults(t)

@@ -28,6 +28,7 @@ entered by mistake is ``voided``. Faults raise :class:`ServiceError`, a
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from django.db import models
@@ -106,6 +107,7 @@ __all__ = [
     "get_table",
     "get_tournament",
     "import_season",
+    "import_sheet",
     "mark_abandoned",
     "merge_players",
     "open_evening",
@@ -198,9 +200,7 @@ def import_season(data: Any, *, who: str, name: str | None = None) -> Tournament
         found = known.get(name_key(player_name))
         return found if found is not None else entry_player(t, player_name)  # the refusal
 
-    def row(model: type[_M], **values: Any) -> _M:
-        return model(**check_row(model, values))
-
+    row = _row
     accepted = []
     for member in domain.players:
         if member.accepted_ruleset or member.accepted_on:
@@ -211,31 +211,53 @@ def import_season(data: Any, *, who: str, name: str | None = None) -> Tournament
     Player.objects.bulk_update(accepted, ["accepted_ruleset", "accepted_on"])
     for c in domain.carry_over:
         set_carry_over(t, c.player, c.points, referee=c.referee, note=c.note, who=who)
+    _write_evenings(t, domain, domain.evenings, player, who=who, source="a season file")
+    Draw.objects.bulk_create([
+        row(Draw, tournament=t, stage=lots.stage, order=list(lots.order),
+            players_key=draw_players_key(lots.order), referee=lots.referee, note=lots.note)
+        for lots in domain.draws
+    ])
+    audit(who, "import season", t, t, f"{len(domain.evenings)} evenings")
+    return t
+
+
+def _row(model: type[_M], **values: Any) -> _M:
+    """An unsaved ``model`` row, each value checked against its column first."""
+    return model(**check_row(model, values))
+
+
+def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.Evening],
+                    player: Callable[[str], Player], *, who: str, source: str) -> None:
+    """Write ``evenings`` of ``domain`` (checked already) into ``t`` with bulk inserts:
+    the evenings, their arrivals, tables, seats, results, penalties, appeals and
+    discipline; one audit entry per evening saying what it brought from ``source``."""
+    row = _row
     rs = domain.ruleset
-    evenings = []
-    for e in domain.evenings:
+    new_rows = []
+    for e in evenings:
         default = dm.Schedule.from_ruleset(rs, e.stage).to_dict()
         own = {k: v for k, v in e.schedule.to_dict().items() if default.get(k) != v}
-        evenings.append(row(Evening, tournament=t, date=e.date, stage=e.stage, schedule=own))
-    Evening.objects.bulk_create(evenings)
-    evening_of = dict(Evening.objects.filter(tournament=t).values_list("date", "pk"))
+        new_rows.append(row(Evening, tournament=t, date=e.date, stage=e.stage, schedule=own))
+    Evening.objects.bulk_create(new_rows)
+    evening_of = dict(Evening.objects.filter(tournament=t, date__in=[e.date for e in evenings])
+                      .values_list("date", "pk"))
     Arrival.objects.bulk_create([
         row(Arrival, evening_id=evening_of[e.date], player=player(a.player),
             at=dm.clock_name(a.at), phoned=a.phoned,
             phoned_at=dm.clock_name(a.phoned_at) if a.phoned_at is not None else "",
             recorded_by=who)
-        for e in domain.evenings for a in e.arrivals
+        for e in evenings for a in e.arrivals
     ])
     GameTable.objects.bulk_create([
         row(GameTable, evening_id=evening_of[e.date], number=number)
-        for e in domain.evenings for number in range(1, len(e.tables) + 1)
+        for e in evenings for number in range(1, len(e.tables) + 1)
     ])
     table_of = {(ev, number): pk for pk, ev, number in GameTable.objects.filter(
-        evening__tournament=t).values_list("pk", "evening_id", "number")}
+        evening_id__in=evening_of.values()).values_list("pk", "evening_id", "number")}
     seats: list[Seat] = []
     results: list[TableResult] = []
     penalties: list[tuple[int, dm.Penalty, str, int | None]] = []
-    for e in domain.evenings:
+    for e in evenings:
         ev = evening_of[e.date]
         for number, tb in enumerate(e.tables, start=1):
             table_id = table_of[(ev, number)]
@@ -270,26 +292,52 @@ def import_season(data: Any, *, who: str, name: str | None = None) -> Tournament
     Discipline.objects.bulk_create([
         row(Discipline, evening_id=evening_of[e.date], player=player(d.player),
             level=d.level, reason=d.reason, referee=d.referee, table_number=d.table)
-        for e in domain.evenings for d in e.discipline
-    ])
-    Draw.objects.bulk_create([
-        row(Draw, tournament=t, stage=lots.stage, order=list(lots.order),
-            players_key=draw_players_key(lots.order), referee=lots.referee, note=lots.note)
-        for lots in domain.draws
+        for e in evenings for d in e.discipline
     ])
     entries = []
-    for e in domain.evenings:
+    for e in evenings:
         played = sum(1 for tb in e.tables if tb.sheet is not None or tb.scores is not None)
         fines = len(e.penalties) + sum(len(tb.penalties) for tb in e.tables)
         entries.append(AuditEntry(
             who=(who or "?")[:150], action="open evening", tournament=t.name[:120],
             target=f"{Evening._meta.label}:{evening_of[e.date]}",
-            summary=(f"{e.date} ({e.stage}) from a season file: {len(e.arrivals)} arrivals, "
+            summary=(f"{e.date} ({e.stage}) from {source}: {len(e.arrivals)} arrivals, "
                      f"{len(e.tables)} tables, {played} results, {fines} penalties")[:300],
             data={}))
     AuditEntry.objects.bulk_create(entries)  # one entry per evening, one insert
-    audit(who, "import season", t, t, f"{len(domain.evenings)} evenings")
-    return t
+
+
+@write
+def import_sheet(t: Tournament, rows: Sequence[Any], *, who: str) -> list[Evening]:
+    """Add a club's spreadsheet of results to ``t`` (issue 10): ``rows`` are
+    :class:`risiko.tournament.clubsheet.SheetRow` values, one per player and evening; each
+    date becomes a new qualifying evening, seated and scored as the sheet says (no
+    arrivals: everyone on time), new players are registered. Checked first as a whole
+    (:func:`risiko.tournament.clubsheet.apply_rows`: every fault names its row), so nothing
+    is written when one row is bad. Audit-logged: the players added, one entry per evening
+    and one for the sheet."""
+    from risiko.tournament.clubsheet import apply_rows
+    from risiko.web.selectors import load_tournament
+
+    lock_tournament(t.pk)
+    domain = load_tournament(t)
+    try:
+        changed = apply_rows(domain, rows)
+    except (ValueError, TypeError) as err:
+        raise ServiceError(*error_faults(err)) from None
+    dates = {r.date for r in rows}
+    added = [e for e in changed.evenings if e.date in dates]
+    add_players(t, changed.player_names, who=who)
+    known = players_by_key(t)
+
+    def player(player_name: str) -> Player:
+        found = known.get(name_key(player_name))
+        return found if found is not None else entry_player(t, player_name)  # the refusal
+
+    _write_evenings(t, changed, added, player, who=who, source="a club sheet")
+    audit(who, "import sheet", t, t, f"{len(rows)} rows, {len(added)} evenings",
+          {"evenings": [e.date.isoformat() for e in added], "rows": len(rows)})
+    return list(Evening.objects.filter(tournament=t, date__in=dates).order_by("date"))
 
 
 def _bulk_create_with_ids(model: Any, rows: list[Any]) -> None:

@@ -1,0 +1,70 @@
+"""The cells of a club's spreadsheet file: xlsx (openpyxl) or CSV (standard library).
+
+:func:`sheet_cells` gives the rows of cell values that
+:func:`risiko.tournament.clubsheet.read_rows` reads: for an xlsx workbook the values of its
+first worksheet (or the one named), as the spreadsheet last computed them (numbers, dates,
+text; a formula's cached value); for a CSV file its text cells, in UTF-8 (with or without a
+byte order mark) or, failing that, Windows-1252 (what Excel writes in Italy), separated by
+``;`` or ``,`` (:func:`~risiko.tournament.clubsheet.read_csv_text`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .common import fail
+
+__all__ = ["sheet_cells"]
+
+XLSX = (".xlsx", ".xlsm")
+CSV = (".csv", ".txt")
+
+
+def sheet_cells(path: Path, worksheet: str | None = None) -> list[list[Any]]:
+    """The rows of cell values of ``path`` (an ``.xlsx`` or ``.csv`` file); an unreadable
+    file, an unknown worksheet or another kind of file ends the command (exit 1)."""
+    from ..tournament.clubsheet import read_csv_text
+
+    suffix = path.suffix.lower()
+    if suffix in XLSX:
+        return _xlsx_cells(path, worksheet)
+    if suffix not in CSV:
+        fail(f"{path}: a sheet is an .xlsx or a .csv file (save an .xls or .ods as one of "
+             "them)")
+    if worksheet is not None:
+        fail("--worksheet names a worksheet of an .xlsx file; a CSV file has one")
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        fail(f"{path}: {e.strerror or e}")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("cp1252", errors="replace")
+    return read_csv_text(text)
+
+
+def _xlsx_cells(path: Path, worksheet: str | None) -> list[list[Any]]:
+    import zipfile
+
+    import openpyxl
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    try:
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except OSError as e:
+        fail(f"{path}: {e.strerror or e}")
+    except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError) as e:
+        fail(f"{path}: not a readable xlsx workbook ({e})")
+    try:
+        if worksheet is None:
+            sheet = book.worksheets[0]
+        elif worksheet in book.sheetnames:
+            sheet = book[worksheet]
+        else:
+            fail(f"--worksheet {worksheet}: the workbook's worksheets are "
+                 f"{', '.join(book.sheetnames)}")
+        return [list(row) for row in sheet.iter_rows(values_only=True)]
+    finally:
+        book.close()
