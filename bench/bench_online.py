@@ -24,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,7 @@ async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
 
     stop = asyncio.Event()
     latencies: list[float] = []
+    ack_times: list[float] = []
     acks: dict[str, list[int]] = {}
     tasks = []
     for i, t in enumerate(tables):
@@ -136,7 +138,7 @@ async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
         for k, token in enumerate(t["tokens"]):
             tasks.append(asyncio.create_task(play_remote_bot(
                 f"{url}/ws/online/{t['code']}/", token, think=think, seed=i * 10 + k,
-                stop=stop, latencies=latencies, acks=acks[t["code"]])))
+                stop=stop, latencies=latencies, acks=acks[t["code"]], ack_times=ack_times)))
             await asyncio.sleep(0.005)  # do not open 400 sockets in the same millisecond
     start = time.perf_counter()
     await asyncio.sleep(seconds)
@@ -145,7 +147,8 @@ async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
     for task in pending:
         task.cancel()
     errors = [repr(t.exception()) for t in done if t.exception() is not None]
-    return {"latencies": latencies, "acks": acks, "seconds": time.perf_counter() - start,
+    return {"latencies": latencies, "ack_times": ack_times, "acks": acks,
+            "seconds": time.perf_counter() - start,
             "errors": errors[:5], "error_count": len(errors),
             "client_cpu_s": resource.getrusage(resource.RUSAGE_SELF).ru_utime
             + resource.getrusage(resource.RUSAGE_SELF).ru_stime}
@@ -191,6 +194,17 @@ def main() -> int:
         rss_before = sum(_rss_kib(p) for p in workers)
         cpu_before = sum(_cpu_s(p) for p in workers)
         out = Path(data_dir) / "result.json"
+        samples: list[tuple[float, float]] = []
+        sampling = threading.Event()
+
+        def sample() -> None:
+            while not sampling.is_set():
+                samples.append((time.time(), sum(_cpu_s(p) for p in workers)))
+                sampling.wait(0.5)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        run_start = time.time()
         bots = subprocess.run(
             [sys.executable, __file__, "--bots", f"ws://127.0.0.1:{port}",
              "--tables-file", str(tables_file), "--out", str(out), "--seconds",
@@ -199,6 +213,8 @@ def main() -> int:
         if bots.returncode:
             print("the bots' process failed", file=sys.stderr)
             return 1
+        sampling.set()
+        sampler.join()
         rss_after = sum(_rss_kib(p) for p in workers)
         cpu_after = sum(_cpu_s(p) for p in workers)
         result = json.loads(out.read_text())
@@ -225,6 +241,15 @@ def main() -> int:
                                            2),
         "client_cpu_s": round(result["client_cpu_s"], 1),
     }
+    # steady state: the middle of the run (every socket open, none closing yet)
+    w0, w1 = run_start + 0.3 * args.seconds, run_start + 0.9 * args.seconds
+    inside = [c for t, c in samples if w0 <= t <= w1]
+    times = [t for t, c in samples if w0 <= t <= w1]
+    acted = sum(1 for t in result["ack_times"] if times and times[0] <= t <= times[-1])
+    if len(inside) >= 2 and acted:
+        report["steady_state"] = {
+            "seconds": round(times[-1] - times[0], 1), "actions": acted,
+            "workers_cpu_ms_per_action": round(1000 * (inside[-1] - inside[0]) / acted, 2)}
     print(json.dumps(report, indent=2))
     ok = (len(lat) > 0 and checked["lost"] == 0 and checked["duplicated"] == 0
           and checked["tables_with_gaps"] == 0)

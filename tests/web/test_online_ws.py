@@ -583,3 +583,97 @@ def test_a_snapshot_is_a_position_that_outlives_the_engine_and_the_table_goes_on
     table.refresh_from_db()
     assert services.game_of(table).position() == control.position()
     assert max(replayed) > 100  # this time the whole game, once
+
+
+def test_a_seat_whose_worker_died_is_disconnected_when_its_heartbeat_goes_stale(
+        settings: Any) -> None:
+    """Presence expires: a worker holding Anna's only connection dies (no disconnect ever
+    comes); Bruno's worker lives and beats. After the stale limit (30 s) the reader shows
+    Anna disconnected, the sweep makes her absent and starts her grace period, whose end
+    brings the casual table's stand-in bot (R11/R13 design); Bruno stays connected."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    settings.RISIKO_ONLINE_PRESENCE_STALE = 30.0
+    table, _ = make_table(grace_seconds=60)
+    t0 = timezone.now()
+    services.connected(table.pk, 1, now=t0)  # on the worker that will die
+    services.connected(table.pk, 2, now=t0)  # on the worker that lives
+    anna = OnlineSeat.objects.get(table=table, position=1)
+    bruno = OnlineSeat.objects.get(table=table, position=2)
+
+    def connected_now(at: dt.datetime) -> dict[int, bool]:
+        return {x.position: services.is_connected(x, at)
+                for x in OnlineSeat.objects.filter(table=table)}
+
+    # 20 s on: both fresh; only Bruno's worker beats from now on
+    t20 = t0 + dt.timedelta(seconds=20)
+    assert services.heartbeat([bruno.pk], now=t20) == 1
+    assert services.sweep_presence(t20) == []
+    assert connected_now(t20) == {1: True, 2: True, 3: False}
+    # 31 s on: Anna's heartbeat (t0) is stale, Bruno's (t20) is not
+    t31 = t0 + dt.timedelta(seconds=31)
+    assert connected_now(t31) == {1: False, 2: True, 3: False}  # the reader, before the sweep
+    before = table.seq
+    (outbox,) = services.sweep_presence(t31)
+    anna.refresh_from_db()
+    bruno.refresh_from_db()
+    assert (anna.connections, anna.absent_since) == (0, t31)
+    assert (bruno.connections, bruno.absent_since) == (1, None)
+    ev = TableEvent.objects.get(table=table, seq=before + 1)
+    assert (ev.seat, ev.text) == (1, "# Anna: connection lost")
+    public = next(m for g, m in outbox.messages if g == services.public_group(table.pk))
+    assert [s["connected"] for s in public["table"]["seats"]][:2] == [False, True]
+    grace = Deadline.objects.get(table=table, kind="grace_end", seat=1,
+                                 guard=anna.absence_epoch)
+    assert grace.due == t31 + dt.timedelta(seconds=60)
+    assert services.sweep_presence(t31 + dt.timedelta(seconds=1)) == []  # swept once
+    # the grace period ends: at a casual table a bot stands in for her
+    assert services.fire(grace.pk) is not None
+    anna.refresh_from_db()
+    assert anna.stand_in
+    # she reconnects through a live worker: one connection (not the dead worker's 1 + 1)
+    t40 = t0 + dt.timedelta(seconds=40)
+    services.connected(table.pk, 1, now=t40)
+    anna.refresh_from_db()
+    assert (anna.connections, anna.absent_since, anna.stand_in) == (1, None, False)
+    assert TableEvent.objects.filter(table=table).latest("seq").text == "# Anna is back"
+
+
+def test_a_restart_forgets_the_dead_workers_connections() -> None:
+    """Every worker stopped (a restart): the count of connections they held is forgotten
+    when the seat connects again, so its one new connection closing makes it absent."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    table, _ = make_table(grace_seconds=60)
+    t0 = timezone.now()
+    services.connected(table.pk, 1, now=t0)
+    services.connected(table.pk, 1, now=t0)  # two tabs on the worker that stops
+    later = t0 + dt.timedelta(minutes=5)
+    services.connected(table.pk, 1, now=later)  # after the restart
+    anna = OnlineSeat.objects.get(table=table, position=1)
+    assert anna.connections == 1
+    services.disconnected(table.pk, 1)
+    anna.refresh_from_db()
+    assert anna.connections == 0 and anna.absent_since is not None
+
+
+def test_the_consumer_beats_for_the_seats_it_holds() -> None:
+    from risiko.web.online import consumers
+
+    table, tokens = make_table()
+    anna = OnlineSeat.objects.get(table=table, position=1)
+
+    async def go() -> None:
+        a = await connect(table, tokens[0])
+        b = await connect(table, tokens[0])
+        assert consumers.LIVE_SEATS[anna.pk] == 2
+        await a.disconnect()
+        assert consumers.LIVE_SEATS[anna.pk] == 1
+        await b.disconnect()
+        assert anna.pk not in consumers.LIVE_SEATS
+
+    run(go)

@@ -211,9 +211,11 @@ def choose(client: TableClient, rng: random.Random, attacks_left: int) -> dict[s
 async def play_remote_bot(url: str, token: str, *, think: float = 1.0, seed: int = 0,
                           attacks_per_turn: int = 3, stop: asyncio.Event | None = None,
                           latencies: list[float] | None = None,
-                          acks: list[int] | None = None, origin: str | None = None) -> str:
+                          acks: list[int] | None = None, origin: str | None = None,
+                          ack_times: list[float] | None = None) -> str:
     """Play a seat until the game ends (or ``stop``): wait ``think`` seconds before each
-    action. ``latencies`` gets each action's round trip (s), ``acks`` each event's seq.
+    action. ``latencies`` gets each action's round trip (s), ``acks`` each event's seq,
+    ``ack_times`` when each answer came (``time.time()``).
     Returns the final status."""
     rng = random.Random(seed)
     async with TableClient(url, token=token, origin=origin) as c:
@@ -240,6 +242,8 @@ async def play_remote_bot(url: str, token: str, *, think: float = 1.0, seed: int
             reply = await c.act(action)
             if latencies is not None:
                 latencies.append(time.perf_counter() - start)
+            if ack_times is not None:
+                ack_times.append(time.time())
             if reply["type"] == "ack" and acks is not None:
                 acks.append(reply["seq"])
             if reply["type"] == "ack":

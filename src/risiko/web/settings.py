@@ -121,7 +121,7 @@ ASGI_APPLICATION = "risiko.web.asgi.application"
 # Online tables (docs/online.md): the channel layer carries a table's changes to every
 # connection. In memory for one process (`make run`); Redis (REDIS_URL) for several workers.
 CHANNEL_LAYERS: dict[str, Any] = (
-    {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+    {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
                  "CONFIG": {"hosts": [os.environ["REDIS_URL"]],
                             "prefix": os.environ.get("RISIKO_CHANNELS_PREFIX", "asgi")}}}
     if os.environ.get("REDIS_URL")
@@ -129,6 +129,11 @@ CHANNEL_LAYERS: dict[str, Any] = (
 )
 RISIKO_ONLINE_SCHEDULER = True  # each worker fires due deadlines (exactly once: a row claim)
 RISIKO_ONLINE_TICK = 0.25  # seconds between two looks at the deadlines
+#: presence: each worker beats for the seats it holds a connection of every
+#: RISIKO_ONLINE_HEARTBEAT seconds; a connected seat without a beat for
+#: RISIKO_ONLINE_PRESENCE_STALE seconds (its worker died) counts as disconnected
+RISIKO_ONLINE_HEARTBEAT = 10.0
+RISIKO_ONLINE_PRESENCE_STALE = 30.0
 
 
 #: Django's SQLite backend creating the database file private (0600) before SQLite opens it.

@@ -9,10 +9,13 @@ in memory for one process, Redis for several workers).
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import json
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -23,6 +26,10 @@ from risiko.online import adapter
 from . import scheduler, services
 from .models import OnlineTable
 from .services import Actor, Outbox
+
+#: this process's open connections of seats: OnlineSeat id -> count (the scheduler beats
+#: for them, :func:`services.heartbeat`)
+LIVE_SEATS: collections.Counter[int] = collections.Counter()
 
 
 def in_thread(func: Any) -> Any:
@@ -51,7 +58,8 @@ async def send_outbox(layer: Any, outbox: Outbox | None) -> None:
     if outbox is None:
         return
     for group, message in outbox.messages:
-        await layer.group_send(group, {"type": "online.message", "message": message})
+        # encoded once here, not once per connection that receives it
+        await layer.group_send(group, {"type": "online.message", "text": json.dumps(message)})
     if outbox.wake is not None:
         scheduler.wake(outbox.wake)
 
@@ -85,6 +93,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     lang: str = "it"
     joined: list[str]
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its ``aclose_old_connections`` (a trip to a worker
+        thread for every message, a table's broadcasts included): this consumer touches the
+        database only through :func:`in_thread`, which closes old connections itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         self.joined = []
         code = str(self.scope["url_route"]["kwargs"]["code"])
@@ -112,6 +129,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             "player": actor.name or None, "commitment": table.commitment,
         })
         if actor.role == "seat" and actor.seat is not None:
+            if actor.seat_id is not None:
+                LIVE_SEATS[actor.seat_id] += 1
             outbox = await in_thread(services.connected)(table.pk, actor.seat + 1)
             await send_outbox(self.channel_layer, outbox)
         await self.send_json(await in_thread(_state)(table.pk, actor))
@@ -120,6 +139,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         for group in getattr(self, "joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.table_id and self.actor.role == "seat" and self.actor.seat is not None:
+            seat_id = self.actor.seat_id
+            if seat_id is not None and LIVE_SEATS[seat_id] > 0:
+                LIVE_SEATS[seat_id] -= 1
+                if not LIVE_SEATS[seat_id]:
+                    del LIVE_SEATS[seat_id]
             outbox = await in_thread(services.disconnected)(
                 self.table_id, self.actor.seat + 1)
             await send_outbox(self.channel_layer, outbox)
@@ -165,4 +189,4 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         """A message sent to one of this connection's groups: pass it on (unless the socket
         has just closed: the group still held it for a moment)."""
         with contextlib.suppress(RuntimeError):
-            await self.send_json(event["message"])
+            await self.send(text_data=event["text"])

@@ -86,6 +86,9 @@ class OnlineSeat(models.Model):
     token_hash = models.CharField(max_length=64, blank=True)
     bot = models.CharField(max_length=16, blank=True)
     connections = models.IntegerField(default=0)
+    #: the last time a worker holding a connection of this seat said it is alive: a seat
+    #: whose connections all sat on a worker that died stops beating and is swept absent
+    heartbeat = models.DateTimeField(null=True, blank=True)
     absent_since = models.DateTimeField(null=True, blank=True)
     absence_epoch = models.PositiveIntegerField(default=0)
     stand_in = models.BooleanField(default=False)

@@ -4,6 +4,8 @@ Started with the ASGI lifespan (``risiko serve``) and, for servers without lifes
 first WebSocket connection. It wakes every ``RISIKO_ONLINE_TICK`` seconds (0.25) or sooner
 when its process scheduled a deadline, fires what is due through :func:`services.fire`
 (which claims each deadline in the transaction that applies it) and sends the outboxes.
+Every ``RISIKO_ONLINE_HEARTBEAT`` seconds (10) it beats for the seats its process holds a
+connection of and sweeps the seats whose heartbeat is stale (:func:`presence`).
 ``RISIKO_ONLINE_SCHEDULER = False`` turns it off (tests that fire deadlines themselves).
 """
 
@@ -87,12 +89,27 @@ async def tick() -> int:
     return fired
 
 
+async def presence() -> int:
+    """Beat for this process's connected seats, then sweep the seats whose workers stopped
+    beating (they count as disconnected: their grace period starts). Returns how many seats
+    this sweep made absent."""
+    layer = get_channel_layer()
+    from .consumers import LIVE_SEATS, in_thread, send_outbox
+
+    await in_thread(services.heartbeat)(list(LIVE_SEATS))
+    outboxes = await in_thread(services.sweep_presence)()
+    for outbox in outboxes:
+        await send_outbox(layer, outbox)
+    return len(outboxes)
+
+
 async def run() -> None:
-    """The loop: beat, fire, sleep until woken or the next tick."""
+    """The loop: beat, presence, fire, sleep until woken or the next tick."""
     loop = asyncio.get_running_loop()
     event = _WAKE[loop]
     interval = float(getattr(settings, "RISIKO_ONLINE_TICK", 0.25))
-    last_beat = 0.0
+    every = float(getattr(settings, "RISIKO_ONLINE_HEARTBEAT", 10.0))
+    last_beat = last_presence = 0.0
     from .consumers import in_thread
 
     while True:
@@ -101,6 +118,9 @@ async def run() -> None:
             if now - last_beat >= BEAT_EVERY:
                 await in_thread(services.beat)()
                 last_beat = now
+            if now - last_presence >= every:
+                await presence()
+                last_presence = now
             await tick()
         except asyncio.CancelledError:
             raise

@@ -21,9 +21,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
 from risiko.actions import Abandon, Action, CallLastRounds, EndGame, Timeout, WidenClosing
@@ -89,6 +90,7 @@ class Actor:
     role: str
     seat: int | None = None
     name: str = ""
+    seat_id: int | None = None  # the OnlineSeat row of a seat (its presence heartbeat)
 
     @property
     def key(self) -> str:
@@ -195,7 +197,7 @@ def _rebuild(table: OnlineTable) -> Game:
     """The game at ``table.seq``: the snapshot plus the events since (or all the events)."""
     game: Game | None = None
     since = 0
-    if table.snapshot is not None and table.snapshot_format == adapter.SNAPSHOT_FORMAT:
+    if table.snapshot_format == adapter.SNAPSHOT_FORMAT and table.snapshot is not None:
         try:
             game = adapter.restore(bytes(table.snapshot), bytes.fromhex(table.seed),
                                    table.ruleset)
@@ -250,10 +252,11 @@ _ROW_FIELDS = [f.name for f in OnlineTable._meta.concrete_fields
 def _save(table: OnlineTable) -> None:
     """Save the table's row; its snapshot (kilobytes) only when it changed."""
     if table.snapshot_dirty or table.pk is None:
-        table.save()
+        table.save()  # a row read without some columns saves the columns it has
         table.snapshot_dirty = False
     else:
-        table.save(update_fields=_ROW_FIELDS)
+        deferred = table.get_deferred_fields()
+        table.save(update_fields=[f for f in _ROW_FIELDS if f not in deferred])
 
 
 def _deadline(table: OnlineTable, kind: str, due: dt.datetime, *, seat: int = 0,
@@ -264,6 +267,17 @@ def _deadline(table: OnlineTable, kind: str, due: dt.datetime, *, seat: int = 0,
     if outbox is not None:
         wait = max(0.0, (due - timezone.now()).total_seconds())
         outbox.wake = wait if outbox.wake is None else min(outbox.wake, wait)
+
+
+def _locked(table_id: int, actor: str = "", client_id: str = "") -> OnlineTable:
+    """The table's row, locked until the transaction ends (``select_for_update``), without
+    its snapshot and record (read only when needed). With a ``client_id``, the same query
+    finds the event an earlier copy of that message wrote (``applied_seq``, else None)."""
+    rows = OnlineTable.objects.select_for_update().defer("snapshot", "record")
+    if client_id:
+        rows = rows.annotate(applied_seq=Subquery(TableEvent.objects.filter(
+            table=OuterRef("pk"), actor=actor, client_id=client_id).values("seq")[:1]))
+    return rows.get(pk=table_id)
 
 
 def _is_bot_turn(seat: OnlineSeat) -> bool:
@@ -285,7 +299,7 @@ def _after_change(
         table.turn_deadline = None
         if table.status == "playing":
             _start_clock(table, game, now, s["clock_seconds"] * 1000, outbox)
-    if new_turn or table.seq - table.snapshot_seq >= SNAPSHOT_EVERY or table.snapshot is None:
+    if new_turn or table.seq - table.snapshot_seq >= SNAPSHOT_EVERY or not table.snapshot_format:
         table.snapshot = adapter.snapshot(game)
         table.snapshot_seq = table.seq
         table.snapshot_format = adapter.SNAPSHOT_FORMAT
@@ -380,9 +394,26 @@ def _clock(table: OnlineTable, now: dt.datetime) -> dict[str, Any]:
     }
 
 
+def presence_stale_after() -> dt.timedelta:
+    """How long a connected seat may go without a heartbeat before it counts as
+    disconnected (``RISIKO_ONLINE_PRESENCE_STALE`` seconds, 30)."""
+    return dt.timedelta(seconds=float(getattr(django_settings, "RISIKO_ONLINE_PRESENCE_STALE",
+                                              30.0)))
+
+
+def is_connected(seat: OnlineSeat, now: dt.datetime) -> bool:
+    """A bot, or a seat with a connection whose worker beat within the stale limit."""
+    if seat.kind == "bot":
+        return True
+    return (seat.connections > 0 and seat.heartbeat is not None
+            and seat.heartbeat >= now - presence_stale_after())
+
+
 def table_view(table: OnlineTable, seats: list[OnlineSeat]) -> dict[str, Any]:
-    """The table as everybody sees it (the lobby's seats, presence, the commitment)."""
+    """The table as everybody sees it (the lobby's seats, presence, the commitment); a seat
+    whose heartbeat is stale shows as disconnected even before the sweep."""
     s = settings_of(table)
+    now = timezone.now()
     return {
         "code": table.code,
         "name": table.name,
@@ -391,7 +422,7 @@ def table_view(table: OnlineTable, seats: list[OnlineSeat]) -> dict[str, Any]:
         "status": table.status,
         "seats": [
             {"seat": x.position, "player": x.name, "kind": x.kind, "bot": x.bot or None,
-             "connected": x.connections > 0 or x.kind == "bot", "stand_in": x.stand_in,
+             "connected": is_connected(x, now), "stand_in": x.stand_in,
              "r13_requested": x.r13_requested}
             for x in seats
         ],
@@ -685,12 +716,12 @@ def identify(code: str, user: Any, token: str | None) -> tuple[OnlineTable, Acto
     if token:
         seat = OnlineSeat.objects.filter(table=table, token_hash=token_hash(token)).first()
         if seat is not None:
-            return table, Actor("seat", seat.position - 1, seat.name)
+            return table, Actor("seat", seat.position - 1, seat.name, seat.pk)
     if user is not None and getattr(user, "is_authenticated", False):
         seat = OnlineSeat.objects.filter(table=table, user_id=user.pk).select_related(
             "player").first()
         if seat is not None:
-            return table, Actor("seat", seat.position - 1, seat.name)
+            return table, Actor("seat", seat.position - 1, seat.name, seat.pk)
         if is_referee(user):
             return table, Actor("referee", None, user.get_username())
     return table, Actor("spectator")
@@ -716,14 +747,12 @@ def apply(table_id: int, actor: Actor, intention: Mapping[str, Any], *, client_i
     now = timezone.now()
     try:
         with transaction.atomic():
-            table = OnlineTable.objects.select_for_update().get(pk=table_id)
+            table = _locked(table_id, actor.key, client_id)
             if actor.role != "seat" or actor.seat is None:
                 return _refuse(table, SPECTATOR())
-            if client_id:
-                old = TableEvent.objects.filter(table=table, actor=actor.key,
-                                                client_id=client_id).first()
-                if old is not None:
-                    return Reply(seq=old.seq, duplicate=True)
+            applied = getattr(table, "applied_seq", None)
+            if applied is not None:
+                return Reply(seq=applied, duplicate=True)
             if table.status != "playing":
                 return _refuse(table, NOT_PLAYING(status=table.status))
             if _stale(table, expect_seq):
@@ -921,6 +950,7 @@ def _undo(table: OnlineTable, reason: str, actor: Actor) -> Game | None:
         table.skipped_draws = sorted({*table.skipped_draws,
                                       *range(last.draws_from, last.draws_to)})
     table.snapshot = None
+    table.snapshot_format = ""
     table.snapshot_dirty = True
     _event(table, actor=actor.key, kind="referee", text=f"# undo {last.seq}: {last.text}",
            reason=reason)
@@ -932,12 +962,17 @@ def _undo(table: OnlineTable, reason: str, actor: Actor) -> Game | None:
 
 
 # ------------------------------------------------------------------------------ presence
-def connected(table_id: int, position: int) -> Outbox | None:
-    """A connection of seat ``position`` opened; a seat coming back is no longer absent."""
+def connected(table_id: int, position: int, now: dt.datetime | None = None) -> Outbox | None:
+    """A connection of seat ``position`` opened; a seat coming back is no longer absent.
+    Connections counted by a worker that stopped beating (it died) are forgotten."""
+    now = now or timezone.now()
     with transaction.atomic():
         table = OnlineTable.objects.select_for_update().get(pk=table_id)
         seat = OnlineSeat.objects.get(table=table, position=position)
+        if not is_connected(seat, now):
+            seat.connections = 0  # the count of a dead worker's connections
         seat.connections = max(0, seat.connections) + 1
+        seat.heartbeat = now
         back = seat.absent_since is not None
         if back:
             seat.absent_since = None
@@ -958,26 +993,67 @@ def connected(table_id: int, position: int) -> Outbox | None:
 def disconnected(table_id: int, position: int) -> Outbox | None:
     """A connection of seat ``position`` closed; the last one makes the seat absent and
     starts its grace period (R13 design: docs/online.md)."""
-    now = timezone.now()
     with transaction.atomic():
         table = OnlineTable.objects.select_for_update().get(pk=table_id)
         seat = OnlineSeat.objects.get(table=table, position=position)
         seat.connections = max(0, seat.connections - 1)
-        if seat.connections or table.status not in ("playing", "paused") or seat.kind == "bot":
+        if seat.connections:
             seat.save()
             return None
-        seat.absent_since = now
-        seat.absence_epoch += 1
+        return _absent(table, seat, timezone.now(), f"# {seat.name} disconnected")
+
+
+def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str) -> Outbox | None:
+    """Seat ``seat`` has no connection left (its row is saved): at a table in play it is
+    absent from ``now`` and its grace period starts (R11, R13: docs/online.md)."""
+    if table.status not in ("playing", "paused") or seat.kind == "bot" or (
+            seat.absent_since is not None):
         seat.save()
-        s = settings_of(table)
-        ev = _event(table, actor="system", kind="system", seat=position,
-                    text=f"# {seat.name} disconnected")
-        outbox = Outbox(table.pk)
-        _deadline(table, "grace_end", now + dt.timedelta(seconds=int(s["grace_seconds"])),
-                  seat=position, guard=seat.absence_epoch, outbox=outbox)
-        _save(table)
-        _broadcast(table, game_of(table), _seats(table), [ev], outbox)
-        return outbox
+        return None
+    seat.absent_since = now
+    seat.absence_epoch += 1
+    seat.save()
+    s = settings_of(table)
+    ev = _event(table, actor="system", kind="system", seat=seat.position, text=text)
+    outbox = Outbox(table.pk)
+    _deadline(table, "grace_end", now + dt.timedelta(seconds=int(s["grace_seconds"])),
+              seat=seat.position, guard=seat.absence_epoch, outbox=outbox)
+    _save(table)
+    _broadcast(table, game_of(table), _seats(table), [ev], outbox)
+    return outbox
+
+
+def heartbeat(seat_ids: Iterable[int], now: dt.datetime | None = None) -> int:
+    """A worker is alive and holds connections of these seats (OnlineSeat ids): their
+    heartbeat is ``now``. One query; returns the rows updated."""
+    ids = sorted(set(seat_ids))
+    if not ids:
+        return 0
+    return OnlineSeat.objects.filter(pk__in=ids, connections__gt=0).update(
+        heartbeat=now or timezone.now())
+
+
+def sweep_presence(now: dt.datetime | None = None) -> list[Outbox]:
+    """Seats counted as connected whose heartbeat is stale (every worker holding their
+    connections died, or the server was stopped) lose those connections: at a table in play
+    they become absent now and their grace period starts, as if they had disconnected (R11,
+    R13). Each seat is checked again under its table's row lock. Returns the outboxes."""
+    now = now or timezone.now()
+    limit = now - presence_stale_after()
+    stale = list(OnlineSeat.objects.filter(connections__gt=0).filter(
+        Q(heartbeat__isnull=True) | Q(heartbeat__lt=limit)).values_list("table_id", "position"))
+    out = []
+    for table_id, position in stale:
+        with transaction.atomic():
+            table = OnlineTable.objects.select_for_update().get(pk=table_id)
+            seat = OnlineSeat.objects.get(table=table, position=position)
+            if seat.connections == 0 or is_connected(seat, now):
+                continue  # it came back meanwhile
+            seat.connections = 0
+            outbox = _absent(table, seat, now, f"# {seat.name}: connection lost")
+        if outbox is not None:
+            out.append(outbox)
+    return out
 
 
 # ------------------------------------------------------------------------------ deadlines
@@ -1003,7 +1079,7 @@ def fire(deadline_id: int) -> Outbox | None:
         d = Deadline.objects.filter(pk=deadline_id).first()
         if d is None or d.fired is not None:
             return None
-        table = OnlineTable.objects.select_for_update().get(pk=d.table_id)
+        table = _locked(d.table_id)
         claimed = Deadline.objects.filter(pk=d.pk, fired=None).update(fired=now)
         if claimed == 0:
             return None
