@@ -110,9 +110,14 @@ class OnlineSeat(models.Model):
 
     @property
     def name(self) -> str:
-        """The name shown at the table."""
-        if self.kind == "member" and self.player is not None:
-            return self.player.name
+        """The name shown at the table (a member's from ``player_name`` when the query that
+        read the seat joined it, else from his player record)."""
+        if self.kind == "member":
+            known = self.__dict__.get("player_name")
+            if known is not None:
+                return str(known)
+            if self.player is not None:
+                return self.player.name
         if self.kind == "guest":
             return self.guest_name
         if self.kind == "bot":

@@ -24,7 +24,7 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Q
 from django.utils import timezone
 
 from risiko.actions import Abandon, Action, CallLastRounds, EndGame, Timeout, WidenClosing
@@ -35,6 +35,7 @@ from risiko.online import adapter
 from risiko.record import write_record
 from risiko.ruleset import get_ruleset
 from risiko.web import services as club
+from risiko.web.players.models import Player
 from risiko.web.site.permissions import is_referee
 
 from .models import Deadline, Member, OnlineSeat, OnlineTable, SchedulerBeat, TableEvent
@@ -171,8 +172,16 @@ def settings_of(table: OnlineTable) -> dict[str, Any]:
     return {**DEFAULTS, **(table.settings or {})}
 
 
+def _seats_sql() -> str:
+    seats, players = OnlineSeat._meta.db_table, Player._meta.db_table
+    return (f'SELECT s.*, p."name" AS player_name FROM "{seats}" s LEFT JOIN "{players}" p '
+            f'ON p."id" = s."player_id" WHERE s."table_id" = %s ORDER BY s."position"')
+
+
 def _seats(table: OnlineTable) -> list[OnlineSeat]:
-    return list(table.seat_set.select_related("player").order_by("position"))
+    """The table's seats in turn order, each with its member's name (``player_name``): one
+    raw query, read at every action."""
+    return list(OnlineSeat.objects.raw(_seats_sql(), [table.pk]))
 
 
 def _players(seats: Iterable[OnlineSeat]) -> list[str]:
@@ -269,15 +278,30 @@ def _deadline(table: OnlineTable, kind: str, due: dt.datetime, *, seat: int = 0,
         outbox.wake = wait if outbox.wake is None else min(outbox.wake, wait)
 
 
+def _lock_sql(for_update: bool, message: bool) -> str:
+    table, events = OnlineTable._meta.db_table, TableEvent._meta.db_table
+    cols = ", ".join(f'"{f.column}"' for f in OnlineTable._meta.concrete_fields
+                     if f.name not in ("snapshot", "record"))
+    applied = (f'(SELECT e."seq" FROM "{events}" e WHERE e."table_id" = "{table}"."id" '
+               f'AND e."actor" = %s AND e."client_id" = %s LIMIT 1)' if message else "NULL")
+    return (f'SELECT {cols}, {applied} AS applied_seq FROM "{table}" WHERE "id" = %s'
+            + (" FOR UPDATE" if for_update else ""))
+
+
 def _locked(table_id: int, actor: str = "", client_id: str = "") -> OnlineTable:
-    """The table's row, locked until the transaction ends (``select_for_update``), without
-    its snapshot and record (read only when needed). With a ``client_id``, the same query
-    finds the event an earlier copy of that message wrote (``applied_seq``, else None)."""
-    rows = OnlineTable.objects.select_for_update().defer("snapshot", "record")
-    if client_id:
-        rows = rows.annotate(applied_seq=Subquery(TableEvent.objects.filter(
-            table=OuterRef("pk"), actor=actor, client_id=client_id).values("seq")[:1]))
-    return rows.get(pk=table_id)
+    """The table's row, locked until the transaction ends (``FOR UPDATE``; SQLite's write
+    transaction locks the whole database), without its snapshot and record (read when
+    needed); ``applied_seq``: the event an earlier copy of the message ``client_id`` of
+    ``actor`` wrote, else None. One raw query (the ORM's compilation of it cost more than
+    the rest of an action's queries). OnlineTable.DoesNotExist for no such table."""
+    from django.db import connection
+
+    sql = _lock_sql(bool(connection.features.has_select_for_update), bool(client_id))
+    params: list[Any] = [actor, client_id, table_id] if client_id else [table_id]
+    rows = list(OnlineTable.objects.raw(sql, params))
+    if not rows:
+        raise OnlineTable.DoesNotExist(f"no online table {table_id}")
+    return rows[0]
 
 
 def _is_bot_turn(seat: OnlineSeat) -> bool:
