@@ -2,7 +2,9 @@
 server the test starts on a free port (uvicorn with WebSockets; pytest-django's live server
 has none): two browser contexts and two bots play a whole game to the closing dice (R2: the
 call in round 1), one browser reloads in the middle of its turn and goes on; a seat's turn
-times out on a test clock of seconds (R11). Skipped when Playwright or Chromium is missing.
+times out on a test clock of seconds (R11); an online evening of a tournament, three members
+in three browsers and the referee in a fourth, ends with its result in the standings page.
+Skipped when Playwright or Chromium is missing.
 """
 
 from __future__ import annotations
@@ -236,4 +238,82 @@ def test_a_seat_times_out_on_the_turn_clock(server: AsgiServer, chromium: Any) -
     timeouts = _db(lambda: TableEvent.objects.filter(
         table=table, actor="clock", text__startswith="R timeout").count())
     assert timeouts >= 1
+    assert errors == []
+
+
+def test_an_online_evening_ends_with_its_result_in_the_standings(server: AsgiServer,
+                                                                 chromium: Any) -> None:
+    """Three members sit down at their tournament table in three browsers (logged in), play
+    the initial placement, and the referee, in a fourth, ends the game from the table's
+    referee panel (R2, with a reason): the result is entered as a scored sheet, and the
+    tournament's public standings page shows each of them with one game played."""
+    from django.contrib.auth.models import Group, User
+    from django.test import Client
+
+    from risiko.web import selectors
+    from risiko.web import services as club
+    from risiko.web.online.models import Member
+
+    names = ["Alba", "Bice", "Ciro"]
+
+    def setup() -> tuple[Any, Any, dict[str, str], str]:
+        t = club.create_tournament("Serata online", who="t")
+        club.add_players(t, names, who="t")
+        ev = club.open_evening(t, "2027-03-02", who="t")
+        club.set_tables(ev, [names], who="t")
+        (table,) = services.open_evening(ev, who="arbitro", settings={"clock_seconds": 0})
+        cookies = {}
+        for n in names:
+            user = User.objects.create_user(n.lower(), password="x")
+            Member.objects.create(user=user, player=club.entry_player(t, n))
+            cookies[n] = _session(user)
+        ref = User.objects.create_user("arbitro", password="x")
+        ref.groups.add(Group.objects.get_or_create(name="referee")[0])
+        return t, table, cookies, _session(ref)
+
+    def _session(user: Any) -> str:
+        c = Client()
+        c.force_login(user)
+        return str(c.cookies["sessionid"].value)
+
+    t, table, cookies, ref_cookie = _db(setup)
+    url = f"{server.url}/online/t/{table.code}/"
+    errors: list[str] = []
+    pages = {}
+    for n in names:
+        pg = _page(chromium, errors)
+        pg.context.add_cookies([{"name": "sessionid", "value": cookies[n], "url": server.url}])
+        pg.goto(url)
+        pg.click("button[value=member]")
+        pg.wait_for_selector("#online-table[data-seat]")
+        pages[n] = pg
+    for pg in pages.values():
+        pg.wait_for_function("() => document.getElementById('online-table').dataset.status "
+                             "=== 'playing'", timeout=20000)
+    acted = 0
+    deadline = time.monotonic() + 120
+    while acted < 12 and time.monotonic() < deadline:  # some of the initial placement
+        for pg in pages.values():
+            if _my_turn(pg):
+                _play_one(pg)
+                acted += 1
+        time.sleep(0.05)
+    assert acted >= 12
+    ref = _page(chromium, errors)
+    ref.context.add_cookies([{"name": "sessionid", "value": ref_cookie, "url": server.url}])
+    ref.goto(url)
+    ref.wait_for_selector("#ot-referee:not([hidden])")
+    ref.fill("#ot-ref-reason", "fine della serata")
+    ref.click("#ot-referee button[data-command=end_game]")
+    for pg in pages.values():
+        pg.wait_for_selector("#ot-result:not([hidden])", timeout=30000)
+    standings = _db(lambda: selectors.standings(t))
+    assert all(standings.row(n).games == 1 for n in names)
+    public = pages["Alba"]
+    public.goto(f"{server.url}/t/{t.slug}/")
+    for n in names:  # #, Pts, GP, R!, Best, Pen. (the player is the row's header)
+        cells = public.locator("table.standings tbody tr", has_text=n).locator(
+            "td").all_inner_texts()
+        assert cells[2] == "1", cells  # one game played
+        assert cells[4] == str(standings.row(n).best), cells  # its table score
     assert errors == []

@@ -677,3 +677,204 @@ def test_the_consumer_beats_for_the_seats_it_holds() -> None:
         assert anna.pk not in consumers.LIVE_SEATS
 
     run(go)
+
+
+def test_every_action_and_its_refusals_through_the_socket_with_secrets_kept() -> None:
+    """One whole turn through the socket - trade (its value shown before, R9), place,
+    attack to a conquest, move, fortify - then the next seat's place and end; before each,
+    the actions the phase forbids are refused with the engine's fault. Another seat sees
+    only its own secrets; a spectator none; nobody sees another seat's hand or objective."""
+    from risiko.cards import best_set, card_name
+
+    table, tokens = make_table()
+
+    def ready(g: Any) -> bool:  # a reinforcement with a set to trade and a target to take
+        return (g.phase == "reinforce" and g.round >= 2 and not g.penalised_turn
+                and best_set(g.hands[g.to_act]) is not None
+                and any(g.armies[t] == 1 for s, t in _borders(g)))
+
+    game = _play_with_bots_until(table, ready)
+    me = game.to_act
+    other = (me + 1) % 3
+    hand = list(game.hands[me])
+    not_mine = next(c for c in range(44) if c not in hand)
+    secret = {card_name(c) for c in game.hands[other]}
+
+    def cards_in(m: Any) -> set[str]:
+        """The card names a message shows as cards (objects with a "card")."""
+        if isinstance(m, dict):
+            found = {m["card"]} if "card" in m else set()
+            return found.union(*map(cards_in, m.values()))
+        if isinstance(m, list):
+            return set().union(*map(cards_in, m))
+        return set()
+
+    async def refused(c: WebsocketCommunicator, action: dict[str, Any], code: str) -> None:
+        await c.send_json_to({"type": "act", "id": f"r{id(action)}", "action": action})
+        m = await answer(c)
+        assert m["type"] == "refused", (action, m)
+        assert m["faults"][0]["code"] == code, (action, m["faults"])
+
+    async def acked(c: WebsocketCommunicator, action: dict[str, Any]) -> int:
+        await c.send_json_to({"type": "act", "id": f"a{table.pk}-{action}", "action": action})
+        m = await answer(c)
+        assert m["type"] == "ack", (action, m)
+        return int(m["seq"])
+
+    def _server() -> Any:
+        table.refresh_from_db()
+        return services.game_of(table)
+
+    from risiko.web.online.consumers import in_thread
+
+    server = in_thread(_server)
+    text_of = in_thread(lambda seq: TableEvent.objects.get(table=table, seq=seq).text)
+
+    async def go() -> None:
+        c = await connect(table, tokens[me])
+        o = await connect(table, tokens[other])
+        w = await connect(table)
+        priv = c.state["private"]
+        pending = c.state["game"]["pending"]
+        # R9: the sets she may trade, each with its value, before she trades
+        assert priv["sets"] and all(s["value"] > 0 for s in priv["sets"])
+        chosen = priv["sets"][0]
+        for action, code in [
+            ({"kind": "end"}, "game.reinforcements_pending"),
+            ({"kind": "move", "armies": 1}, "game.no_conquest"),
+            ({"kind": "attack", "from": _borders(game)[0][0], "to": _borders(game)[0][1]},
+             "game.reinforcements_pending"),
+            ({"kind": "fortify", "from": 0, "to": 1, "armies": 1},
+             "game.reinforcements_pending"),
+            ({"kind": "trade", "cards": [card_name(not_mine), *chosen["cards"][1:]]},
+             "game.card_not_held"),
+        ]:
+            await refused(c, action, code)
+        seq = await acked(c, {"kind": "trade", "cards": chosen["cards"]})
+        assert (await text_of(seq)).startswith(f"{me + 1} trade ")
+        g = await server()
+        # the set's value to place; the bonus of owned territories placed on them (R9)
+        assert g.pending == pending + chosen["value"]
+        assert g.totals[me] == game.totals[me] + chosen["bonus"]
+        assert len(g.hands[me]) == len(hand) - 3
+        # place: too many refused, then everything on the border of a 1-army target
+        src, dst = next((s, t) for s, t in _borders(g) if g.armies[t] == 1)
+        await refused(c, {"kind": "place", "territory": src, "armies": g.pending + 1},
+                      "game.place_amount")
+        await acked(c, {"kind": "place", "territory": src, "armies": g.pending})
+        g = await server()
+        far = next(t for t in range(42) if g.owner[t] != me and not g.neighbours[src] >> t & 1)
+        await refused(c, {"kind": "attack", "from": src, "to": far}, "game.not_bordering")
+        mine = next(t for t in g.adjacency[src] if g.owner[t] == me) if any(
+            g.owner[t] == me for t in g.adjacency[src]) else None
+        if mine is not None:
+            await refused(c, {"kind": "attack", "from": src, "to": mine}, "game.own_target")
+        for _ in range(20):  # attack until the 1-army territory falls
+            await acked(c, {"kind": "attack", "from": src, "to": dst})
+            if (await server()).phase == "move":
+                break
+        g = await server()
+        assert g.phase == "move" and g.owner[dst] == me
+        await refused(c, {"kind": "end"}, "game.move_pending")
+        most = g.move_min + g.armies[g.move_from] - 1
+        await refused(c, {"kind": "move", "armies": most + 1}, "game.move_amount")
+        await acked(c, {"kind": "move", "armies": g.move_min})
+        g = await server()
+        a, b = next((s, t) for s, t in g.legal_fortifies())
+        await refused(c, {"kind": "fortify", "from": a, "to": b, "armies": g.armies[a]},
+                      "game.fortify_amount")
+        await acked(c, {"kind": "fortify", "from": a, "to": b, "armies": 1})
+        g = await server()
+        assert g.to_act != me  # fortifying ended her turn
+        # the next seat: place everything, then end (not before)
+        nxt = g.to_act
+        n = o if nxt == other else await connect(table, tokens[nxt])
+        if g.phase == "reinforce" and not g.penalised_turn and g.pending:
+            await refused(n, {"kind": "end"}, "game.reinforcements_pending")
+            own = next(t for t in range(42) if g.owner[t] == nxt)
+            must = best_set(g.hands[nxt])
+            if must is not None and g.ruleset.hand_limit is not None \
+                    and len(g.hands[nxt]) > g.ruleset.hand_limit:
+                await acked(n, {"kind": "trade", "cards": [card_name(x) for x in must]})
+                g = await server()
+            await acked(n, {"kind": "place", "territory": own, "armies": g.pending})
+        g = await server()
+        if g.phase == "attack" and g.to_act == nxt:
+            await acked(n, {"kind": "end"})
+            assert (await server()).to_act != nxt
+        # secrets: everything the other seat and the spectator received
+        got_o, got_w = await drain(o), await drain(w)
+        for m in got_o:
+            if m["type"] == "private":
+                assert m["private"]["seat"] == other + 1
+            else:
+                assert m.get("private") is None
+        assert all(m["type"] != "private" and m.get("private") is None for m in got_w)
+        for m in got_w + [x for x in got_o if x["type"] != "private"]:
+            if m["type"] != "event":
+                continue
+            for s in m["game"]["seats"]:
+                assert isinstance(s["cards"], int) and s["objective"] is None
+        # cards by name: the spectator none, the other seat only its own, never hers
+        assert set().union(*map(cards_in, got_w)) == set()
+        seen_o = set().union(*map(cards_in, got_o))
+        final = await server()
+        assert seen_o <= secret | {card_name(x) for x in final.hands[other]}
+        assert not seen_o & {card_name(x) for x in hand}
+        for x in (c, o, w) + (() if n is o else (n,)):
+            await x.disconnect()
+
+    run(go)
+
+
+def test_wrong_seat_not_referee_and_the_referees_refusals_through_the_socket(
+        django_user_model: Any) -> None:
+    """A seat's token at another table is a spectator there; a seat is not a referee; the
+    referee's commands over the socket: a seat that is not there, a reason missing, an
+    unknown command refused; a pause accepted."""
+    from django.contrib.auth.models import Group
+    from django.test import Client
+
+    table, tokens = make_table()
+    elsewhere, _ = make_table()
+    ref = django_user_model.objects.create_user("arbitra", password="x")
+    ref.groups.add(Group.objects.get_or_create(name="referee")[0])
+    browser = Client()
+    browser.force_login(ref)
+    cookie = f"sessionid={browser.cookies['sessionid'].value}".encode()
+
+    async def go() -> None:
+        intruder = await connect(elsewhere, tokens[0])  # Anna's token, another table
+        assert intruder.welcome["role"] == "spectator" and intruder.state["private"] is None
+        await intruder.send_json_to({"type": "act", "id": "x1", "action": {"kind": "end"}})
+        assert (await answer(intruder))["faults"][0]["code"] == "online.spectator"
+        anna = await connect(table, tokens[0])
+        await anna.send_json_to({"type": "referee", "id": "x2",
+                                 "command": {"kind": "pause"}})
+        assert (await answer(anna))["faults"][0]["code"] == "online.not_referee"
+        comm = WebsocketCommunicator(application, f"/ws/online/{table.code}/?lang=en",
+                                     headers=[(b"origin", b"http://localhost"),
+                                              (b"host", b"localhost"), (b"cookie", cookie)])
+        assert (await comm.connect())[0]
+        welcome = checked(await comm.receive_json_from(timeout=5))
+        assert (welcome["role"], welcome["seat"]) == ("referee", None)
+        state = checked(await comm.receive_json_from(timeout=5))
+        assert state["private"] is None  # a referee sees no seat's secrets
+        for command, code in [
+            ({"kind": "penalty", "seat": 9, "points": -5, "reason": "x"}, "online.wrong_seat"),
+            ({"kind": "widen"}, "online.need_reason"),
+            ({"kind": "shuffle", "reason": "x"}, "online.bad_command"),
+            ({"kind": "penalty", "seat": 2, "points": 5, "reason": "x"}, "online.bad_setting"),
+        ]:
+            await comm.send_json_to({"type": "referee", "id": f"c{code}", "command": command})
+            m = await answer(comm)
+            assert m["type"] == "refused" and m["faults"][0]["code"] == code, (command, m)
+        await comm.send_json_to({"type": "referee", "id": "ok", "command": {"kind": "pause"}})
+        assert (await answer(comm))["type"] == "ack"
+        for c in (intruder, anna, comm):
+            await c.disconnect()
+
+    run(go)
+    table.refresh_from_db()
+    assert table.status == "paused"
+    assert not TableEvent.objects.filter(table=elsewhere, actor__startswith="seat:").exists()
