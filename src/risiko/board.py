@@ -17,6 +17,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
+from .faults import InvalidInputError, define
+
 Territory: TypeAlias = int
 Continent: TypeAlias = int
 Mask: TypeAlias = int
@@ -131,8 +133,21 @@ CONTINENT_MASKS: tuple[Mask, ...] = tuple(
 CONTINENT_SIZES: tuple[int, ...] = tuple(m.bit_count() for m in CONTINENT_MASKS)
 
 
-class UnknownTerritoryError(ValueError):
-    """A territory or continent name that matches nothing; the message lists the closest."""
+UNKNOWN_TERRITORY = define("board.unknown_territory", "", "unknown territory {name!r}")
+UNKNOWN_TERRITORY_CLOSE = define("board.unknown_territory_close", "",
+                                 "unknown territory {name!r}; closest: {closest}")
+TERRITORY_NUMBER = define("board.territory_number", "",
+                          "no territory number {number} (0..{last})")
+UNKNOWN_CONTINENT = define("board.unknown_continent", "", "unknown continent {name!r}")
+UNKNOWN_CONTINENT_CLOSE = define("board.unknown_continent_close", "",
+                                 "unknown continent {name!r}; closest: {closest}")
+CONTINENT_NUMBER = define("board.continent_number", "", "no continent number {number}")
+
+
+class UnknownTerritoryError(InvalidInputError):
+    """A territory or continent name (or number) that matches nothing: one fault
+    (``board.unknown_territory`` / ``board.unknown_continent``, with ``closest`` the nearest
+    names when some are close; ``board.territory_number`` / ``board.continent_number``)."""
 
 
 def _fold(name: str) -> str:
@@ -170,14 +185,15 @@ def parse_territory(name: str | int) -> Territory:
     if isinstance(name, int):
         if 0 <= name < NUM_TERRITORIES:
             return name
-        raise UnknownTerritoryError(f"no territory number {name} (0..{NUM_TERRITORIES - 1})")
+        raise UnknownTerritoryError(TERRITORY_NUMBER(number=name, last=NUM_TERRITORIES - 1))
     key = _fold(name)
     found = _TERRITORY_INDEX.get(key)
     if found is not None:
         return found
     close = _closest(key, TERRITORY_NAMES + TERRITORY_NAMES_EN)
-    hint = f"; closest: {', '.join(close)}" if close else ""
-    raise UnknownTerritoryError(f"unknown territory {name!r}{hint}")
+    if close:
+        raise UnknownTerritoryError(UNKNOWN_TERRITORY_CLOSE(name=name, closest=close))
+    raise UnknownTerritoryError(UNKNOWN_TERRITORY(name=name))
 
 
 def parse_continent(name: str | int) -> Continent:
@@ -185,14 +201,15 @@ def parse_continent(name: str | int) -> Continent:
     if isinstance(name, int):
         if 0 <= name < NUM_CONTINENTS:
             return name
-        raise UnknownTerritoryError(f"no continent number {name}")
+        raise UnknownTerritoryError(CONTINENT_NUMBER(number=name))
     key = _fold(name)
     found = _CONTINENT_INDEX.get(key)
     if found is not None:
         return found
     close = _closest(key, CONTINENT_NAMES + CONTINENT_NAMES_EN)
-    hint = f"; closest: {', '.join(close)}" if close else ""
-    raise UnknownTerritoryError(f"unknown continent {name!r}{hint}")
+    if close:
+        raise UnknownTerritoryError(UNKNOWN_CONTINENT_CLOSE(name=name, closest=close))
+    raise UnknownTerritoryError(UNKNOWN_CONTINENT(name=name))
 
 
 def territory_name(t: Territory, lang: str = "it") -> str:

@@ -19,6 +19,7 @@ from .board import (
     parse_continent,
     parse_territory,
 )
+from .faults import InvalidInputError, define
 
 _OBJECTIVES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("Letto", ("Nord America", "Sud America"),
@@ -104,8 +105,17 @@ def _build() -> tuple[Objective, ...]:
 OBJECTIVES: tuple[Objective, ...] = _build()
 
 
-class UnknownObjectiveError(ValueError):
-    """An objective number outside 1..16 or a name that matches none."""
+UNKNOWN_NUMBER = define("objective.unknown_number", "",
+                        "unknown objective {key!r}: numbers go from 1 to 16")
+UNKNOWN = define("objective.unknown", "", "unknown objective {key!r}")
+UNKNOWN_CLOSE = define("objective.unknown_close", "",
+                       "unknown objective {key!r}; closest: {closest}")
+
+
+class UnknownObjectiveError(InvalidInputError):
+    """An objective number outside 1..16 or a name that matches none: one fault
+    (``objective.unknown_number``, ``objective.unknown`` or, with the nearest names in
+    ``closest``, ``objective.unknown_close``)."""
 
 
 def get_objective(key: int | str) -> Objective:
@@ -117,14 +127,15 @@ def get_objective(key: int | str) -> Objective:
         n = int(key)
         if 1 <= n <= len(OBJECTIVES):
             return OBJECTIVES[n - 1]
-        raise UnknownObjectiveError(f"unknown objective {key!r}: numbers go from 1 to 16")
+        raise UnknownObjectiveError(UNKNOWN_NUMBER(key=key))
     folded = _fold(key)
     for o in OBJECTIVES:
         if _fold(o.name) == folded:
             return o
     close = _closest(folded, [o.name for o in OBJECTIVES])
-    hint = f"; closest: {', '.join(close)}" if close else ""
-    raise UnknownObjectiveError(f"unknown objective {key!r}{hint}")
+    if close:
+        raise UnknownObjectiveError(UNKNOWN_CLOSE(key=key, closest=close))
+    raise UnknownObjectiveError(UNKNOWN(key=key))
 
 
 __all__ = ["OBJECTIVES", "Objective", "UnknownObjectiveError", "UnknownTerritoryError",

@@ -196,9 +196,12 @@ def _shown(value: Any) -> str:
 
 
 def _relocate(error: ValueError, kind: FaultKind, where: Mapping[str, Any]) -> list[Fault]:
-    """The faults of a name error of the board or the objectives, with ``where``."""
+    """The faults of a name error of the board or the objectives as ``kind`` at ``where``
+    (the line, the player): the error's own fault is the ``reason`` param, said in the
+    message's language."""
     if isinstance(error, RisikoError):
-        return [f.at(**where) for f in error.faults]
+        return [kind(where, reason={"code": f.code, "subjects": dict(f.subjects),
+                                    "params": dict(f.params)}) for f in error.faults]
     return [kind(where, reason=str(error))]
 
 
