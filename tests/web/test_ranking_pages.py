@@ -53,8 +53,9 @@ def _text(html: str) -> str:
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
 
 
-def _rows(html: str) -> dict[str, list[str]]:
-    body = html[html.index('<table class="standings">'):]
+def _rows(html: str, table: str = '<table class="standings">') -> dict[str, list[str]]:
+    """The cells of each row of the first ``table`` of a page, by player (second cell)."""
+    body = html[html.index(table):]
     body = body[:body.index("</table>")]
     out = {}
     for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)[1:]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -37,11 +37,13 @@ from .seating import expelled_before
 __all__ = [
     "METRICS",
     "Metric",
+    "Move",
     "PlayerRecord",
     "Row",
     "Standings",
     "TableEntry",
     "apply_draws",
+    "compare_formats",
     "compute_standings",
     "counted_table_points",
     "counted_tables",
@@ -484,6 +486,54 @@ def straddling_groups(groups: Sequence[Sequence[str]],
         if len(slots) > 1:
             out.append((position, list(group)))
         position += len(group)
+    return out
+
+
+@dataclass(frozen=True)
+class Move:
+    """One player under two formats: ``rank`` and ``points`` today, ``new_rank`` and
+    ``new_points`` under the proposed format (None where he is not ranked)."""
+
+    player: str
+    rank: int | None
+    points: Number | None
+    new_rank: int | None
+    new_points: Number | None
+
+    @property
+    def moved(self) -> int:
+        """Places gained under the proposed format (> 0 up, < 0 down; 0 when the same or
+        when either rank is missing)."""
+        if self.rank is None or self.new_rank is None:
+            return 0
+        return self.rank - self.new_rank
+
+
+def compare_formats(tournament: Tournament, proposed: TournamentFormat) -> list[Move]:
+    """The general ranking today and under ``proposed``, side by side, in the proposed
+    order: who moves up or down when a club changes its format (issue 10).
+
+    Worked example: A, B, C, D at one table twice: 60, 55, 10, 0 then 20, 30, 40, 5. By
+    table points (Club Milano) B 85, A 80, C 50, D 5; under win-bonus (+50 to the winner)
+    A 130, C 100, B 85, D 5: A and C go up one place, B down two.
+
+    >>> from risiko.tournament.model import get_format
+    >>> from risiko.tournament.season import parse_season
+    >>> def table(*s): return {"seats": list("ABCD"), "scores": dict(zip("ABCD", s))}
+    >>> t = parse_season({"name": "T", "players": list("ABCD"), "evenings": [
+    ...     {"date": "2027-01-05", "stage": "qualifying", "tables": [table(60, 55, 10, 0)]},
+    ...     {"date": "2027-01-12", "stage": "qualifying", "tables": [table(20, 30, 40, 5)]}]})
+    >>> [(m.player, m.rank, m.new_rank, m.moved, m.new_points)
+    ...  for m in compare_formats(t, get_format("win-bonus"))]
+    [('A', 2, 1, 1, 130), ('C', 3, 2, 1, 100), ('B', 1, 3, -2, 85), ('D', 4, 4, 0, 5)]
+    """
+    now = {r.player: r for r in compute_standings(tournament).rows}
+    new = compute_standings(replace(tournament, format=proposed)).rows
+    out = [Move(r.player, now[r.player].rank if r.player in now else None,
+                now[r.player].points if r.player in now else None, r.rank, r.points)
+           for r in new]
+    shown = {m.player for m in out}
+    out += [Move(p, r.rank, r.points, None, None) for p, r in now.items() if p not in shown]
     return out
 
 

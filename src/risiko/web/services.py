@@ -85,6 +85,7 @@ from risiko.web.tournaments.services import (
     record_draw,
     set_carry_over,
     set_current,
+    set_format,
 )
 
 _M = TypeVar("_M", bound=models.Model)
@@ -118,6 +119,7 @@ __all__ = [
     "seat_stage",
     "set_carry_over",
     "set_current",
+    "set_format",
     "set_tables",
     "swap_seats",
     "void_penalty",

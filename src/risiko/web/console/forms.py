@@ -5,14 +5,14 @@ lines the views add to the form as errors (:func:`add_service_error`)."""
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from risiko.ruleset import NEW_TOURNAMENT_RULESET, VERSIONS, get_ruleset
-from risiko.tournament.model import FORMATS
+from risiko.tournament.model import FORMATS, TournamentFormat
 from risiko.tournament.schedule import CLUB_TIMEZONE
 from risiko.tournament.season import SeasonError, read_season_json
 from risiko.web.core.faults import ServiceError
@@ -92,6 +92,21 @@ class RulesetField(forms.ChoiceField):
         return True
 
 
+def json_object(cleaned: Mapping[str, Any], field: str) -> dict[str, Any] | None:
+    """The JSON object typed in ``field`` (None when empty); a ValidationError for bad
+    JSON or another JSON value."""
+    raw = str(cleaned.get(field, "")).strip()
+    if not raw:
+        return None
+    try:
+        value = loads(field, raw)
+    except ServiceError as e:
+        raise forms.ValidationError(fault_messages(e)) from None
+    if not isinstance(value, dict):
+        raise forms.ValidationError(_("The format parameters are a JSON object {...}."))
+    return value
+
+
 class TournamentForm(forms.Form):
     """A new tournament: name, ruleset preset, format (with optional parameters), players."""
 
@@ -114,16 +129,7 @@ class TournamentForm(forms.Form):
     players = PlayersField(label=_("Players (one per line)"), required=False)
 
     def clean_format_params(self) -> dict[str, Any]:
-        raw = self.cleaned_data.get("format_params", "").strip()
-        if not raw:
-            return {}
-        try:
-            value = loads("format_params", raw)
-        except ServiceError as e:
-            raise forms.ValidationError(fault_messages(e)) from None
-        if not isinstance(value, dict):
-            raise forms.ValidationError(_("The format parameters are a JSON object {...}."))
-        return value
+        return json_object(self.cleaned_data, "format_params") or {}
 
     def format_dict(self) -> dict[str, Any] | None:
         """The format for :func:`services.create_tournament` (None: the club-milano one)."""
@@ -132,6 +138,64 @@ class TournamentForm(forms.Form):
         if not params and name == "club-milano":
             return None
         return {**FORMATS[name].to_dict(), **params}
+
+
+class FormatForm(forms.Form):
+    """A tournament's format (issue 10): a preset (Club Milano's, other clubs' and
+    GestioneTorneo's types) with changes to its parameters (JSON), compared first with
+    today's standings, then applied (``action`` ``apply``; the committee once the
+    tournament has evenings, saying why)."""
+
+    preset = forms.ChoiceField(label=_("Format"), choices=[(n, n) for n in FORMATS])
+    params = forms.CharField(
+        label=_("Changes to its parameters (JSON, optional)"), required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder":
+                                     '{"ranking_points": {"win_bonus": 40}, "discard_worst": 1}'}),
+        help_text=_("Fields of the format; ranking_points without a formula changes the "
+                    "preset's formula parameters."))
+    reason = forms.CharField(label=_("Why (needed once the tournament has evenings)"),
+                             max_length=300, required=False)
+    expected = forms.CharField(widget=forms.HiddenInput, required=False)
+    compared = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def clean_params(self) -> dict[str, Any]:
+        return json_object(self.cleaned_data, "params") or {}
+
+    def clean_expected(self) -> dict[str, Any] | None:
+        return json_object(self.cleaned_data, "expected")
+
+    def clean(self) -> dict[str, Any] | None:
+        data = super().clean()
+        if self.errors or data is None:
+            return data
+        try:
+            self.proposed = proposed_format(data["preset"], data["params"])
+        except ValueError as e:
+            for line in fault_messages(e):
+                self.add_error("params", line)
+        return data
+
+
+def proposed_format(preset: str, params: Mapping[str, Any]) -> TournamentFormat:
+    """The format ``preset`` with ``params`` (fields of the format) changed; a
+    ``ranking_points`` without ``formula`` changes the preset formula's parameters. Raises
+    InvalidInputError (a ValueError) with every fault."""
+    base = FORMATS[preset]
+    changes = dict(params)
+    rp = changes.get("ranking_points")
+    if isinstance(rp, Mapping) and "formula" not in rp:
+        changes["ranking_points"] = {**base.ranking_points.to_dict(), **rp}
+    changes.setdefault("name", preset)
+    return TournamentFormat.from_dict(changes, base=base)
+
+
+def format_changes(current: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The preset a stored format starts from (its name when shipped, else club-milano)
+    and the fields where it differs from it: the form's initial values."""
+    name = str(current.get("name", "club-milano"))
+    preset = name if name in FORMATS else "club-milano"
+    base = FORMATS[preset].to_dict()
+    return preset, {k: v for k, v in current.items() if k != "name" and base.get(k) != v}
 
 
 class PlayersForm(forms.Form):

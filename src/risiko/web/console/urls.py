@@ -1,7 +1,7 @@
 """URLs of the referee console (included at ``/arbitro/``).
 
 Names: ``referee_home``; per tournament (``slug``): ``console_tournament``,
-``console_add_players``, ``console_open_evening``, ``console_carry_over``,
+``console_add_players``, ``console_format``, ``console_open_evening``, ``console_carry_over``,
 ``console_stages``, ``console_seat_stage``, ``console_draw``, ``console_standings_csv``,
 ``console_standings_json``, ``console_standings_print``, ``console_season_export``,
 ``console_audit``; per evening (``slug``, ``date`` YYYY-MM-DD): ``console_evening``,
@@ -45,6 +45,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(T, tournament.tournament, name="console_tournament"),
     path(T + "giocatori/", tournament.add_players, name="console_add_players"),
     path(T + "in-corso/", tournament.make_current, name="console_make_current"),
+    path(T + "formato/", tournament.change_format, name="console_format"),
     path(T + "serate/", tournament.open_evening, name="console_open_evening"),
     path(T + "riporto/", tournament.carry_over, name="console_carry_over"),
     path(T + "fasi/", stages.stages, name="console_stages"),

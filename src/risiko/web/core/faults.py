@@ -35,6 +35,12 @@ BAD_DATE = _k("bad_date", "'{value}' is not a date (YYYY-MM-DD)")
 TOURNAMENT_NAME_MISSING = _k("tournament_name_missing", "a tournament needs a name")
 TOURNAMENT_EXISTS = _k("tournament_exists", "a tournament named '{tournament}' exists already")
 BAD_FORMAT = _k("bad_format", "the ruleset or format is refused: {error}")
+FORMAT_COMMITTEE = _k("format_committee", "{tournament} has evenings already: only the "
+                      "committee changes its format")
+FORMAT_REASON = _k("format_reason", "{tournament} has evenings already: say why its format "
+                   "changes")
+FORMAT_CHANGED = _k("format_changed", "the format of {tournament} was changed meanwhile by "
+                    "another request: compare again")
 PLAYER_NAME_MISSING = _k("player_name_missing", "a player needs a name")
 PLAYER_TWIN = _k("player_twin", "{tournament}: '{player}' differs from the player '{twin}' "
                  "only in how it is written: use the same name")

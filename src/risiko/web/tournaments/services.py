@@ -143,6 +143,55 @@ def set_current(t: Tournament, *, who: str) -> Tournament:
 
 
 @write
+def set_format(t: Tournament, format: Mapping[str, Any], *, committee: bool,
+               expected: Mapping[str, Any] | None = None, reason: str = "",
+               who: str) -> Tournament:
+    """Change ``t``'s format (issue 10: ranking points, tie-breaks, discards, stages; the
+    JSON of :class:`~risiko.tournament.model.TournamentFormat`). Before the first evening
+    any referee may; once the tournament has an evening only the committee (``committee``
+    True), saying why (``reason``). ``expected`` is the format the change was prepared
+    against (the console's comparison): refused when someone changed it meanwhile. Refused
+    when the recorded facts disagree with the new format (a semifinal already seated
+    otherwise, ...). The same format again writes nothing. Audit-logged with the old and
+    the new format."""
+    from dataclasses import replace
+
+    from risiko.tournament.checks import tournament_faults
+    from risiko.tournament.finals import compute_stages
+    from risiko.web.selectors import load_tournament
+
+    lock_tournament(t.pk)
+    t.refresh_from_db(fields=["format"])
+    check_json("format", format)
+    reason = check_text("reason", reason or "", 300).strip()
+    if expected is not None and dict(expected) != t.format:
+        raise ServiceError(F.FORMAT_CHANGED(tournament=t.name))
+    try:
+        fmt = dm.TournamentFormat.from_dict(dict(format))
+    except (ValueError, TypeError, KeyError) as e:
+        raise ServiceError(*error_faults(e)) from None
+    new = fmt.to_dict()
+    if new == t.format:
+        return t
+    if t.evenings.exists():
+        if not committee:
+            raise ServiceError(F.FORMAT_COMMITTEE(tournament=t.name))
+        if not reason:
+            raise ServiceError(F.FORMAT_REASON(tournament=t.name))
+    domain = replace(load_tournament(t), format=fmt)
+    faults = list(tournament_faults(domain)) or list(compute_stages(domain).faults)
+    if faults:
+        raise ServiceError(*faults)
+    old = t.format
+    t.format = new
+    t.save(update_fields=["format"])
+    audit(who, "change format", t, t,
+          f"{old.get('name', '?')} -> {fmt.name}" + (f" — {reason}" if reason else ""),
+          {"old": old, "new": new, "reason": reason})
+    return t
+
+
+@write
 def add_players(t: Tournament, names: Iterable[str], *, who: str) -> list[Player]:
     """Register players in ``t``, in order: names in NFC with single spaces; a player the
     club knows (any tournament, the name however typed) is the same player; already

@@ -1,8 +1,9 @@
 """Console home (tournaments, the current evening), a tournament's page (players, evenings,
-carry-over), and the season file import (committee)."""
+carry-over), its format (compared, then applied), and the season file import (committee)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import messages
@@ -13,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from risiko.tournament.standings import compare_formats
 from risiko.web import services
 from risiko.web.auditlog.models import AuditEntry
 from risiko.web.collation import display_key
@@ -23,18 +25,20 @@ from risiko.web.evenings.models import Arrival, Evening
 from risiko.web.players.models import Player
 from risiko.web.public import data
 from risiko.web.results.models import GameTable
-from risiko.web.site.permissions import committee_required, referee_required
+from risiko.web.site.permissions import committee_required, is_committee, referee_required
 from risiko.web.tournaments.models import CarryOver, Tournament
 
 from ..common import player_names, referee_name, refused, tournament_or_404, who
 from ..forms import (
     CarryOverForm,
     EveningForm,
+    FormatForm,
     ImportForm,
     MergePlayersForm,
     PlayersForm,
     TournamentForm,
     add_service_error,
+    format_changes,
     today,
 )
 
@@ -234,3 +238,57 @@ def merge_players(request: HttpRequest) -> HttpResponseBase:
     collisions = AuditEntry.objects.filter(who=repair.WHO, action=repair.COLLISION)
     return refused(request, render(request, "console/merge_players.html",
                                    {"form": form, "collisions": collisions}))
+
+
+@referee_required
+@require_http_methods(["GET", "POST"])
+@once
+def change_format(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """The tournament's format (issue 10): pick a preset and change its parameters, compare
+    the standings under it with today's side by side (who moves up or down), then apply it
+    (any referee before the first evening; then the committee, saying why; audit-logged)."""
+    t = tournament_or_404(slug)
+    preset, changes = format_changes(t.format)
+    current = json.dumps(t.format, sort_keys=True)
+    form = FormatForm(request.POST or None, initial={
+        "preset": preset, "params": json.dumps(changes, ensure_ascii=False) if changes else "",
+        "expected": current})
+    comparison = None
+    proposed = None
+    if request.method == "POST" and form.is_valid():
+        proposed = form.proposed
+        wanted = json.dumps(proposed.to_dict(), sort_keys=True)
+        if request.POST.get("action") == "apply" and form.cleaned_data["compared"] == wanted:
+            try:
+                services.set_format(t, proposed.to_dict(), committee=is_committee(request.user),
+                                    expected=form.cleaned_data["expected"],
+                                    reason=form.cleaned_data["reason"], who=who(request))
+            except services.ServiceError as e:
+                add_service_error(form, e)
+            else:
+                messages.success(request, _("The format of %(name)s is now %(format)s.")
+                                 % {"name": t.name, "format": proposed.name})
+                return redirect("console_tournament", t.slug)
+        if not form.errors:
+            snap = data.snapshot(t, fresh=True)
+            comparison = compare_formats(snap.domain, proposed)
+            posted = request.POST.copy()
+            posted["compared"] = wanted  # what the committee saw: the one change it applies
+            form = FormatForm(posted)
+            form.is_valid()
+    held = t.evenings.exists()
+    context = {
+        "t": t, "form": form, "comparison": comparison, "proposed": proposed,
+        "proposed_format": proposed.to_dict() if proposed is not None else None,
+        "params": _formula_params(proposed.ranking_points) if proposed is not None else [],
+        "held": held, "committee": is_committee(request.user), "tab": "tournament",
+        "current_json": json.dumps(t.format, indent=1, ensure_ascii=False),
+    }
+    response = render(request, "console/format.html", context)
+    return refused(request, response) if form.errors else response
+
+
+def _formula_params(rp: Any) -> list[tuple[str, Any, str]]:
+    """(parameter, value, help) of a ranking-point formula, for the page."""
+    values = rp.all_params()
+    return [(name, values[name], p.help) for name, p in rp.spec.params.items()]
