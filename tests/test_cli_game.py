@@ -105,3 +105,25 @@ def test_bad_options_exit_non_zero_with_one_clear_line(args: list[str], message:
     res = runner.invoke(app, args)
     assert res.exit_code == 2
     assert message in res.output
+
+
+def test_play_json_gives_each_players_forfeits_by_clause(tmp_path: Path) -> None:
+    """Issue 9: ``forfeited`` per player as {"R3", "R4", "R11"}, the same armies as the
+    record's forfeit lines. Seat 2 is late (R3): its 3 penalised turns forfeit their
+    reinforcements (at least 1 each); nobody else arrives late."""
+    rec = tmp_path / "game.txt"
+    game = _json(["play", "--seats", "4", "--seed", "7", "--bots", "random", "--late", "2",
+                  "--record", str(rec), "--json"])
+    players = [s["player"] for s in game["seats"]]
+    assert set(game["forfeited"]) == set(players)
+    for forfeits in game["forfeited"].values():
+        assert set(forfeits) == {"R3", "R4", "R11"}
+    assert game["forfeited"][players[1]]["R3"] >= 3
+    assert all(game["forfeited"][p]["R3"] == 0 for p in players if p != players[1])
+    from_lines = {p: {"R3": 0, "R4": 0, "R11": 0} for p in players}
+    for line in rec.read_text(encoding="utf-8").splitlines():
+        words = line.split()
+        if len(words) == 4 and words[1] == "forfeit":
+            from_lines[players[int(words[0]) - 1]][words[2]] += int(words[3])
+    assert from_lines == game["forfeited"]
+    assert _json(["replay", str(rec), "--json"])["forfeited"] == game["forfeited"]

@@ -93,6 +93,7 @@ def test_r3_three_penalised_turns_then_a_normal_one() -> None:
     game.push(Attack(T("Brasile"), T("Argentina"), (6, 6, 6), (1,)))
     assert game.owner[T("Argentina")] == 1
     assert game.forfeited[1] == 3
+    assert game.forfeits(1) == {"R3": 3, "R4": 0, "R11": 0}
     game.check_invariants()
 
 
@@ -156,6 +157,7 @@ def test_r11_timeout_in_reinforcement_forfeits_what_is_left() -> None:
     totals = list(game.totals)
     game.push(Timeout())
     assert game.forfeited[0] == pending - 1
+    assert game.forfeits(0) == {"R3": 0, "R4": 0, "R11": pending - 1}
     assert game.totals == totals
     assert game.seat == 1 and game.phase == REINFORCE
     assert game.history[-1] == Timeout()

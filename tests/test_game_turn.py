@@ -168,8 +168,13 @@ def test_r4_seat_at_118_receiving_5_places_2_and_forfeits_3() -> None:
     begin_turn(game, 1)
     assert game.pending == 2
     assert game.forfeited[1] == 3
-    with pytest.raises(IllegalActionError):
+    assert game.forfeits(1) == {"R3": 0, "R4": 3, "R11": 0}
+    with pytest.raises(IllegalActionError) as refused:
         game.push(Place(T("Cina"), 3))
+    # the refusal names R4 and its numbers: 118 on the board, 2 more fit under 120
+    fault = refused.value.fault
+    assert (fault.code, fault.clause) == ("game.r4_room", "R4")
+    assert (fault.params["armies"], fault.params["room"], fault.params["limit"]) == (118, 2, 120)
     game.push(Place(T("Cina"), 2))
     assert game.totals[1] == 120
     assert game.phase == ATTACK
@@ -183,7 +188,12 @@ def test_r4_seat_at_120_gets_nothing() -> None:
     assert game.pending == 0
     assert game.phase == ATTACK
     assert game.forfeited[1] == 5
+    assert game.forfeits(1) == {"R3": 0, "R4": 5, "R11": 0}
     assert game.totals[1] == 120
+    # a placement at the limit is refused under R4, not as "the wrong phase"
+    with pytest.raises(IllegalActionError) as refused:
+        game.push(Place(T("Cina"), 1))
+    assert (refused.value.fault.code, refused.value.fault.clause) == ("game.r4_army_limit", "R4")
 
 
 def test_r4_trade_beyond_the_limit_is_forfeited() -> None:

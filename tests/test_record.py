@@ -281,6 +281,8 @@ def test_every_action_survives_the_record() -> None:
     for a in actions:
         game.push(a)
     game.push(EndTurn())
+    lost = game.pending  # seat 2's reinforcements, none placed: forfeited under R11
+    assert lost >= 1
     game.push(Timeout())  # seat 2 times out in its reinforcement
     game.push(Abandon(4))
     text = record_of(game)
@@ -288,9 +290,15 @@ def test_every_action_survives_the_record() -> None:
     assert "1 place Alaska 3" in lines
     assert "R call" in lines and 'R widen "slow"' in lines
     assert "1 end" in lines and "R timeout" in lines and "R abandon 5" in lines
+    # the forfeit follows the action that caused it, with its clause
+    assert lines[lines.index("R timeout") + 1] == f"2 forfeit R11 {lost}"
+    assert game.forfeits(1) == {"R3": 0, "R4": 0, "R11": lost}
     again = replay(text)
     assert again.history == game.history
     assert again.status == game.status and again.forfeited == game.forfeited
+    # a forfeit line that differs from the replay is refused
+    wrong = text.replace(f"2 forfeit R11 {lost}", f"2 forfeit R4 {lost}")
+    assert refused(wrong).faults[0].code == "record.forfeit_differs"
 
 
 # ------------------------------------------------------------------------ corrupt records

@@ -88,6 +88,11 @@ R4_LIMIT = define(
     "R4: {player} has {armies} armies on the board and the limit is {limit}: no more armies "
     "may be placed (the rest is forfeited)",
 )
+R4_ROOM = define(
+    "game.r4_room", "R4",
+    "R4: {player} has {armies} armies on the board and the limit is {limit}: {room} more "
+    "may be placed, not {given} (the rest is forfeited)",
+)
 HAND_LIMIT = define(
     "game.hand_limit", "",
     "{player} holds {cards} cards (more than {limit}): trade a set first",
@@ -463,15 +468,19 @@ def check_place(st: State, territory: int, armies: int) -> Fault | None:
         return _phase_fault(st, "place")
     if st.owner[territory] != seat:
         return NOT_HELD({"territory": territory_name(territory), "player": player})
+    space = room(st, seat)
+    if isinstance(armies, int) and armies > space:  # beyond the limit: R4 says so
+        if space <= 0:
+            return R4_LIMIT(
+                {"player": player}, armies=st.totals[seat], limit=st.ruleset.army_limit
+            )
+        return R4_ROOM({"player": player}, armies=st.totals[seat],
+                       limit=st.ruleset.army_limit, room=space, given=armies)
     if not isinstance(armies, int) or not 1 <= armies <= st.pending:
         return PLACE_AMOUNT({"player": player}, pending=st.pending, armies=armies)
     if must_trade(st):
         return HAND_LIMIT(
             {"player": player}, cards=len(st.hands[seat]), limit=st.ruleset.hand_limit
-        )
-    if armies > room(st, seat):  # pending is clamped: only a hand-made position gets here
-        return R4_LIMIT(
-            {"player": player}, armies=st.totals[seat], limit=st.ruleset.army_limit
         )
     return None
 

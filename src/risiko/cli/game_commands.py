@@ -35,7 +35,10 @@ def seat_bots(names: list[str], seats: int) -> list[str]:
 
 def game_report(game: Game, *, bots: list[str] | None = None, seed: int | None = None,
                 record: str | None = None) -> dict[str, Any]:
-    """The JSON report of a finished game (the contract of ``risiko play --json``)."""
+    """The JSON report of a finished game (the contract of ``risiko play --json``):
+    ``forfeited`` gives the armies each player lost by clause, ``{player: {"R3": n, "R4": n,
+    "R11": n}}`` (R3 a late seat's penalised turns, R4 the army limit, R11 a turn that timed
+    out)."""
     assert game.outcome is not None
     scores = game.scores()
     seats = []
@@ -62,6 +65,7 @@ def game_report(game: Game, *, bots: list[str] | None = None, seed: int | None =
             "actions": len(game.history),
         },
         "scores": {sc.player: sc.score for sc in scores},
+        "forfeited": game.forfeits_json(),
         "breakdown": [sc.to_dict() for sc in scores],
         "final_sheet": game.sheet(),
         "closing_rolls": [c.to_dict() for c in game.closing_rolls],
