@@ -13,6 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
+from hypothesis import settings as settings_
 from hypothesis import strategies as st
 
 from risiko.web import services
@@ -118,6 +119,9 @@ def _endpoints(t, e, pen):
          {"stage": "semifinal", "order": "Alba\nBice", "referee": "R"},
          {"stage": "choice", "order": "text", "referee": "text", "note": "text"}),
         (reverse("board_save", args=[*tb, 2]), {}, {"state": "json"}),
+        (reverse("board_score", args=[*tb, 2]), {}, {"state": "json"}),
+        (reverse("console_merge_players"), {"keep": "Nico", "twin": "Mara"},
+         {"keep": "name", "twin": "name"}),
         (reverse("closing_dice", args=[*tb, 1]),
          {"action": "roll", "position": "1", "total": "7", "conquests": "0"},
          {"total": "dice", "conquests": "conquests", "position": "seat", "action": "choice"}),
@@ -157,7 +161,7 @@ def _refused(r) -> bool:
 def test_random_bad_values_are_refused_and_nothing_is_written(played):
     t, e, pen = played
     c = Client()
-    c.force_login(_user("arbitro", "referee"))
+    c.force_login(_user("arbitro", "referee", "committee"))  # merging is the committee's
     endpoints = _endpoints(t, e, pen)
     before = _facts()
 
@@ -174,6 +178,68 @@ def test_random_bad_values_are_refused_and_nothing_is_written(played):
         assert _facts() == before, (url, field, value[:40])
 
     post_bad()
+    for page in _pages(t, pen):
+        assert c.get(page).status_code == 200, page
+    assert c.get(reverse("console_merge_players")).status_code == 200
+
+
+SUPPORT = ["-1", "abc", "1.5", HUGE, "-" + HUGE, "99999999999", "a\x00b", "x" * 10_000]
+ARMIES = ["0", "", "401", *SUPPORT]
+CARDS = ["Zanzibar", "a\x00b", "x" * 10_000, ",,,", "jolly," * 500]
+
+
+def test_random_bad_values_to_the_tools_apis_and_the_login_are_refused(played, settings):
+    """The referee's calculators answer bad numbers and names with 400 and the reason (JSON:
+    ``error``), the pages with their forms with a message; a login with a NUL, a 10 kB name
+    or a wrong type is refused as a failed login (never a 500, on PostgreSQL either)."""
+    settings.RISIKO_LOGIN_MAX_FAILURES = 10_000
+    settings.RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS = 10_000
+    t, _e, pen = played
+    c = Client()
+    c.force_login(_user("arbitro", "referee"))
+    apis = [
+        (reverse("attack_api"), {"attacker": "5", "defender": "3"},
+         {"attacker": ARMIES, "defender": ARMIES, "support": SUPPORT,
+          "ruleset": BAD["choice"]}),
+        (reverse("card_set_api"), {"cards": "Alaska,Alberta,jolly", "hand": "3"},
+         {"cards": CARDS, "owned": CARDS[:3], "hand": BAD["int"],
+          "ruleset": BAD["choice"]}),
+    ]
+    forms = [
+        (reverse("attack_check"), {"attacker": "5", "defender": "3"},
+         {"attacker": ARMIES, "defender": ARMIES, "support": SUPPORT}),
+        (reverse("card_set"), {}, {"card1": BAD["choice"], "hand": BAD["int"]}),
+    ]
+    login = (reverse("login"), {"username": "arbitro", "password": "tavolo-rosso-42"},
+             {"username": BAD["name"][1:], "password": BAD["text"]})
+    before = _facts()
+
+    @settings_(max_examples=150, deadline=None, database=None,
+               suppress_health_check=[HealthCheck.too_slow])
+    @given(st.data())
+    def ask_bad(data):
+        kind = data.draw(st.sampled_from(["api", "form", "login"]))
+        url, valid, fields = data.draw(st.sampled_from(
+            apis if kind == "api" else forms if kind == "form" else [login]))
+        field = data.draw(st.sampled_from(sorted(fields)))
+        value = data.draw(st.sampled_from(fields[field]))
+        if kind == "login":
+            r = Client().post(url, {**valid, field: value})
+            body = r.content.decode()
+            # Django's login answers a failed login with its form again (200) and a message
+            assert r.status_code == 200 and "errorlist" in body, (field, value[:40])
+            assert "_auth_user_id" not in r.client.session
+            return
+        r = c.get(url, {**valid, field: value})
+        if kind == "api":
+            assert r.status_code == 400 and json.loads(r.content)["error"], (
+                url, field, value[:40], r.status_code, r.content[:200])
+        else:
+            assert r.status_code in (200, 400) and "errorlist" in r.content.decode(), (
+                url, field, value[:40], r.status_code)
+
+    ask_bad()
+    assert _facts() == before
     for page in _pages(t, pen):
         assert c.get(page).status_code == 200, page
 

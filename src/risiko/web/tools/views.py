@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from risiko.board import territory_name
+from risiko.cards import NUM_CARDS
 from risiko.closing import ClosingError, ClosingState, p_game_closes_in_round
 from risiko.objectives import OBJECTIVES
 from risiko.ruleset import Ruleset, get_ruleset
@@ -555,6 +556,8 @@ def card_set_api(request: HttpRequest) -> JsonResponse:
         cards = [c.strip() for c in request.GET.get("cards", "").split(",") if c.strip()]
         owned = [c.strip() for c in request.GET.get("owned", "").split(",") if c.strip()]
         hand = int(request.GET.get("hand") or 3)
+        if not 3 <= hand <= NUM_CARDS:  # as the page's form: a hand the deck can deal
+            raise ValueError(f"hand is the cards in hand at the trade, 3 to {NUM_CARDS}")
         ruleset = get_ruleset(request.GET.get("ruleset") or "club-milano")
         result = card_set_value(cards, hand, owned, ruleset)
     except ValueError as err:
