@@ -339,3 +339,29 @@ def test_two_risiko_at_one_table_and_impossible_scores_are_faults():
     text = str(err.value)
     assert "Alba and Bice both completed the objective" in text
     assert "Ciro scores -8, below the lowest possible table score of -7" in text
+
+
+def test_the_faults_of_one_evening_and_of_the_tournament():
+    """``tournament_faults(t, only=date)``: what a write checking one evening needs - that
+    evening's faults and the tournament's, not the other evenings'."""
+    import datetime as dt
+
+    from risiko.tournament.checks import tournament_faults
+    from risiko.tournament.season import _Reader
+
+    data = season(
+        evening("2027-03-02", table({"A": 1, "B": 2, "C": 3}), table({"D": 1, "A": 2, "E": 3})),
+        evening("2027-03-09", table({"F": 1, "G": 2, "H": 3}), table({"F": 4, "B": 5, "C": 6})),
+        players=["A", "B", "C", "D", "E", "F", "G", "H"], carry_over={"Z": 10})
+    t = _Reader().tournament(data)
+    assert t is not None
+
+    def said(faults):
+        return [f.message("en") for f in faults]
+
+    carry = "carry_over: unknown player 'Z' (not in 'players')"
+    first = "evening 2027-03-02 (qualifying): A is seated twice (tables 1 and 2)"
+    second = "evening 2027-03-09 (qualifying): F is seated twice (tables 1 and 2)"
+    assert said(tournament_faults(t)) == [carry, first, second]
+    assert said(tournament_faults(t, only=dt.date(2027, 3, 2))) == [carry, first]
+    assert said(tournament_faults(t, only=dt.date(2027, 3, 9))) == [carry, second]

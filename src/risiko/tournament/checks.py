@@ -29,6 +29,7 @@ checks (clause in brackets):
 
 from __future__ import annotations
 
+import datetime as _dt
 import difflib
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
@@ -282,9 +283,11 @@ def _winner_faults(t: Tournament, table: Table, where: Mapping[str, Any]) -> lis
     return out
 
 
-def tournament_faults(t: Tournament) -> list[Fault]:
+def tournament_faults(t: Tournament, *, only: _dt.date | None = None) -> list[Fault]:
     """Every fault of ``t`` that needs no ranking ([] when clean), in a fixed order:
-    the ruleset and format, players, carry-over, draws, evenings, then each evening by date.
+    the ruleset and format, players, carry-over, draws, evenings, then each evening by date
+    (``only``: of the evenings, only the one on that date - a write checking the evening it
+    changed; the faults of the tournament as a whole all the same).
 
     Faults that depend on the ranking (stage tables not matching the qualified players,
     cuts waiting for a draw of lots) come from :func:`risiko.tournament.finals.compute_stages`.
@@ -337,5 +340,6 @@ def tournament_faults(t: Tournament) -> list[Fault]:
     if semi is not None and final is not None and final.date <= semi.date:
         faults.append(FINAL_BEFORE_SEMIFINAL(final.subjects, date=semi.date.isoformat()))
     for e in sorted(t.evenings, key=lambda e: e.date):
-        faults += _evening_faults(t, e, known)
+        if only is None or e.date == only:
+            faults += _evening_faults(t, e, known)
     return faults

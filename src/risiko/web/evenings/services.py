@@ -71,11 +71,15 @@ def check_evening(evening: Evening) -> None:
     from risiko.web.selectors import load_tournament
 
     domain = load_tournament(evening.tournament)
-    found: list[Any] = list(tournament_faults(domain))
-    # the stages' faults all name a semifinal or final evening (R18): a qualifying
-    # evening's write need not compute the standings they come from
-    if not found and evening.stage != "qualifying":
-        found = list(compute_stages(domain).faults)
+    if evening.stage == "qualifying":
+        # its faults are its own and the tournament's; the stages' all name a semifinal
+        # or final evening (R18), so a qualifying evening's write need not compute the
+        # standings they come from
+        found: list[Any] = list(tournament_faults(domain, only=evening.date))
+    else:
+        found = list(tournament_faults(domain))
+        if not found:  # compute_stages expects a tournament without faults
+            found = list(compute_stages(domain).faults)
     mine = [f for f in found if _concerns(f, evening)]
     if mine:
         raise ServiceError(*as_faults(mine, evening=evening.date.isoformat()))
