@@ -9,7 +9,7 @@ import statistics
 import pytest
 
 from helpers import ATTACK, T, arrange, finish_setup, new_game, pass_turn, set_turn
-from risiko.actions import Action, EndTurn
+from risiko.actions import Action, EndTurn, Place
 from risiko.agents import Agent, HeuristicAgent, RandomAgent, agent_by_name
 from risiko.match import AgentError, make_agents, play_bots, play_game
 from risiko.ruleset import CLASSIC, CLUB_MILANO, RTU, Ruleset
@@ -47,6 +47,38 @@ def test_bots_play_only_legal_actions(ruleset: Ruleset, bots: list[str]) -> None
                          late=[seed % 3] if seed % 2 else [])
         assert game.over
         game.check_invariants()
+
+
+@pytest.mark.parametrize("ruleset", [CLUB_MILANO, CLASSIC, RTU])
+def test_the_random_bot_passes_the_checked_door(ruleset: Ruleset) -> None:
+    """The random bot's actions go through the unchecked door: played again through the
+    checked one, every action is accepted and the game is the same."""
+    for seed in range(10):
+        args = dict(ruleset=ruleset, seed=seed, late=[seed % 3] if seed % 2 else [],
+                    last_rounds_at=2 + seed % 5)
+        fast = play_bots(["random"], 3 + seed % 4, **args)  # type: ignore[arg-type]
+        slow = play_bots(["random"], 3 + seed % 4, checked=True, **args)  # type: ignore[arg-type]
+        assert fast.history == slow.history and fast.outcome == slow.outcome
+        fast.check_invariants()
+
+
+def test_the_random_bot_places_in_one_step() -> None:
+    """Initial placement: the whole step on one of its territories; reinforcements: all of
+    them at once (the rules let a seat place them in any steps)."""
+    game = new_game(5)
+    bot = RandomAgent(random.Random(4))
+    while game.phase == "setup":
+        action = bot.act(SeatView(game, game.seat))
+        assert isinstance(action, Place)
+        assert game.owner[action.territory] == game.seat
+        assert action.armies == game.step_left == min(3, game.state.setup_left[game.seat])
+        game.push(action)
+    # seat 0 holds territories 0, 5, 10, ..., 40 (the deal in board order): 9 territories,
+    # 3 armies; no continent
+    assert game.phase == "reinforce" and game.seat == 0 and game.pending == 3
+    action = bot.act(SeatView(game, 0))
+    assert isinstance(action, Place) and action.armies == 3
+    assert game.owner[action.territory] == 0
 
 
 def test_same_seed_same_game() -> None:

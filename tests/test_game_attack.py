@@ -9,6 +9,8 @@ Venezuela borders Brasile but not Africa del Nord.
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Sequence
 
 import pytest
@@ -25,6 +27,7 @@ from helpers import (
     new_game,
     set_turn,
 )
+from risiko import rules
 from risiko.actions import Attack, EndTurn, Fortify, Move
 from risiko.dice import ScriptedChance
 from risiko.game import Game, IllegalActionError
@@ -64,6 +67,34 @@ def dice_for(n: int) -> tuple[int, ...]:
 
 
 # ------------------------------------------------------------------------ R7 / R8
+
+
+def test_the_random_draw_of_an_attack_is_uniform_among_the_legal_ones() -> None:
+    """Seat 0: Brasile 5, Argentina 2; seat 1: Venezuela 1, Perù 6, Africa del Nord 2; the
+    rest seat 2 with 1 army. Brasile (3 dice) on Venezuela: 5 bordering > 1, legal; on
+    Africa del Nord: 5 > 2, legal; on Perù: Brasile 5 + Argentina 2 = 7 > 6 (R8 met) and 3
+    dice v 3, legal. Argentina (1 die) on Perù (3 dice): R7 forbids it."""
+    game = new_game(5)
+    finish_setup(game)
+    arrange(game, {"Brasile": (0, 5), "Argentina": (0, 2), "Venezuela": (1, 1),
+                   "Perù": (1, 6), "Africa del Nord": (1, 2)}, rest=2)
+    set_turn(game, 0)
+    legal = {(SRC, T("Venezuela")), (SRC, DST), (SRC, T("Perù"))}
+    assert set(game.legal_attacks()) == legal
+    rng = random.Random(1)
+    drawn = Counter(rules.sample_attack(game.state, rng.random) for _ in range(3000))
+    assert set(drawn) == legal
+    assert all(900 <= n <= 1100 for n in drawn.values())  # 1000 each, seeded
+    # Perù with 7: 7 bordering do not outnumber 7 (R8): two attacks left, still uniform
+    game.state.armies[T("Perù")] = 7
+    game.state.totals[1] += 1
+    drawn = Counter(rules.sample_attack(game.state, rng.random) for _ in range(2000))
+    assert set(drawn) == {(SRC, T("Venezuela")), (SRC, DST)}
+    assert all(900 <= n <= 1100 for n in drawn.values())
+    # Brasile down to 1: nothing left to draw
+    game.state.armies[SRC] = 1
+    game.state.totals[0] -= 4
+    assert game.legal_attacks() == [] and rules.sample_attack(game.state, rng.random) is None
 
 
 @pytest.mark.parametrize(

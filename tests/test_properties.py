@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from helpers import arrange, begin_turn, club_score, finish_setup, give_cards, new_game, set_turn
+from risiko import rules
 from risiko.actions import (
     Abandon,
     Action,
@@ -254,6 +255,11 @@ def test_legal_attacks_match_the_regulation(
         for t in range(42):
             if game.owner[s] == 0 and game.owner[t] != 0:
                 assert (game.attack_fault(s, t) is None) == ((s, t) in oracle)
+    # the random bot's draw without listing: a legal attack, None only when there is none
+    rng = random.Random(sum(armies))
+    for tries in (24, 0):  # 0: straight to the listing it falls back on
+        drawn = rules.sample_attack(game.state, rng.random, tries)
+        assert (drawn in oracle) if oracle else drawn is None
 
 
 @settings(max_examples=300, deadline=None)

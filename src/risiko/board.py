@@ -245,6 +245,20 @@ def mask_list(mask: Mask) -> list[Territory]:
     return out
 
 
+_TERRITORIES_OF: dict[Mask, tuple[Territory, ...]] = {}
+
+
+def territories_of(mask: Mask) -> tuple[Territory, ...]:
+    """The territories of ``mask`` in increasing order, as a tuple (remembered: a game asks
+    for the same seat's territories many times between two conquests)."""
+    found = _TERRITORIES_OF.get(mask)
+    if found is None:
+        if len(_TERRITORIES_OF) >= 4096:
+            _TERRITORIES_OF.clear()
+        found = _TERRITORIES_OF[mask] = tuple(mask_list(mask))
+    return found
+
+
 def iter_mask(mask: Mask) -> Iterator[Territory]:
     """The territories of ``mask`` in increasing order."""
     while mask:

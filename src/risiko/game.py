@@ -34,7 +34,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from . import rules
@@ -112,6 +112,25 @@ BAD_LAST_ROUNDS_AT = define(
     "game.bad_last_rounds_at", "R2", "the automatic call counts rounds from 1, not {given}"
 )
 BAD_SEATS = define("game.bad_seats", "", "{seats} seats: a table has {least} to {most} seats")
+
+
+def _attack(source: int, target: int, attacker: Dice, defender: Dice) -> Attack:
+    """``Attack(source, target, attacker, defender)`` without the frozen dataclass's
+    ``__init__`` (twice as fast; the same value)."""
+    new = _new(Attack)
+    _set_source(new, source)
+    _set_target(new, target)
+    _set_attacker(new, attacker)
+    _set_defender(new, defender)
+    return new
+
+
+_new = object.__new__
+# the slots' own setters: a frozen dataclass refuses setattr, its slot descriptors do not
+_set_source: Callable[[Attack, int], None] = vars(Attack)["source"].__set__
+_set_target: Callable[[Attack, int], None] = vars(Attack)["target"].__set__
+_set_attacker: Callable[[Attack, Dice], None] = vars(Attack)["attacker_dice"].__set__
+_set_defender: Callable[[Attack, Dice], None] = vars(Attack)["defender_dice"].__set__
 
 
 def _illegal(fault: Fault | None) -> None:
@@ -524,14 +543,10 @@ class Game:
         if self.state.phase is OVER:
             raise IllegalActionError(rules.GAME_OVER())
         complete = self._prepare(action)
-        saved = self.state.copy()
-        rolls, closing = self.rolls, len(self.closing_rolls)
         try:
             self._apply(complete)
         except BaseException:  # pragma: no cover - a bug in a transition: undo it all
-            self.state = saved
-            self.rolls = rolls
-            del self.closing_rolls[closing:]
+            self._replay(self.history)
             raise
         self.history.append(complete)
         return complete
@@ -542,7 +557,9 @@ class Game:
         :meth:`push`. An illegal action here corrupts the game: use :meth:`push` for
         anything a person typed."""
         st = self.state
-        if type(action) is Attack:
+        kind = type(action)
+        if kind is Attack:
+            assert isinstance(action, Attack)
             src, dst = action.source, action.target
             ad = action.attacker_dice
             dd = action.defender_dice
@@ -556,15 +573,27 @@ class Game:
                 else:
                     ad = ad if ad is not None else roll(self.chance, na)
                     dd = dd if dd is not None else roll(self.chance, nd)
-                action = Attack(src, dst, ad, dd)
+                action = _attack(src, dst, ad, dd)
             self.rolls += 1
             rules.do_attack(st, src, dst, ad, dd)
-            self.history.append(action)
-            return action
-        complete = self._fill(action)
-        self._apply(complete)
-        self.history.append(complete)
-        return complete
+        elif kind is Place:
+            assert isinstance(action, Place)
+            rules.do_place(st, action.territory, action.armies)
+        elif kind is Move:
+            assert isinstance(action, Move)
+            rules.do_move(st, action.armies)
+        elif kind is EndTurn:
+            assert isinstance(action, EndTurn)
+            if action.closing is None and rules.needs_closing_roll(st):
+                action = EndTurn(roll(self.chance, 2))
+            closing = rules.do_end_turn(st, action.closing)
+            if closing is not None:
+                self.closing_rolls.append(closing)
+        else:
+            action = self._fill(action)
+            self._apply(action)
+        self.history.append(action)
+        return action
 
     def pop(self) -> Action:
         """Undo the last action and return it (IndexError when there is none). The game is
@@ -572,15 +601,18 @@ class Game:
         if not self.history:
             raise IndexError("no action to undo")
         last = self.history.pop()
-        keep = self.history
+        self._replay(self.history)
+        return last
+
+    def _replay(self, actions: list[Action]) -> None:
+        """Rebuild the state from the start by applying ``actions`` (complete, as applied)."""
         self.state = self._start.copy()
         self.history = []
         self.closing_rolls = []
         self.rolls = 0
-        for action in keep:
+        for action in actions:
             self._apply(action)
             self.history.append(action)
-        return last
 
     # ------------------------------------------------------------------ inside the doors
     def _closing_dice(self, closing: Dice | None) -> Dice | None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from .agents.base import Agent, agent_by_name
 from .dice import Chance, SeededChance
-from .game import Game
+from .game import OVER, Game
 from .ruleset import CLUB_MILANO, Ruleset
 from .view import SeatView
 
@@ -39,30 +39,44 @@ def play_game(
     late: Sequence[int] = (),
     last_rounds_at: int | None = 8,
     max_actions: int = 1_000_000,
+    checked: bool = False,
 ) -> Game:
     """Play one game to its end with one agent per seat; returns the finished game.
 
-    ``seed`` seeds both the chance of the table and the bots. Raises AgentError if a bot
-    makes an illegal action, RuntimeError if the game exceeds ``max_actions``.
+    ``seed`` seeds both the chance of the table and the bots. Actions of an agent whose
+    ``legal_only`` is True (it takes them from the rules' legal sets, as the random bot does)
+    go through :meth:`Game.push_unchecked`, the others through the checked :meth:`Game.push`;
+    ``checked=True`` checks them all (same game, slower). Raises AgentError if a bot makes an
+    action the game refuses, RuntimeError if the game exceeds ``max_actions``.
     """
     n = len(agents)
     names = list(players) if players is not None else list(DEFAULT_PLAYERS[:n])
     ch = chance if chance is not None else SeededChance(seed)
     game = Game.new(names, ruleset, chance=ch, late=late, last_rounds_at=last_rounds_at)
-    return play_on(game, agents, max_actions=max_actions)
+    return play_on(game, agents, max_actions=max_actions, checked=checked)
 
 
-def play_on(game: Game, agents: Sequence[Agent], *, max_actions: int = 1_000_000) -> Game:
+def play_on(
+    game: Game, agents: Sequence[Agent], *, max_actions: int = 1_000_000, checked: bool = False
+) -> Game:
     """Play ``game`` on to its end (from wherever it is: a new game, a position) with one
-    agent per seat; returns it. Raises AgentError if a bot makes an illegal action,
-    RuntimeError if the game exceeds ``max_actions`` more actions."""
+    agent per seat; returns it. Actions of an agent whose ``legal_only`` is True go through
+    :meth:`Game.push_unchecked` unless ``checked`` (see :func:`play_game`). Raises AgentError
+    if a bot makes an action the game refuses, RuntimeError if the game exceeds
+    ``max_actions`` more actions."""
     views = [SeatView(game, s) for s in range(game.n)]
-    push = game.push
+    acts = [agent.act for agent in agents]
+    trusted = [checked is False and getattr(agent, "legal_only", False) for agent in agents]
+    push, push_unchecked = game.push, game.push_unchecked
     for _ in range(max_actions):
-        seat = game.to_act
-        if seat is None:
+        st = game.state
+        if st.phase is OVER:
             return game
-        action = agents[seat].act(views[seat])
+        seat = st.seat
+        action = acts[seat](views[seat])
+        if trusted[seat]:
+            push_unchecked(action)
+            continue
         try:
             push(action)
         except ValueError as e:
@@ -78,12 +92,15 @@ def play_bots(
     seed: int | None = None,
     last_rounds_at: int | None = 8,
     late: Sequence[int] = (),
+    checked: bool = False,
 ) -> Game:
-    """Play a game with bots by name (see :func:`make_agents`), seeded by ``seed``."""
+    """Play a game with bots by name (see :func:`make_agents`), seeded by ``seed``;
+    ``checked``: every action through the checked door (see :func:`play_game`)."""
     rng = random.Random(None if seed is None else seed * 7919 + 1)
     agents = make_agents(bots, seats, rng)
     return play_game(
-        agents, ruleset=ruleset, seed=seed, last_rounds_at=last_rounds_at, late=late
+        agents, ruleset=ruleset, seed=seed, last_rounds_at=last_rounds_at, late=late,
+        checked=checked,
     )
 
 

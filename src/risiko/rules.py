@@ -26,11 +26,18 @@ At the end of a turn: one card if the seat conquered at least one territory; the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .attack import attack_fault as _attack_rule_fault
-from .attack import bordering_armies
-from .board import CONTINENT_BONUS, CONTINENT_MASKS, NUM_TERRITORIES, Territory, territory_name
+from .attack import bordering_armies, is_legal
+from .board import (
+    CONTINENT_BONUS,
+    CONTINENT_MASKS,
+    NUM_TERRITORIES,
+    Territory,
+    territories_of,
+    territory_name,
+)
 from .cards import INVALID_SET, NUM_CARDS, best_set, card_name, is_jolly, set_kind, set_value
 from .closing import closing_roll_fault, starts_closing_round
 from .faults import Fault, define
@@ -326,6 +333,64 @@ def legal_attacks(st: State) -> list[tuple[Territory, Territory]]:
                     continue
             out.append((src, dst))
     return out
+
+
+_WIDEST: dict[int, tuple[tuple[tuple[Territory, ...], ...], int]] = {}
+
+
+def widest(adjacency: tuple[tuple[Territory, ...], ...]) -> int:
+    """The most borders a territory has on the board of ``adjacency`` (remembered per
+    board)."""
+    hit = _WIDEST.get(id(adjacency))
+    if hit is None or hit[0] is not adjacency:
+        hit = _WIDEST[id(adjacency)] = (adjacency, max(map(len, adjacency)))
+    return hit[1]
+
+
+def sample_attack(
+    st: State, random: Callable[[], float], tries: int = 24
+) -> tuple[Territory, Territory] | None:
+    """A uniformly random legal attack (R7, R8) of the seat to act, drawn without listing
+    them all; None when there is none.
+
+    Each draw takes one of the seat's territories that hold 2 armies or more and border an
+    enemy, and one of as many border slots as the most bordered territory of the board has,
+    uniformly (``random``: floats in [0, 1), as ``random.Random.random``); it is kept when
+    the slot holds an enemy territory the rules let it attack. Every legal attack has the
+    same chance per draw, so the one kept is uniform among them. After ``tries`` misses the
+    attacks are listed (:func:`legal_attacks`) and one is drawn.
+    """
+    if st.phase is not ATTACK or st.penalised:
+        return None
+    seat = st.seat
+    own = st.owned[seat]
+    enemy = ~own
+    arm = st.armies
+    nb = st.neighbours
+    sources = [t for t in territories_of(own) if arm[t] > 1 and nb[t] & enemy]
+    if not sources:
+        return None
+    adj = st.adjacency
+    width = widest(adj)
+    slots = len(sources) * width
+    rs = st.ruleset
+    waiver = rs.superiority_waiver_above
+    for _ in range(tries):
+        k = int(random() * slots)
+        src = sources[k // width]
+        borders = adj[src]
+        slot = k % width
+        if slot >= len(borders):
+            continue
+        dst = borders[slot]
+        if own >> dst & 1:
+            continue
+        a = arm[src]
+        near = bordering_armies(arm, own, nb[dst]) if a <= waiver else a
+        if is_legal(rs, a, arm[dst], near):
+            return src, dst
+    attacks = legal_attacks(st)
+    return attacks[int(random() * len(attacks))] if attacks else None
 
 
 def forbidden_attacks(st: State) -> list[tuple[Territory, Territory, Fault]]:
@@ -697,7 +762,8 @@ def conquer(st: State, seat: int, defender: int, src: int, dst: int, dice: int) 
     st.owned[seat] |= bit
     st.owned[defender] &= ~bit
     st.conquests += 1
-    if st.owned[defender] == 0:
+    out = st.owned[defender] == 0
+    if out:
         if st.status[defender] is IN_PLAY:
             st.status[defender] = ELIMINATED
         if st.ruleset.eliminated_cards_to_eliminator:
@@ -713,7 +779,7 @@ def conquer(st: State, seat: int, defender: int, src: int, dst: int, dice: int) 
         finish(st, EndReason.RISIKO,
                f"{st.players[seat]} completed objective {obj.number} ({obj.name})")
         return
-    if len(st.in_play()) < 2:
+    if out and len(st.in_play()) < 2:  # only an elimination leaves fewer seats in play
         finish(st, EndReason.ALL_OTHERS_ELIMINATED, "one seat left in play")
         return
     if st.armies[src] > 1:

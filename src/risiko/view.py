@@ -7,9 +7,10 @@ The view reads the live game (no copy), so it is cheap to make each turn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import rules
 from .actions import LegalActions
 from .board import Mask, Territory, iter_mask, territory_name
 from .objectives import Objective
@@ -40,7 +41,7 @@ class SeatView:
     @property
     def neighbours(self) -> Sequence[Mask]:
         """Neighbour mask of each territory on the table's board."""
-        return self._game.neighbours
+        return self._game.state.neighbours
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -50,27 +51,27 @@ class SeatView:
     @property
     def owner(self) -> Sequence[int]:
         """Seat owning each territory."""
-        return self._game.owner
+        return self._game.state.owner
 
     @property
     def armies(self) -> Sequence[int]:
         """Armies on each territory."""
-        return self._game.armies
+        return self._game.state.armies
 
     @property
     def owned(self) -> Sequence[Mask]:
         """Territory mask of each seat."""
-        return self._game.owned
+        return self._game.state.owned
 
     @property
     def totals(self) -> Sequence[int]:
         """Armies on the board of each seat."""
-        return self._game.totals
+        return self._game.state.totals
 
     @property
     def status(self) -> Sequence[SeatStatus]:
         """``in_play``, ``eliminated`` or ``abandoned`` per seat."""
-        return self._game.status
+        return self._game.state.status
 
     @property
     def card_counts(self) -> list[int]:
@@ -80,7 +81,7 @@ class SeatView:
     @property
     def phase(self) -> Phase:
         """Phase of the game."""
-        return self._game.phase
+        return self._game.state.phase
 
     @property
     def to_act(self) -> int | None:
@@ -90,12 +91,12 @@ class SeatView:
     @property
     def round(self) -> int:
         """Round in progress (0 during setup)."""
-        return self._game.round
+        return self._game.state.round
 
     @property
     def last_round(self) -> int | None:
         """The LAST round once the last 2 rounds are called (R2)."""
-        return self._game.last_round
+        return self._game.state.last_round
 
     @property
     def closing_rolls(self) -> Sequence[ClosingRoll]:
@@ -111,22 +112,24 @@ class SeatView:
     @property
     def hand(self) -> tuple[int, ...]:
         """This seat's cards."""
-        return tuple(self._game.hands[self.seat])
+        return tuple(self._game.state.hands[self.seat])
 
     @property
     def my_territories(self) -> Mask:
         """This seat's territory mask."""
-        return self._game.owned[self.seat]
+        return self._game.state.owned[self.seat]
 
     @property
     def pending(self) -> int:
         """Reinforcements still to place (only meaningful on this seat's turn)."""
-        return self._game.pending if self._game.seat == self.seat else 0
+        st = self._game.state
+        return st.pending if st.seat == self.seat else 0
 
     @property
     def step_left(self) -> int:
         """Armies left in this initial-placement step."""
-        return self._game.step_left if self._game.seat == self.seat else 0
+        st = self._game.state
+        return st.step_left if st.seat == self.seat else 0
 
     @property
     def move_range(self) -> tuple[int, int, Territory, Territory] | None:
@@ -171,11 +174,26 @@ class SeatView:
             return []
         return self._game.legal_attacks()
 
+    def sample_attack(self, random: Callable[[], float]) -> tuple[Territory, Territory] | None:
+        """A uniformly random legal attack of this seat, drawn without listing them (see
+        :func:`risiko.rules.sample_attack`; ``random`` gives floats in [0, 1)); None when it
+        has none or it is not its turn."""
+        if self._game.state.seat != self.seat:
+            return None
+        return rules.sample_attack(self._game.state, random)
+
     def legal_fortifies(self) -> list[tuple[Territory, Territory]]:
         """Strategic moves (source, target) this seat may make now."""
         if self._game.seat != self.seat:
             return []
         return self._game.legal_fortifies()
+
+    def fortify_moves(self) -> list[tuple[Territory, Territory, int]]:
+        """Strategic moves this seat may make now, as ``(source, target, most)``: any amount
+        from 1 to ``most`` armies may move (empty when it is not its turn)."""
+        if self._game.seat != self.seat:
+            return []
+        return rules.legal_fortifies(self._game.state)
 
     def can_fortify(self, source: Territory, target: Territory, armies: int) -> bool:
         """True when this strategic move is legal now."""
