@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -31,6 +32,8 @@ from risiko.actions import (
     Trade,
     WidenClosing,
 )
+from risiko.attack import is_legal_on_board
+from risiko.cards import best_set, has_set
 from risiko.game import END_REASONS, Game, IllegalActionError
 from risiko.match import make_agents, play_bots
 from risiko.ruleset import CLASSIC, CLUB_MILANO, RTU, Ruleset
@@ -251,15 +254,46 @@ def test_legal_attacks_match_the_regulation(
     set_turn(game, 0)
     oracle = r7_r8_oracle(game, 0)
     assert set(game.legal_attacks()) == oracle
+    st = game.state
     for s in range(42):
         for t in range(42):
             if game.owner[s] == 0 and game.owner[t] != 0:
                 assert (game.attack_fault(s, t) is None) == ((s, t) in oracle)
-    # the random bot's draw without listing: a legal attack, None only when there is none
+                if game.neighbours[s] >> t & 1:  # the rule as the random bot's draw reads it
+                    assert is_legal_on_board(
+                        ruleset, st.armies[s], st.armies[t], st.armies, st.owned[0],
+                        st.neighbours[t],
+                    ) == ((s, t) in oracle)
+    # the random bot's draws: a legal attack (a legal strategic move), None only when there
+    # is none
     rng = random.Random(sum(armies))
-    for tries in (24, 0):  # 0: straight to the listing it falls back on
-        drawn = rules.sample_attack(game.state, rng.random, tries)
+    moves = {(s, t): most for s, t, most in rules.legal_fortifies(game.state)}
+    for _ in range(3):
+        drawn = rules.sample_attack(game.state, rng.random)
         assert (drawn in oracle) if oracle else drawn is None
+        move = rules.sample_fortify(game.state, rng.random)
+        if moves:
+            assert move is not None and moves.get(move[:2]) == move[2]
+        else:
+            assert move is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand=st.lists(st.integers(0, 43), max_size=9, unique=True))
+def test_a_hand_holds_a_set_when_three_of_its_cards_make_one(hand: list[int]) -> None:
+    """has_set and best_set (the random bot's quick look at its hand) against every trio of
+    the hand, read with the symbols of the cards (SYMBOL below, from the deck's list)."""
+
+    def is_set(trio: tuple[int, int, int]) -> bool:
+        kinds = [SYMBOL[c] for c in trio]
+        jollies = kinds.count("jolly")
+        if jollies == 0:
+            return len(set(kinds)) in (1, 3)
+        return jollies == 1 and len(set(kinds) - {"jolly"}) == 1
+
+    trios = [t for t in itertools.combinations(hand, 3) if is_set(t)]
+    assert has_set(hand) == bool(trios)
+    assert best_set(hand) == (trios[0] if trios else None)  # the first in hand order
 
 
 @settings(max_examples=300, deadline=None)

@@ -91,6 +91,20 @@ def is_legal(ruleset: Ruleset, a: int, d: int, bordering: int) -> bool:
     )
 
 
+def is_legal_on_board(
+    ruleset: Ruleset, a: int, d: int, armies: Sequence[int], own: Mask, target_neighbours: Mask
+) -> bool:
+    """:func:`is_legal` with the R8 sum taken from the board (``armies``, the attacker's mask
+    ``own``, the target's neighbour mask), and only when R8 needs it."""
+    if a < 2 or d < 1:
+        return False
+    if ruleset.dice_parity and (3 if a > 3 else a - 1) < (3 if d > 3 else d):
+        return False
+    if not ruleset.army_superiority or a > ruleset.superiority_waiver_above:
+        return True
+    return bordering_armies(armies, own, target_neighbours) > d
+
+
 def attack_fault(
     ruleset: Ruleset,
     a: int,

@@ -246,16 +246,25 @@ def mask_list(mask: Mask) -> list[Territory]:
 
 
 _TERRITORIES_OF: dict[Mask, tuple[Territory, ...]] = {}
+#: the territories of each 7-bit piece of a mask: _PIECES[i][m] for bits 7i..7i+6
+_PIECES: tuple[tuple[tuple[Territory, ...], ...], ...] = tuple(
+    tuple(tuple(7 * i + b for b in range(7) if m >> b & 1) for m in range(128))
+    for i in range(6)
+)
 
 
 def territories_of(mask: Mask) -> tuple[Territory, ...]:
-    """The territories of ``mask`` in increasing order, as a tuple (remembered: a game asks
-    for the same seat's territories many times between two conquests)."""
+    """The territories of ``mask`` (42 bits) in increasing order, as a tuple (remembered: a
+    game asks for the same seat's territories many times between two conquests)."""
     found = _TERRITORIES_OF.get(mask)
     if found is None:
         if len(_TERRITORIES_OF) >= 4096:
             _TERRITORIES_OF.clear()
-        found = _TERRITORIES_OF[mask] = tuple(mask_list(mask))
+        p0, p1, p2, p3, p4, p5 = _PIECES
+        found = _TERRITORIES_OF[mask] = (
+            p0[mask & 127] + p1[mask >> 7 & 127] + p2[mask >> 14 & 127]
+            + p3[mask >> 21 & 127] + p4[mask >> 28 & 127] + p5[mask >> 35 & 127]
+        )
     return found
 
 

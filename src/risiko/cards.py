@@ -132,13 +132,48 @@ def set_value(
     return base, bonus
 
 
+#: the symbol of each territory card as 0 (fante), 1 (cannone), 2 (cavaliere)
+_SYMBOL_INDEX: tuple[int, ...] = tuple(SYMBOLS.index(s) for s in TERRITORY_SYMBOL)
+
+
+def has_set(hand: Sequence[Card]) -> bool:
+    """True when ``hand`` (distinct cards) holds a valid set: three cards of one symbol, one
+    of each symbol, or a jolly with two of one symbol.
+
+    >>> has_set([0, 3, 6]), has_set([0, 1, 42]), has_set([0, 3, 42])  # fante x3; -; jolly
+    (True, False, True)
+    """
+    counts = [0, 0, 0]
+    jollies = 0
+    for c in hand:
+        if c >= NUM_TERRITORIES:
+            jollies += 1
+        else:
+            counts[_SYMBOL_INDEX[c]] += 1
+    most = max(counts)
+    return most >= 3 or min(counts) >= 1 or (jollies >= 1 and most >= 2)
+
+
 def best_set(hand: Sequence[Card]) -> tuple[Card, Card, Card] | None:
-    """Some valid set in ``hand`` (the first found), or None."""
+    """Some valid set in ``hand`` (the first found, trying the cards in hand order), or
+    None."""
+    if not has_set(hand):
+        return None
+    syms = [-1 if c >= NUM_TERRITORIES else _SYMBOL_INDEX[c] for c in hand]
     n = len(hand)
     for i in range(n):
+        x = syms[i]
         for j in range(i + 1, n):
+            y = syms[j]
             for k in range(j + 1, n):
-                trio = (hand[i], hand[j], hand[k])
-                if set_kind(trio) is not None:
-                    return trio
-    return None
+                z = syms[k]
+                jollies = (x < 0) + (y < 0) + (z < 0)
+                if jollies == 0:
+                    ok = x == y == z or (x != y and y != z and x != z)
+                elif jollies == 1:  # the two other cards of one symbol
+                    ok = x in (y, z) or y == z
+                else:
+                    ok = False
+                if ok:
+                    return hand[i], hand[j], hand[k]
+    return None  # pragma: no cover - has_set found one

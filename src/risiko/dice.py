@@ -48,11 +48,12 @@ class Chance(Protocol):
 class SeededChance:
     """Chance from :class:`random.Random` with a seed (same seed, same game)."""
 
-    __slots__ = ("_random", "seed")
+    __slots__ = ("_float", "_random", "seed")
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self._random = random.Random(seed)
+        self._float = self._random.random
 
     def die(self) -> int:
         """One die, 1..6."""
@@ -60,11 +61,21 @@ class SeededChance:
 
     def dice(self, n: int) -> tuple[int, ...]:
         """``n`` dice in the order rolled."""
-        r = self._random.random
+        r = self._float
         if n == 1:
             return (int(r() * 6) + 1,)
         if n == 2:
             return (int(r() * 6) + 1, int(r() * 6) + 1)
+        if n == 3:
+            return (int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1)
+        if n == 4:
+            return (int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1)
+        if n == 5:
+            return (int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1,
+                    int(r() * 6) + 1)
+        if n == 6:
+            return (int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1,
+                    int(r() * 6) + 1, int(r() * 6) + 1)
         return tuple([int(r() * 6) + 1 for _ in range(n)])
 
     def permutation(self, n: int) -> list[int]:

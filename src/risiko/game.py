@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from . import rules
@@ -56,6 +57,7 @@ from .actions import (
     Trade,
     WidenClosing,
 )
+from .attack import attacker_dice, defender_dice
 from .board import NUM_TERRITORIES, Mask, Territory, iter_mask, territory_name
 from .cards import NUM_CARDS
 from .dice import Chance, SeededChance, roll
@@ -557,35 +559,27 @@ class Game:
         :meth:`push`. An illegal action here corrupts the game: use :meth:`push` for
         anything a person typed."""
         st = self.state
-        kind = type(action)
-        if kind is Attack:
-            assert isinstance(action, Attack)
-            src, dst = action.source, action.target
+        if type(action) is Attack:
+            if action.attacker_dice is None or action.defender_dice is None:
+                action = self._roll(action)
             ad = action.attacker_dice
             dd = action.defender_dice
-            if ad is None or dd is None:
-                a, d = st.armies[src], st.armies[dst]
-                na = 3 if a > 3 else a - 1
-                nd = 3 if d > 3 else d
-                if ad is None and dd is None:
-                    both = roll(self.chance, na + nd)
-                    ad, dd = both[:na], both[na:]
-                else:
-                    ad = ad if ad is not None else roll(self.chance, na)
-                    dd = dd if dd is not None else roll(self.chance, nd)
-                action = _attack(src, dst, ad, dd)
+            assert ad is not None and dd is not None
             self.rolls += 1
-            rules.do_attack(st, src, dst, ad, dd)
-        elif kind is Place:
-            assert isinstance(action, Place)
+            rules.do_attack(st, action.source, action.target, ad, dd)
+        elif type(action) is Place:
             rules.do_place(st, action.territory, action.armies)
-        elif kind is Move:
-            assert isinstance(action, Move)
+        elif type(action) is Move:
             rules.do_move(st, action.armies)
-        elif kind is EndTurn:
-            assert isinstance(action, EndTurn)
+        elif type(action) is Trade and action.value is None and action.bonus is None:
+            base, owned = rules.do_trade(st, action.cards)
+            bonus = st.ruleset.owned_card_bonus
+            action = Trade(action.cards, base, tuple((t, bonus) for t in owned))
+        elif type(action) is EndTurn or type(action) is Fortify:
             if action.closing is None and rules.needs_closing_roll(st):
-                action = EndTurn(roll(self.chance, 2))
+                action = replace(action, closing=roll(self.chance, 2))
+            if type(action) is Fortify:
+                rules.do_fortify(st, action.source, action.target, action.armies)
             closing = rules.do_end_turn(st, action.closing)
             if closing is not None:
                 self.closing_rolls.append(closing)
@@ -639,18 +633,27 @@ class Game:
             bonus = st.ruleset.owned_card_bonus
             return Trade(action.cards, base, tuple((t, bonus) for t in owned))
         if isinstance(action, Attack):
-            a, d = st.armies[action.source], st.armies[action.target]
-            na = 3 if a > 3 else a - 1
-            nd = 3 if d > 3 else d
-            ad, dd = action.attacker_dice, action.defender_dice
-            if ad is None and dd is None:
-                both = roll(self.chance, na + nd)
-                ad, dd = both[:na], both[na:]
-            else:
-                ad = ad if ad is not None else roll(self.chance, na)
-                dd = dd if dd is not None else roll(self.chance, nd)
-            return Attack(action.source, action.target, ad, dd)
+            return self._roll(action)
         return action
+
+    def _roll(self, action: Attack) -> Attack:
+        """The attack with the dice it lacks drawn from chance: the most dice each side
+        rolls (R8), attacker's first, both sides at once (all or none from a scripted
+        chance)."""
+        src = action.source
+        dst = action.target
+        ad = action.attacker_dice
+        dd = action.defender_dice
+        na = attacker_dice(self.state.armies[src])
+        nd = defender_dice(self.state.armies[dst])
+        if ad is None and dd is None:
+            both = roll(self.chance, na + nd)
+            ad = both[:na]
+            dd = both[na:]
+        else:
+            ad = ad if ad is not None else roll(self.chance, na)
+            dd = dd if dd is not None else roll(self.chance, nd)
+        return _attack(src, dst, ad, dd)
 
     def _prepare(self, action: Action) -> Action:
         """Check ``action`` (IllegalActionError) and return it complete, chance drawn."""

@@ -68,15 +68,16 @@ def play_on(
     acts = [agent.act for agent in agents]
     trusted = [checked is False and getattr(agent, "legal_only", False) for agent in agents]
     push, push_unchecked = game.push, game.push_unchecked
+    over = OVER
     for _ in range(max_actions):
         st = game.state
-        if st.phase is OVER:
+        if st.phase is over:
             return game
         seat = st.seat
-        action = acts[seat](views[seat])
         if trusted[seat]:
-            push_unchecked(action)
+            push_unchecked(acts[seat](views[seat]))
             continue
+        action = acts[seat](views[seat])
         try:
             push(action)
         except ValueError as e:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .attack import attack_fault as _attack_rule_fault
-from .attack import bordering_armies, is_legal
+from .attack import bordering_armies, is_legal_on_board
 from .board import (
     CONTINENT_BONUS,
     CONTINENT_MASKS,
@@ -195,15 +195,19 @@ def _dice_fault(dice: Sequence[int], n: int, kind: Fault | None = None) -> Fault
 
 
 # ---------------------------------------------------------------------------- questions
+#: each continent's territory mask and reinforcement bonus
+_CONTINENTS = tuple(zip(CONTINENT_MASKS, CONTINENT_BONUS, strict=True))
+
+
 def reinforcements(st: State, seat: int) -> int:
     """Armies ``seat`` receives at the start of its turn before sets: floor(t/3), at least
     ``min_reinforcement``, plus the bonus of each whole continent held."""
     owned = st.owned[seat]
     n = owned.bit_count() // 3
     base = n if n > st.ruleset.min_reinforcement else st.ruleset.min_reinforcement
-    for c, m in enumerate(CONTINENT_MASKS):
+    for m, bonus in _CONTINENTS:
         if owned & m == m:
-            base += CONTINENT_BONUS[c]
+            base += bonus
     return base
 
 
@@ -335,62 +339,38 @@ def legal_attacks(st: State) -> list[tuple[Territory, Territory]]:
     return out
 
 
-_WIDEST: dict[int, tuple[tuple[tuple[Territory, ...], ...], int]] = {}
-
-
-def widest(adjacency: tuple[tuple[Territory, ...], ...]) -> int:
-    """The most borders a territory has on the board of ``adjacency`` (remembered per
-    board)."""
-    hit = _WIDEST.get(id(adjacency))
-    if hit is None or hit[0] is not adjacency:
-        hit = _WIDEST[id(adjacency)] = (adjacency, max(map(len, adjacency)))
-    return hit[1]
-
-
 def sample_attack(
-    st: State, random: Callable[[], float], tries: int = 24
+    st: State, random: Callable[[], float]
 ) -> tuple[Territory, Territory] | None:
-    """A uniformly random legal attack (R7, R8) of the seat to act, drawn without listing
-    them all; None when there is none.
+    """A uniformly random legal attack (R7, R8) of the seat to act, drawn without checking
+    every attack; None when there is none.
 
-    Each draw takes one of the seat's territories that hold 2 armies or more and border an
-    enemy, and one of as many border slots as the most bordered territory of the board has,
-    uniformly (``random``: floats in [0, 1), as ``random.Random.random``); it is kept when
-    the slot holds an enemy territory the rules let it attack. Every legal attack has the
-    same chance per draw, so the one kept is uniform among them. After ``tries`` misses the
-    attacks are listed (:func:`legal_attacks`) and one is drawn.
+    The pairs (territory of the seat with 2 armies or more, bordering enemy territory) are
+    listed without their checks; one is drawn uniformly and checked (R7, R8), and a pair
+    found illegal is put aside before the next draw: the first legal pair drawn is uniform
+    among the legal ones (``random``: floats in [0, 1), as ``random.Random.random``).
     """
     if st.phase is not ATTACK or st.penalised:
         return None
     seat = st.seat
     own = st.owned[seat]
-    enemy = ~own
     arm = st.armies
-    nb = st.neighbours
-    sources = [t for t in territories_of(own) if arm[t] > 1 and nb[t] & enemy]
-    if not sources:
-        return None
+    owner = st.owner
     adj = st.adjacency
-    width = widest(adj)
-    slots = len(sources) * width
+    pairs = [
+        (s, t) for s in territories_of(own) if arm[s] > 1 for t in adj[s] if owner[t] != seat
+    ]
     rs = st.ruleset
-    waiver = rs.superiority_waiver_above
-    for _ in range(tries):
-        k = int(random() * slots)
-        src = sources[k // width]
-        borders = adj[src]
-        slot = k % width
-        if slot >= len(borders):
-            continue
-        dst = borders[slot]
-        if own >> dst & 1:
-            continue
-        a = arm[src]
-        near = bordering_armies(arm, own, nb[dst]) if a <= waiver else a
-        if is_legal(rs, a, arm[dst], near):
+    nb = st.neighbours
+    n = len(pairs)
+    while n:
+        i = int(random() * n)
+        src, dst = pairs[i]
+        if is_legal_on_board(rs, arm[src], arm[dst], arm, own, nb[dst]):
             return src, dst
-    attacks = legal_attacks(st)
-    return attacks[int(random() * len(attacks))] if attacks else None
+        n -= 1  # put the illegal pair aside: the last one still in play takes its place
+        pairs[i] = pairs[n]
+    return None
 
 
 def forbidden_attacks(st: State) -> list[tuple[Territory, Territory, Fault]]:
@@ -476,6 +456,34 @@ def legal_fortifies(st: State) -> list[tuple[Territory, Territory, int]]:
             if owner[t] == seat:
                 out.append((src, t, most))
     return out
+
+
+def sample_fortify(
+    st: State, random: Callable[[], float], tries: int = 16
+) -> tuple[Territory, Territory, int] | None:
+    """A random legal strategic move ``(source, target, most)`` of the seat to act (any
+    amount from 1 to ``most``): a uniformly random territory of the seat with 2 armies or
+    more and a uniformly random territory bordering it, drawn again until the move is legal
+    (the moves are listed after ``tries`` draws); None when there is none."""
+    if st.phase is not ATTACK or st.penalised:
+        return None
+    seat = st.seat
+    arm = st.armies
+    sources = [s for s in territories_of(st.owned[seat]) if arm[s] > 1]
+    if sources:
+        owner = st.owner
+        adj = st.adjacency
+        n = len(sources)
+        for _ in range(tries):
+            src = sources[int(random() * n)]
+            borders = adj[src]
+            dst = borders[int(random() * len(borders))]
+            if owner[dst] == seat:
+                most = fortify_most(st, src)
+                if most >= 1:
+                    return src, dst, most
+    moves = legal_fortifies(st)
+    return moves[int(random() * len(moves))] if moves else None
 
 
 def valid_sets(hand: Sequence[int]) -> list[tuple[int, int, int]]:
@@ -728,19 +736,23 @@ def do_attack(
 ) -> bool:
     """One roll with the dice given (any order); returns True on a conquest."""
     arm = st.armies
-    if len(defender) == 1:
-        d0 = defender[0]
-        lose_d = 1 if max(attacker) > d0 else 0
+    na = len(attacker)
+    nd = len(defender)
+    if nd == 1:  # one pair: the highest dice
+        lose_d = 1 if max(attacker) > defender[0] else 0
         lose_a = 1 - lose_d
-    else:
+    elif na == 1:
+        lose_d = 1 if attacker[0] > max(defender) else 0
+        lose_a = 1 - lose_d
+    else:  # two or three pairs, each side sorted from the highest; ties to the defender
         a_s = sorted(attacker, reverse=True)
         d_s = sorted(defender, reverse=True)
-        lose_a = lose_d = 0
-        for i in range(len(a_s) if len(a_s) < len(d_s) else len(d_s)):
-            if a_s[i] > d_s[i]:
-                lose_d += 1
-            else:
-                lose_a += 1
+        lose_d = (a_s[0] > d_s[0]) + (a_s[1] > d_s[1])
+        if na == 3 and nd == 3:
+            lose_d += a_s[2] > d_s[2]
+            lose_a = 3 - lose_d
+        else:
+            lose_a = 2 - lose_d
     seat = st.seat
     defender_seat = st.owner[target]
     arm[source] -= lose_a

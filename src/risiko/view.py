@@ -115,6 +115,11 @@ class SeatView:
         return tuple(self._game.state.hands[self.seat])
 
     @property
+    def card_count(self) -> int:
+        """How many cards this seat holds."""
+        return len(self._game.state.hands[self.seat])
+
+    @property
     def my_territories(self) -> Mask:
         """This seat's territory mask."""
         return self._game.state.owned[self.seat]
@@ -134,10 +139,11 @@ class SeatView:
     @property
     def move_range(self) -> tuple[int, int, Territory, Territory] | None:
         """(least, most, source, target) of the pending conquest move, or None."""
-        g = self._game
-        if g.phase is not Phase.MOVE or g.seat != self.seat:
+        st = self._game.state
+        if st.phase is not Phase.MOVE or st.seat != self.seat:
             return None
-        return g.move_min, g.move_min + g.armies[g.move_from] - 1, g.move_from, g.move_to
+        least = st.move_min
+        return least, least + st.armies[st.move_from] - 1, st.move_from, st.move_to
 
     @property
     def conquests(self) -> int:
@@ -151,7 +157,7 @@ class SeatView:
 
     def room(self) -> int:
         """Armies this seat may add before the army limit (R4)."""
-        return self._game.room(self.seat)
+        return rules.room(self._game.state, self.seat)
 
     def bordering(self, target: Territory) -> int:
         """The R8 sum: this seat's armies on all its territories bordering ``target``."""
@@ -188,12 +194,15 @@ class SeatView:
             return []
         return self._game.legal_fortifies()
 
-    def fortify_moves(self) -> list[tuple[Territory, Territory, int]]:
-        """Strategic moves this seat may make now, as ``(source, target, most)``: any amount
-        from 1 to ``most`` armies may move (empty when it is not its turn)."""
-        if self._game.seat != self.seat:
-            return []
-        return rules.legal_fortifies(self._game.state)
+    def sample_fortify(
+        self, random: Callable[[], float]
+    ) -> tuple[Territory, Territory, int] | None:
+        """A uniformly random legal strategic move of this seat, ``(source, target, most)``
+        (any amount from 1 to ``most``), drawn without listing them (see
+        :func:`risiko.rules.sample_fortify`); None when it has none or it is not its turn."""
+        if self._game.state.seat != self.seat:
+            return None
+        return rules.sample_fortify(self._game.state, random)
 
     def can_fortify(self, source: Territory, target: Territory, armies: int) -> bool:
         """True when this strategic move is legal now."""
