@@ -644,12 +644,18 @@ class Game:
         dst = action.target
         ad = action.attacker_dice
         dd = action.defender_dice
-        na = attacker_dice(self.state.armies[src])
-        nd = defender_dice(self.state.armies[dst])
+        arm = self.state.armies
+        na = attacker_dice(arm[src])
+        nd = defender_dice(arm[dst])
+        chance = self.chance
         if ad is None and dd is None:
-            both = roll(self.chance, na + nd)
-            ad = both[:na]
-            dd = both[na:]
+            if type(chance) is SeededChance:  # the same dice, in the same order, as below
+                ad = chance.dice(na)
+                dd = chance.dice(nd)
+            else:
+                both = roll(chance, na + nd)
+                ad = both[:na]
+                dd = both[na:]
         else:
             ad = ad if ad is not None else roll(self.chance, na)
             dd = dd if dd is not None else roll(self.chance, nd)
