@@ -5,9 +5,11 @@ the Redis channel layer and PostgreSQL, every action stored (docs/benchmarks.md)
     .venv/bin/python bench/bench_online.py [--tables 100] [--seconds 60] [--think 1.0]
 
 Loopback only, bounded in time: the bots stop after ``--seconds``. Measures the action
-latency (``act`` sent to its ``ack`` received, p50/p99), checks that no action was lost or
-applied twice (every ack has its event, events are numbered 1..N per table without a gap,
-no message id twice), and the memory of the workers per table. Needs PostgreSQL
+latency (``act`` sent to its ``ack`` received, p50/p99), the update latency (``act`` sent to
+the table's ``event`` for it received: when the player sees the board change), the workers'
+CPU per action (the whole run, and the steady state in its middle), checks that no action
+was lost or applied twice (every ack has its event, events are numbered 1..N per table
+without a gap, no message id twice), and the memory of the workers per table. Needs PostgreSQL
 (``RISIKO_BENCH_POSTGRES_URL``, default the local server, database ``risiko_bench``) and
 Redis (``REDIS_URL``, default 127.0.0.1:6379).
 """
@@ -131,6 +133,7 @@ async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
     stop = asyncio.Event()
     latencies: list[float] = []
     ack_times: list[float] = []
+    updates: list[float] = []
     acks: dict[str, list[int]] = {}
     tasks = []
     for i, t in enumerate(tables):
@@ -138,7 +141,8 @@ async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
         for k, token in enumerate(t["tokens"]):
             tasks.append(asyncio.create_task(play_remote_bot(
                 f"{url}/ws/online/{t['code']}/", token, think=think, seed=i * 10 + k,
-                stop=stop, latencies=latencies, acks=acks[t["code"]], ack_times=ack_times)))
+                stop=stop, latencies=latencies, acks=acks[t["code"]], ack_times=ack_times,
+                updates=updates)))
             await asyncio.sleep(0.005)  # do not open 400 sockets in the same millisecond
     start = time.perf_counter()
     await asyncio.sleep(seconds)
@@ -147,11 +151,21 @@ async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
     for task in pending:
         task.cancel()
     errors = [repr(t.exception()) for t in done if t.exception() is not None]
-    return {"latencies": latencies, "ack_times": ack_times, "acks": acks,
+    return {"latencies": latencies, "ack_times": ack_times, "updates": updates, "acks": acks,
             "seconds": time.perf_counter() - start,
             "errors": errors[:5], "error_count": len(errors),
             "client_cpu_s": resource.getrusage(resource.RUSAGE_SELF).ru_utime
             + resource.getrusage(resource.RUSAGE_SELF).ru_stime}
+
+
+def _percentiles(values: list[float]) -> dict[str, float | None]:
+    """p50, p90, p99 and the max of durations in seconds, as milliseconds."""
+    v = sorted(values)
+    if len(v) < 100:
+        return {"p50": None, "p90": None, "p99": None, "max": None}
+    q = statistics.quantiles(v, n=100)
+    return {"p50": round(1000 * q[49], 1), "p90": round(1000 * q[89], 1),
+            "p99": round(1000 * q[98], 1), "max": round(1000 * v[-1], 1)}
 
 
 def main() -> int:
@@ -231,6 +245,8 @@ def main() -> int:
         "latency_ms": {"p50": round(1000 * q[49], 1), "p90": round(1000 * q[89], 1),
                        "p99": round(1000 * q[98], 1), "max": round(1000 * lat[-1], 1)
                        if lat else None},
+        # the board updated: act sent to the table's event for it received
+        "update_ms": _percentiles(result.get("updates", [])),
         "checks": checked,
         "client_errors": result["error_count"], "client_error_samples": result["errors"],
         "workers_rss_mib": {"before": round(rss_before / 1024, 1),

@@ -212,10 +212,12 @@ async def play_remote_bot(url: str, token: str, *, think: float = 1.0, seed: int
                           attacks_per_turn: int = 3, stop: asyncio.Event | None = None,
                           latencies: list[float] | None = None,
                           acks: list[int] | None = None, origin: str | None = None,
-                          ack_times: list[float] | None = None) -> str:
+                          ack_times: list[float] | None = None,
+                          updates: list[float] | None = None) -> str:
     """Play a seat until the game ends (or ``stop``): wait ``think`` seconds before each
     action. ``latencies`` gets each action's round trip (s), ``acks`` each event's seq,
-    ``ack_times`` when each answer came (``time.time()``).
+    ``ack_times`` when each answer came (``time.time()``), ``updates`` each accepted
+    action's time until the table's event for it arrived (s: what the player sees).
     Returns the final status."""
     rng = random.Random(seed)
     async with TableClient(url, token=token, origin=origin) as c:
@@ -253,4 +255,6 @@ async def play_remote_bot(url: str, token: str, *, think: float = 1.0, seed: int
                     return c.seq >= seq or c.over
 
                 await c.wait_until(caught_up, timeout=30)
+                if updates is not None:
+                    updates.append(time.perf_counter() - start)
         return str(c.table.get("status"))
