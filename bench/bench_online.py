@@ -60,14 +60,23 @@ def _free_port() -> int:
 
 
 def _rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+    """Resident memory of a process (0 once it is gone: a worker uvicorn restarted)."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except FileNotFoundError:
+        return 0
+    for line in lines:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
 
 
 def _cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    """CPU seconds of a process (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -229,6 +238,7 @@ def main() -> int:
             return 1
         sampling.set()
         sampler.join()
+        gone = [p for p in workers if not Path(f"/proc/{p}").exists()]
         rss_after = sum(_rss_kib(p) for p in workers)
         cpu_after = sum(_cpu_s(p) for p in workers)
         result = json.loads(out.read_text())
@@ -256,6 +266,9 @@ def main() -> int:
         "workers_cpu_ms_per_action": round(1000 * (cpu_after - cpu_before) / max(1, len(lat)),
                                            2),
         "client_cpu_s": round(result["client_cpu_s"], 1),
+        # a worker gone during the run (uvicorn restarts a worker that stops answering its
+        # health check): its CPU and memory are missing from the figures above
+        "workers_gone": len(gone),
     }
     # steady state: the middle of the run (every socket open, none closing yet)
     w0, w1 = run_start + 0.3 * args.seconds, run_start + 0.9 * args.seconds
