@@ -128,6 +128,7 @@ def test_changed_parameters_and_an_apply_without_a_comparison(committee: Session
     answer = committee.post(path, form)  # never compared: shown, not applied
     assert answer.status == 200 and _changes() == 0
     assert "+ 40 al vincitore del tavolo" in _text(answer.body)
+    assert "win_bonus 40 bonus al vincitore del tavolo" in _text(answer.body)  # parameters
     compared = unescape(re.search(r'name="compared" value="([^"]*)"', answer.body).group(1))
     answer = committee.post(path, {**form, "compared": compared, "once": new_token()})
     assert answer.status == 302

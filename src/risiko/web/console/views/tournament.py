@@ -12,6 +12,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from risiko.tournament.standings import compare_formats
@@ -41,6 +42,33 @@ from ..forms import (
     format_changes,
     today,
 )
+
+#: What each ranking-point formula parameter means, in the page's language (the library's
+#: help texts are English; risiko.tournament.ranking.FORMULAS)
+PARAM_MEANINGS = {
+    "win_bonus": gettext_lazy("bonus to the table's winner"),
+    "win_point": gettext_lazy("added to each winner of the table"),
+    "five_seat_factor": gettext_lazy("factor on table points at a 5-player table"),
+    "three_seat_factor": gettext_lazy("factor on table points at a 3-player table"),
+    "cap": gettext_lazy("most table points counted (after the factor; a RisiKo! counts "
+                        "this)"),
+    "share": gettext_lazy("tied winners: equal shares, or each the full bonus"),
+    "max_sharing": gettext_lazy("more tied winners than this get no bonus"),
+    "precision": gettext_lazy("decimal places of the ranking points"),
+    "rounding": gettext_lazy("rounding to the precision: half_up, half_even, up (away from "
+                             "zero), down (towards zero)"),
+    "divisor": gettext_lazy("table points are divided by this"),
+    "placement_bonus": gettext_lazy("bonus by place at the table, 1st first"),
+    "eliminated_bonus": gettext_lazy("bonus of eliminated players (by place from the 2nd, "
+                                     "or the last out first)"),
+    "eliminated_by": gettext_lazy("eliminated players' bonus by place at the table or by "
+                                  "order of elimination"),
+    "base": gettext_lazy("the winner's base, and the others' base"),
+    "full_gap_from": gettext_lazy("a winner's score from which the gap is measured from "
+                                  "the base"),
+    "points_by_size": gettext_lazy("points by table size and place"),
+    "table_share": gettext_lazy("add table points / the table's total"),
+}
 
 
 def current_evening() -> Evening | None:
@@ -291,4 +319,5 @@ def change_format(request: HttpRequest, slug: str) -> HttpResponseBase:
 def _formula_params(rp: Any) -> list[tuple[str, Any, str]]:
     """(parameter, value, help) of a ranking-point formula, for the page."""
     values = rp.all_params()
-    return [(name, values[name], p.help) for name, p in rp.spec.params.items()]
+    return [(name, values[name], PARAM_MEANINGS.get(name, p.help))
+            for name, p in rp.spec.params.items()]
