@@ -7,16 +7,16 @@ RISIKO_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 # Redis for the online tables' tests with the club server's channel layer
 RISIKO_TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test lint typecheck unit unit-postgres unit-redis bench clean catalogues
+.PHONY: run test lint typecheck unit unit-postgres unit-redis install-check bench clean catalogues
 
 $(BIN)/risiko: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -e '.[web]'
 	touch $(BIN)/risiko
 
 $(VENV)/.dev: pyproject.toml $(BIN)/risiko
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[web,dev]'
 	touch $(VENV)/.dev
 
 # The main job: the club's web app on the embedded SQLite database (http://127.0.0.1:8000/).
@@ -56,7 +56,12 @@ unit-redis: $(VENV)/.dev
 		echo "Redis or PostgreSQL unreachable: online tests on Redis skipped"; \
 	fi
 
-test: lint typecheck unit unit-postgres unit-redis
+# `pip install .` alone (no extras), in a fresh virtual environment outside the source tree:
+# the game commands work and the web ones say `pip install 'risiko-club[web]'` in one line.
+install-check:
+	$(PYTHON) tools/install_check.py
+
+test: lint typecheck install-check unit unit-postgres unit-redis
 
 # The fault catalogues (src/risiko/locale): add new codes, then compile (needs msgfmt).
 catalogues: $(VENV)/.dev

@@ -89,3 +89,23 @@ def test_scores_refuse_a_player_given_twice(tmp_path) -> None:
     italian = CliRunner().invoke(app, ["--lang", "it", "tournament", "--file", "x.json",
                                        "scores", "2027-03-02", "1", "Bruno=1", "BRUNO=2"])
     assert italian.stderr.splitlines() == ["Bruno è indicato due volte (1, 2)"]
+
+
+@pytest.mark.parametrize("args", [["serve"], ["backup", "x.sqlite3"],
+                                  ["restore", "x.sqlite3", "--yes"]])
+def test_web_commands_without_the_web_extra_say_so_in_one_line(args: list[str]) -> None:
+    """Issue 9, item 6: `pip install risiko-club` has no Django; the web commands say how to
+    get it in one line and exit 1 (make install-check runs the same in a fresh venv)."""
+    code = (
+        "import sys\n"
+        "sys.modules['django'] = None  # no web extra\n"
+        "from risiko.cli.main import app\n"
+        f"sys.argv = ['risiko', *{args!r}]\n"
+        "app()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 1
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert f"risiko {args[0]} needs the web app: pip install 'risiko-club[web]'" in lines[0]

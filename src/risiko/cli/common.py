@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..faults import Fault, RisikoError, current_language, faults_json
 
@@ -37,6 +38,7 @@ __all__ = [
     "fail_faults",
     "fault_lines",
     "faults_of",
+    "require_web",
     "ruleset_or_fail",
     "start_django",
     "who",
@@ -61,10 +63,27 @@ def emit_json(data: Any) -> None:
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print one error line to stderr and exit with ``code``."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True,
-                      markup=True)
+    """Print one error line to stderr and exit with ``code`` (the message is text, not Rich
+    markup: ``risiko-club[web]`` prints as it is)."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False,
+                      soft_wrap=True, markup=True)
     raise typer.Exit(code)
+
+
+#: what the web commands need (the ``web`` extra)
+WEB_MODULES = ("django", "dj_database_url", "uvicorn", "channels", "whitenoise")
+
+
+def require_web(command: str) -> None:
+    """Exit 1 with one line when the ``web`` extra is not installed (``pip install
+    risiko-club`` gives the library and the game commands; ``risiko-club[web]`` adds the web
+    app that ``serve``, ``backup``, ``restore`` and the database need)."""
+    import importlib.util
+
+    missing = [m for m in WEB_MODULES if importlib.util.find_spec(m) is None]
+    if missing:
+        fail(f"risiko {command} needs the web app: pip install 'risiko-club[web]' "
+             f"(missing: {', '.join(missing)})", code=1)
 
 
 def faults_of(error: BaseException) -> list[Fault]:

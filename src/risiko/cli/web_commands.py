@@ -1,5 +1,8 @@
 """``risiko serve``, ``risiko backup`` and ``risiko restore``: the club's web app.
 
+They need the ``web`` extra (``pip install 'risiko-club[web]'``); without it each says so in
+one line and exits 1 (:func:`risiko.cli.common.require_web`).
+
 ``serve`` runs the Django app (ASGI) with uvicorn in this process: it applies pending
 migrations first (:func:`risiko.web.bootstrap.setup`), serves static files through WhiteNoise
 straight from the apps (nothing to collect), and uses the production settings unless
@@ -31,6 +34,7 @@ from .common import (
     emit_json,
     fail,
     fail_faults,
+    require_web,
     start_django,
     who,
 )
@@ -276,6 +280,7 @@ def register(app: typer.Typer) -> None:
         ] = 1,
     ) -> None:
         """Serve the club's web app (migrations applied on first use)."""
+        require_web("serve")
 
         if workers < 1:
             fail("--workers must be at least 1")
@@ -368,6 +373,7 @@ def register(app: typer.Typer) -> None:
         json_out: JsonOpt = False,
     ) -> None:
         """Back up the SQLite database (online, safe while serving) or a season file."""
+        require_web("backup")
         if file.suffix.lower() == ".json":
             slug = export_season_file(file, tournament)
             report: dict[str, Any] = {"backup": str(file), "kind": "season", "tournament": slug}
@@ -403,6 +409,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Put a backup back in place of the database, or create a tournament from a season
         file (needs --yes)."""
+        require_web("restore")
         if file.suffix.lower() == ".json":
             if not yes:
                 fail(f"restore creates a tournament from {file}: run again with --yes")
