@@ -93,7 +93,6 @@ MIDDLEWARE = [
     "risiko.web.site.middleware.FirstRunMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "risiko.web.public.middleware.RefreshStandingsMiddleware",  # after a referee's write
 ]
 
 ROOT_URLCONF = "risiko.web.urls"

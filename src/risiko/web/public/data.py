@@ -468,21 +468,6 @@ def snapshot(t: Tournament, *, fresh: bool = False) -> Snapshot:
         lock.release()
 
 
-def refresh(slug: str) -> bool:
-    """After a referee's write: compute the new snapshot of tournament ``slug`` now, in the
-    referee's request, when this process's cache holds one (someone is reading its pages),
-    so the phones polling the standings find it ready instead of one of them paying for it.
-    Returns whether it computed (False: no such tournament, or nobody reading it here)."""
-    t = Tournament.objects.filter(slug=slug).first()
-    if t is None:
-        return False
-    with _cache_lock:
-        watched = t.pk in _CACHE
-    if watched:
-        snapshot(t, fresh=True)
-    return watched
-
-
 def clear_cache() -> None:
     """Forget every snapshot, parsed sheet and past ranking (tests, benchmarks)."""
     with _cache_lock:
