@@ -93,6 +93,33 @@ def test_first_run_refuses_mismatched_and_weak_passwords(client):
     assert not User.objects.exists()
 
 
+def test_first_run_says_a_short_password_in_italian(client):
+    """Django's own Italian words on the Italian page: 'kit5' has 4 characters, the
+    minimum is 8 (MinimumLengthValidator), so the refusal is its plural form 'caratteri'."""
+    short = client.post("/first-run/", {"username": "luca", "password1": "kit5",
+                                        "password2": "kit5"}, HTTP_ACCEPT_LANGUAGE="it")
+    text = short.content.decode()
+    assert short.status_code == 200
+    assert "Questa password è troppo corta. Deve contenere almeno 8 caratteri." in text
+    assert "too short" not in text
+    assert not User.objects.exists()
+
+
+def test_project_catalogues_use_djangos_italian_plural_forms():
+    """One plural function for Italian: the project's catalogues say Django's, so gettext does
+    not keep a second catalogue whose plural rule would shadow Django's translations."""
+    from pathlib import Path
+
+    import risiko.web
+
+    root = Path(risiko.web.__file__).parent
+    django_rule = "nplurals=3; plural=n == 1 ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2;"
+    catalogues = sorted(root.glob("**/locale/it/LC_MESSAGES/django.po"))
+    assert len(catalogues) >= 6
+    for po in catalogues:
+        assert f"Plural-Forms: {django_rule}" in po.read_text(encoding="utf-8"), po
+
+
 def test_first_run_creates_a_superuser_referee_and_committee_member_and_logs_in(client):
     response = client.post(
         "/first-run/", {"username": "luca", "password1": PASSWORD, "password2": PASSWORD}
