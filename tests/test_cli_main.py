@@ -109,3 +109,53 @@ def test_web_commands_without_the_web_extra_say_so_in_one_line(args: list[str]) 
     lines = done.stderr.splitlines()
     assert len(lines) == 1, done.stderr
     assert f"risiko {args[0]} needs the web app: pip install 'risiko-club[web]'" in lines[0]
+@pytest.mark.parametrize(("argv", "said"), [
+    (["tournament", "--file", "{tmp}/s.json", "scores", "2027-03-02", "1", "Bice=52,5"],
+     "errore: Bice=52,5: i punti devono essere un numero intero"),
+    (["tournament", "--file", "{tmp}/s.json", "import-sheet", "{tmp}/fake.xlsx"],
+     "errore: {tmp}/fake.xlsx: non è una cartella di lavoro xlsx leggibile"),
+    (["restore", "{tmp}/torneo.json"],
+     "errore: restore crea un torneo da {tmp}/torneo.json: esegui di nuovo con --yes"),
+    (["odds", "0", "5"], "errore: un territorio ha almeno 1 armata, non A=0, D=5"),
+    (["tris", "Alaska", "Alaska", "Alaska", "--hand", "3"],
+     "errore: il mazzo ha una sola carta Alaska, data due volte"),
+    (["play", "--seats", "7"], "errore: --seats 7: un tavolo ha da 3 a 6 posti"),
+    (["closing", "0"], "errore: i giri di chiusura si contano da 1, non 0"),
+    (["rules", "--ruleset", "nope"],
+     "errore: regolamento sconosciuto 'nope' (noti: club-milano, rtu, classic)"),
+    (["replay", "{tmp}/missing.txt"],
+     "errore: impossibile leggere {tmp}/missing.txt: il file non esiste"),
+])
+def test_cli_refusals_are_said_in_italian_under_lang_it(tmp_path, argv, said) -> None:
+    """Every refusal of the command line is a fault said in the language of --lang: no
+    English line on an Italian run (the points 52,5, a file that is no workbook, ...)."""
+    (tmp_path / "fake.xlsx").write_text("not a workbook", encoding="utf-8")
+    (tmp_path / "torneo.json").write_text("{}", encoding="utf-8")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    result = CliRunner().invoke(app, ["--lang", "it", *args])
+    assert result.exit_code in (1, 2)
+    assert result.stderr.replace("\n", "") == said.replace("{tmp}", str(tmp_path))
+
+
+def test_a_refused_backup_is_said_in_italian(tmp_path, monkeypatch) -> None:
+    """restore of a file that is not an SQLite database, and of one that does not exist."""
+    from risiko.cli import web_commands
+
+    monkeypatch.setattr(web_commands, "sqlite_database_path", lambda: tmp_path / "db.sqlite3")
+    (tmp_path / "fake.sqlite3").write_text("no", encoding="utf-8")
+    bad = CliRunner().invoke(app, ["--lang", "it", "restore", str(tmp_path / "fake.sqlite3")])
+    assert bad.stderr.strip() == f"errore: {tmp_path}/fake.sqlite3: non è un database SQLite"
+    none = CliRunner().invoke(app, ["--lang", "it", "restore", str(tmp_path / "none.sqlite3")])
+    assert none.stderr.strip() == f"errore: {tmp_path}/none.sqlite3: il file non esiste"
+    english = CliRunner().invoke(app, ["--lang", "en", "restore", str(tmp_path / "none.sqlite3")])
+    assert english.stderr.strip() == f"error: {tmp_path}/none.sqlite3: no such file"
+
+
+def test_a_bad_format_file_says_where_its_json_breaks_not_pythons_words(tmp_path) -> None:
+    fmt = tmp_path / "format.json"
+    fmt.write_text('{\n  "semifinal": \n}', encoding="utf-8")
+    result = CliRunner().invoke(app, ["--lang", "it", "tournament", "--file",
+                                      str(tmp_path / "s.json"), "create", "T",
+                                      "--format", str(fmt)])
+    assert result.stderr.replace("\n", "") == (
+        f"errore: {fmt}: JSON non valido (riga 3, colonna 1)")

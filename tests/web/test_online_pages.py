@@ -180,3 +180,72 @@ def test_an_online_evening_of_a_tournament_ends_in_the_standings() -> None:
     assert replay in public.get(reverse("tournament_player", args=[t.slug, name])).content.decode()
     assert replay in public.get(reverse("tournament_evening",
                                         args=[t.slug, "2027-03-02"])).content.decode()
+
+
+GOOD_TABLE = {"name": "Serata libera", "seats": "4", "clock_minutes": "3",
+              "call_mode": "round", "call_round": "8"}
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    ({"call_round": "99999999999999999999"},
+     "chiamata degli ultimi due giri: un giro da 1 a 99, non 99999999999999999999"),
+    ({"call_round": "0"}, "chiamata degli ultimi due giri: un giro da 1 a 99, non 0"),
+    ({"bot2": "alphazero"}, "bot per il posto 2: 'alphazero' non è un bot (random, heuristic)"),
+    ({"clock_minutes": "2.5"},
+     "tempo per turno: minuti interi da 0 (nessuno) a 30, non 2.5"),
+    ({"clock_minutes": "31"}, "tempo per turno: minuti interi da 0 (nessuno) a 30, non 31"),
+    ({"name": "x" * 10_000}, "nome del tavolo: al massimo 80 caratteri, non 10000"),
+    ({"name": "Tavolo\x00"}, "nome del tavolo: i caratteri di controllo non sono ammessi"),
+    ({"seats": "9"}, "posti: un tavolo ha da 3 a 6 posti, non 9"),
+    ({"call_mode": "time", "call_at": "25h99"}, "chiamata degli ultimi due giri alle: "),
+])
+def test_a_bad_new_table_is_refused_by_its_label_in_italian_and_nothing_is_written(
+        change: dict[str, str], said: str) -> None:
+    _user("anna")
+    owner = Client()
+    owner.login(username="anna", password=PASSWORD)
+    r = owner.post(reverse("online_create"), {**GOOD_TABLE, **change},
+                   HTTP_ACCEPT_LANGUAGE="it")
+    page = r.content.decode()
+    assert r.status_code == 400
+    assert said.replace("'", "&#x27;") in page
+    assert not OnlineTable.objects.exists() and not OnlineSeat.objects.exists()
+
+
+def test_a_call_time_is_read_as_check_in_reads_it() -> None:
+    """23h15 as the referees write it (parse_clock), stored as 23:15."""
+    _user("anna")
+    owner = Client()
+    owner.login(username="anna", password=PASSWORD)
+    r = owner.post(reverse("online_create"), {**GOOD_TABLE, "call_mode": "time",
+                                              "call_at": "23h15"})
+    assert r.status_code == 302
+    assert OnlineTable.objects.get().settings["call_at"] == "23:15"
+
+
+@pytest.mark.parametrize(("guest", "said"), [
+    ("x" * 10_000, "il tuo nome: al massimo 40 caratteri, non 10000"),
+    ("\x00", "il tuo nome: i caratteri di controllo non sono ammessi"),
+    ("   ", "il tuo nome: un ospite deve avere un nome"),
+])
+def test_a_bad_guest_name_is_refused_in_italian_and_the_seat_stays_open(
+        guest: str, said: str) -> None:
+    _user("anna")
+    table = services.create_table(name="Serata", seats=3, who="anna")
+    guest_client = Client()
+    r = guest_client.post(reverse("online_join", args=[table.code]),
+                          {"as": "guest", "guest_name": guest}, HTTP_ACCEPT_LANGUAGE="it",
+                          follow=True)
+    assert said in r.content.decode()
+    assert [s.kind for s in table.seat_set.all()] == ["open", "open", "open"]
+
+
+def test_the_lobby_says_one_seat_and_many_seats() -> None:
+    from django.template import Context, Template
+    from django.utils import translation
+
+    template = Template("{% load i18n %}{% blocktranslate count n=n %}{{ n }} seat"
+                        "{% plural %}{{ n }} seats{% endblocktranslate %}")
+    with translation.override("it"):
+        assert template.render(Context({"n": 1})) == "1 posto"
+        assert template.render(Context({"n": 4})) == "4 posti"

@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ..faults import Fault, RisikoError, current_language, faults_json
+from ..faults import Fault, RisikoError, current_language, define, define_words, faults_json
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -62,11 +62,71 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    """Print one error line to stderr and exit with ``code`` (the message is text, not Rich
-    markup: ``risiko-club[web]`` prints as it is)."""
-    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False,
-                      soft_wrap=True, markup=True)
+ERROR_LINE = define("cli.error", "", "error: {message}")
+AT_LEAST_ONE = define("cli.at_least_one", "", "{option} must be at least 1, not {value}")
+SEATS_RANGE = define("cli.seats_range", "R1", "--seats {seats}: a table has 3 to 6 seats")
+CANNOT_READ = define("cli.cannot_read", "", "cannot read {path}: {reason}")
+IN_FILE = define("cli.in_file", "", "{path}: {fault}")
+WEB_EXTRA = define("cli.web_extra", "",
+                   "the database needs the web extra: pip install 'risiko-club[web]' "
+                   "(or use a season file: risiko tournament --file SEASON.json ...)")
+DATABASE_UNREACHABLE = define("cli.database_unreachable", "", "database: {detail}")
+BAD_JSON = define("cli.bad_json", "", "{path}: not valid JSON (line {line}, column {column})")
+
+#: why a file cannot be read or written, said in the message's language
+REASONS = ("no such file", "permission denied", "is a directory", "not UTF-8 text",
+           "not readable")
+define_words("reason", REASONS)
+
+
+def os_reason(error: BaseException) -> str:
+    """Why a file could not be read or written, as one of :data:`REASONS` (the OS's own
+    words stay out of a message: they are English)."""
+    if isinstance(error, FileNotFoundError):
+        return "no such file"
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    if isinstance(error, IsADirectoryError):
+        return "is a directory"
+    if isinstance(error, UnicodeDecodeError):
+        return "not UTF-8 text"
+    return "not readable"
+
+
+def in_file(path: object, error: BaseException) -> list[Fault]:
+    """The faults of ``error``, each said after the file ``path`` (``torneo.json: ...``)."""
+    from ..record import LINE, RecordError
+
+    faults = faults_of(error)
+    if not faults:
+        return [IN_FILE(path=str(path), fault=str(error))]
+    if isinstance(error, RecordError):  # the record's fault, at its line
+        first = faults[0]
+        said = LINE(line=error.line, reason=first.to_dict()) if error.line else first
+        return [IN_FILE(first.subjects, path=str(path), fault=said.to_dict())]
+    return [IN_FILE(f.subjects, f.severity, path=str(path), fault=f.to_dict())
+            for f in faults]
+
+
+def fail(message: str | Fault | BaseException | list[Fault], code: int = 2) -> NoReturn:
+    """Print one ``error:`` line per fault to stderr, in the language of ``risiko --lang``
+    (``errore:`` in Italian), and exit with ``code`` (2).
+
+    ``message``: a :class:`~risiko.faults.Fault` (``KIND(params...)``) or an error carrying
+    faults (each said in the language); a plain string is printed as it is (a name, a path).
+    """
+    lang = current_language()
+    if isinstance(message, Fault):
+        lines = [message.message(lang)]
+    elif isinstance(message, BaseException):
+        lines = fault_lines(message)
+    elif isinstance(message, list):
+        lines = [f.message(lang) for f in message]
+    else:
+        lines = [message]
+    for line in lines:
+        text = ERROR_LINE(message=line).message(lang)
+        err_console.print(escape(text), highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -135,7 +195,7 @@ def ruleset_or_fail(name: str | None) -> Ruleset:
     try:
         return get_ruleset(name)
     except ValueError as e:
-        fail(str(e))
+        fail(e)
 
 
 def who(by: str = "") -> str:
@@ -160,14 +220,13 @@ def start_django() -> Any:
     try:
         import django  # noqa: F401
     except ImportError:
-        fail("the database needs the web extra: pip install 'risiko-club[web]' "
-             "(or use a season file: risiko tournament --file SEASON.json ...)", code=1)
+        fail(WEB_EXTRA(), code=1)
     from risiko.web.bootstrap import setup
 
     try:
         setup()
     except Exception as e:  # a database that cannot be reached, a bad DATABASE_URL
-        fail(f"database: {e}", code=1)
+        fail(DATABASE_UNREACHABLE(detail=str(e)), code=1)
     from risiko.web import services
 
     return services

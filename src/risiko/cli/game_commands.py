@@ -14,17 +14,41 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ..faults import define
 from ..game import Game
 from ..match import AgentError, play_bots
 from ..record import RecordError, parse_record, replay, write_record
 from ..ruleset import Ruleset
-from .common import JsonOpt, RulesetOpt, console, emit_json, fail, ruleset_or_fail
+from .common import (
+    AT_LEAST_ONE,
+    CANNOT_READ,
+    SEATS_RANGE,
+    JsonOpt,
+    RulesetOpt,
+    console,
+    emit_json,
+    fail,
+    in_file,
+    os_reason,
+    ruleset_or_fail,
+)
+
+BOTS_EMPTY = define("cli.bots_empty", "", "--bots needs at least one name (random, heuristic)")
+FROM_ONE = define("cli.from_one", "R2", "{option} counts rounds from 1, not {value}")
+POSITION_WITH_SEATS = define(
+    "cli.position_with_seats", "",
+    "--position gives the seats and the late turns: drop --seats and --late")
+LATE_NO_SEAT = define("cli.late_no_seat", "R11",
+                      "--late {seat}: no such seat at a table of {seats}")
+CANNOT_WRITE = define("cli.cannot_write", "", "cannot write {path}: {reason}")
+RECORD_UNFINISHED = define("cli.record_unfinished", "",
+                           "{path}: the record ends before the game does")
 
 
 def _split_bots(bots: str) -> list[str]:
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if not names:
-        fail("--bots needs at least one name (random, heuristic)")
+        fail(BOTS_EMPTY())
     return names
 
 
@@ -123,7 +147,7 @@ def _play(bots: list[str], seats: int, ruleset: Ruleset, seed: int,
         return play_bots(bots, seats, ruleset=ruleset, seed=seed,
                          last_rounds_at=last_rounds_at, late=late)
     except (ValueError, AgentError) as e:
-        fail(str(e))
+        fail(e)
 
 
 def _play_position(file: str, ruleset: str | None, bots: list[str], seed: int,
@@ -139,7 +163,7 @@ def _play_position(file: str, ruleset: str | None, bots: list[str], seed: int,
     try:
         return play_bots_from(seat_bots(bots, game.n), game, seed=seed)
     except (ValueError, AgentError) as e:
-        fail(str(e))
+        fail(e)
 
 
 def register(app: typer.Typer) -> None:
@@ -171,12 +195,12 @@ def register(app: typer.Typer) -> None:
         record then starts with the position.
         """
         if last_rounds_at is not None and last_rounds_at < 1:
-            fail("--last-rounds-at counts rounds from 1")
+            fail(FROM_ONE(option="--last-rounds-at", value=last_rounds_at))
         if seed is None:
             seed = random.SystemRandom().randrange(1, 10**9)
         if position is not None:
             if seats is not None or late:
-                fail("--position gives the seats and the late turns: drop --seats and --late")
+                fail(POSITION_WITH_SEATS())
             game = _play_position(position, ruleset, _split_bots(bots), seed, last_rounds_at,
                                   json_out)
             names = seat_bots(_split_bots(bots), game.n)
@@ -184,11 +208,11 @@ def register(app: typer.Typer) -> None:
             rs = ruleset_or_fail(ruleset)
             seats = 5 if seats is None else seats
             if not 3 <= seats <= 6:
-                fail(f"--seats {seats}: a table has 3 to 6 seats")
+                fail(SEATS_RANGE(seats=seats))
             late_seats = [s - 1 for s in (late or [])]
             for s in late_seats:
                 if not 0 <= s < seats:
-                    fail(f"--late {s + 1}: no such seat at a table of {seats}")
+                    fail(LATE_NO_SEAT(seat=s + 1, seats=seats))
             names = seat_bots(_split_bots(bots), seats)
             game = _play(names, seats, rs, seed,
                          8 if last_rounds_at is None else last_rounds_at, late_seats)
@@ -198,7 +222,7 @@ def register(app: typer.Typer) -> None:
             try:
                 record.write_text(text, encoding="utf-8")
             except OSError as e:
-                fail(f"cannot write the record to {record}: {e}")
+                fail(CANNOT_WRITE(path=str(record), reason=os_reason(e)))
             rec = str(record)
         report = game_report(game, bots=names, seed=seed, record=rec)
         if json_out:
@@ -221,13 +245,13 @@ def register(app: typer.Typer) -> None:
         try:
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            fail(f"cannot read {file}: {e}")
+            fail(CANNOT_READ(path=str(file), reason=os_reason(e)))
         try:
             game = replay(text)
         except RecordError as e:
-            fail(f"{file}: {e}", code=1)
+            fail(in_file(file, e), code=1)
         if game.outcome is None:
-            fail(f"{file}: the record ends before the game does", code=1)
+            fail(RECORD_UNFINISHED(path=str(file)), code=1)
         headers = parse_record(text).headers  # already parsed once by replay: it is valid
         bots = headers["Bots"].split("|") if "Bots" in headers else None
         fair = "SeedCommitment" in headers  # an online table's seed is hex, not a number
@@ -240,7 +264,7 @@ def register(app: typer.Typer) -> None:
             try:
                 checked = verify_record(text)
             except InvalidInputError as e:
-                fail(f"{file}: " + "; ".join(e.messages()), code=1)
+                fail(in_file(file, e), code=1)
             report["verified"] = {
                 "commitment": checked.commitment, "draws": checked.draws,
                 "dice": checked.dice, "rolls": checked.rolls,
@@ -265,11 +289,11 @@ def register(app: typer.Typer) -> None:
         """Play many games with bots (progress bar) and report statistics."""
         rs = ruleset_or_fail(ruleset)
         if games < 1:
-            fail("--games must be at least 1")
+            fail(AT_LEAST_ONE(option="--games", value=games))
         if not 3 <= seats <= 6:
-            fail(f"--seats {seats}: a table has 3 to 6 seats")
+            fail(SEATS_RANGE(seats=seats))
         if workers < 1:
-            fail("--workers must be at least 1")
+            fail(AT_LEAST_ONE(option="--workers", value=workers))
         names = seat_bots(_split_bots(bots), seats)
         from ..agents.base import agent_by_name
 
@@ -277,7 +301,7 @@ def register(app: typer.Typer) -> None:
             try:
                 agent_by_name(n, random.Random(0))
             except ValueError as e:
-                fail(str(e))
+                fail(e)
         jobs = [(seed + i, _rotated(names, i) if rotate else names) for i in range(games)]
         results: list[dict[str, Any]] = []
         start = time.perf_counter()

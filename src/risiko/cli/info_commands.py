@@ -34,7 +34,7 @@ from ..board import (
     territory_name,
 )
 from ..ruleset import Ruleset, get_ruleset
-from .common import JsonOpt
+from .common import JsonOpt, fail
 
 #: field -> (one-line explanation, clause of the regulation or source)
 FIELD_HELP: dict[str, tuple[str, str]] = {
@@ -124,8 +124,7 @@ def _ruleset(name: str | None) -> Ruleset:
     try:
         return get_ruleset(name)
     except ValueError as e:
-        typer.echo(str(e), err=True)
-        raise typer.Exit(1) from None
+        fail(e, code=1)
 
 
 def format_value(value: Any) -> str:

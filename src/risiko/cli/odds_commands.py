@@ -33,7 +33,7 @@ from ..closing import (
     closing_ways,
     p_game_closes_in_round,
 )
-from ..faults import faults_json
+from ..faults import define, faults_json
 from ..odds import AttackOdds, attack_odds, illegal_fault, odds_table
 from ..ruleset import Ruleset
 from .common import JsonOpt, emit_json, fail, ruleset_or_fail
@@ -45,6 +45,22 @@ RulesetOption = Annotated[
 
 
 _fail = fail
+
+NOT_NEGATIVE = define("cli.not_negative", "", "{option} is a number (>= 0), not {value}")
+ODDS_BOTH = define("cli.odds_both", "", "give either A D or --table N, not both")
+TABLE_SMALL = define("cli.odds_table_small", "", "--table needs N >= 2, not {value}")
+ODDS_MISSING = define("cli.odds_missing", "",
+                      "give the armies A (attacker) and D (defender), e.g. `risiko odds 5 3`, "
+                      "or --table N")
+ODDS_ARMIES = define("cli.odds_armies", "R7",
+                     "a territory holds at least 1 army, not A={a}, D={d}")
+CARD_TWICE = define("cli.card_twice", "R9", "the deck has one {card} card, given twice")
+SET_THREE = define("cli.set_three", "R9", "a set is 3 cards, not {count}")
+HAND_MISSING = define("cli.hand_missing", "R9",
+                      "give --hand N, the cards in hand at the trade (N >= 3)")
+HAND_SMALL = define("cli.hand_small", "R9",
+                    "--hand must be at least 3 (the set itself), not {value}")
+CLOSING_FROM_ONE = define("cli.closing_from_one", "R2", "closing rounds count from 1, not {value}")
 _ruleset = ruleset_or_fail
 _emit_json = emit_json
 
@@ -148,12 +164,12 @@ def odds_command(
     """
     rs = _ruleset(ruleset)
     if support < 0:
-        _fail(f"--support is a number of armies (>= 0), got {support}")
+        _fail(NOT_NEGATIVE(option="--support", value=support))
     if table is not None:
         if a is not None or d is not None:
-            _fail("give either A D or --table N, not both")
+            _fail(ODDS_BOTH())
         if table < 2:
-            _fail(f"--table needs N >= 2, got {table}")
+            _fail(TABLE_SMALL(value=table))
         grid = odds_table(table, rs, support)
         if as_json:
             _emit_json(
@@ -169,10 +185,9 @@ def odds_command(
             _print_table(table, grid, rs, support)
         return
     if a is None or d is None:
-        _fail("give the armies A (attacker) and D (defender), e.g. `risiko odds 5 3`, "
-              "or --table N")
+        _fail(ODDS_MISSING())
     if a < 1 or d < 1:
-        _fail(f"a territory holds at least 1 army, got A={a}, D={d}")
+        _fail(ODDS_ARMIES(a=a, d=d))
     odds = attack_odds(a, d, rs, support)
     if as_json:
         data = odds.to_dict()
@@ -196,12 +211,12 @@ def _parse_cards(names: list[str]) -> list[Card]:
         try:
             card = parse_card(name)
         except ValueError as e:
-            _fail(str(e))
+            _fail(e)
         if card in cards and is_jolly(card):
             # "jolly jolly": the deck has two of them
             card = JOLLY_CARDS[1] if card == JOLLY_CARDS[0] else JOLLY_CARDS[0]
         if card in cards:
-            _fail(f"the deck has one {card_name(card)} card, given twice")
+            _fail(CARD_TWICE(card=card_name(card)))
         cards.append(card)
     return cards
 
@@ -229,18 +244,18 @@ def tris_command(
     """Armies of a card set (R9): base value by cards in hand, +2 per owned territory card."""
     rs = _ruleset(ruleset)
     if len(cards) != 3:
-        _fail(f"a set is 3 cards, got {len(cards)}")
+        _fail(SET_THREE(count=len(cards)))
     if hand is None:
-        _fail("give --hand N, the cards in hand at the trade (N >= 3)")
+        _fail(HAND_MISSING())
     if hand < 3:
-        _fail(f"--hand must be at least 3 (the set itself), got {hand}")
+        _fail(HAND_SMALL(value=hand))
     trio = _parse_cards(cards)
     owned_territories: list[int] = []
     for name in own or []:
         try:
             owned_territories.append(parse_territory(name))
         except ValueError as e:
-            _fail(str(e))
+            _fail(e)
     kind = set_kind(trio)
     if kind is None:
         base, bonus = 0, 0
@@ -313,9 +328,9 @@ def closing_command(
     """The sums of two dice that end the game in closing round K, and their chances (R2)."""
     rs = _ruleset(ruleset)
     if k < 1:
-        _fail(f"closing rounds count from 1, got {k}")
+        _fail(CLOSING_FROM_ONE(value=k))
     if rollers is not None and rollers < 0:
-        _fail(f"--rollers is a number of seats (>= 0), got {rollers}")
+        _fail(NOT_NEGATIVE(option="--rollers", value=rollers))
     low, high = closing_band(rs, k)
     sums = closing_round_table(rs, k)
     p_close = closing_probability(rs, k)

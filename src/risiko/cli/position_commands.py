@@ -19,7 +19,17 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..faults import RisikoError, current_language
-from .common import JsonOpt, RulesetOpt, console, emit_json, fail, fail_faults
+from .common import (
+    CANNOT_READ,
+    JsonOpt,
+    RulesetOpt,
+    console,
+    emit_json,
+    fail,
+    fail_faults,
+    in_file,
+    os_reason,
+)
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -32,7 +42,7 @@ def read_text(file: str) -> str:
     try:
         return Path(file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        fail(f"cannot read {file}: {e}")
+        fail(CANNOT_READ(path=str(file), reason=os_reason(e)))
 
 
 def load_position(file: str, ruleset: str | None = None, *, as_json: bool = False,
@@ -48,7 +58,7 @@ def load_position(file: str, ruleset: str | None = None, *, as_json: bool = Fals
     except RisikoError as e:
         fail_faults(e, as_json=as_json)
     except ValueError as e:  # a ruleset name the presets do not know
-        fail(str(e))
+        fail(e)
 
 
 def _amount(entry: dict[str, Any]) -> str:
@@ -170,7 +180,7 @@ def register(app: typer.Typer) -> None:
         except RecordError as e:
             if json_out:
                 fail_faults(e, as_json=True)
-            fail(f"{record}: " + "; ".join(e.messages(current_language())), code=1)
+            fail(in_file(record, e), code=1)
         if json_out:
             emit_json(game.position())
             return

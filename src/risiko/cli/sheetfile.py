@@ -13,12 +13,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .common import fail
+from ..faults import define
+from .common import CANNOT_READ, fail, os_reason
 
 __all__ = ["sheet_cells"]
 
 XLSX = (".xlsx", ".xlsm")
 CSV = (".csv", ".txt")
+
+SHEET_KIND = define("cli.sheet_kind", "",
+                    "{path}: a sheet is an .xlsx or a .csv file (save an .xls or .ods as one "
+                    "of them)")
+WORKSHEET_CSV = define("cli.worksheet_csv", "",
+                       "--worksheet names a worksheet of an .xlsx file; a CSV file has one")
+NOT_XLSX = define("cli.not_xlsx", "", "{path}: not a readable xlsx workbook")
+WORKSHEET_UNKNOWN = define("cli.worksheet_unknown", "",
+                           "--worksheet {worksheet}: the workbook's worksheets are {names:and}")
 
 
 def sheet_cells(path: Path, worksheet: str | None = None) -> list[list[Any]]:
@@ -30,14 +40,13 @@ def sheet_cells(path: Path, worksheet: str | None = None) -> list[list[Any]]:
     if suffix in XLSX:
         return _xlsx_cells(path, worksheet)
     if suffix not in CSV:
-        fail(f"{path}: a sheet is an .xlsx or a .csv file (save an .xls or .ods as one of "
-             "them)")
+        fail(SHEET_KIND(path=str(path)))
     if worksheet is not None:
-        fail("--worksheet names a worksheet of an .xlsx file; a CSV file has one")
+        fail(WORKSHEET_CSV())
     try:
         raw = path.read_bytes()
     except OSError as e:
-        fail(f"{path}: {e.strerror or e}")
+        fail(CANNOT_READ(path=str(path), reason=os_reason(e)))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -54,17 +63,16 @@ def _xlsx_cells(path: Path, worksheet: str | None) -> list[list[Any]]:
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except OSError as e:
-        fail(f"{path}: {e.strerror or e}")
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError) as e:
-        fail(f"{path}: not a readable xlsx workbook ({e})")
+        fail(CANNOT_READ(path=str(path), reason=os_reason(e)))
+    except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError):
+        fail(NOT_XLSX(path=str(path)))
     try:
         if worksheet is None:
             sheet = book.worksheets[0]
         elif worksheet in book.sheetnames:
             sheet = book[worksheet]
         else:
-            fail(f"--worksheet {worksheet}: the workbook's worksheets are "
-                 f"{', '.join(book.sheetnames)}")
+            fail(WORKSHEET_UNKNOWN(worksheet=worksheet, names=list(book.sheetnames)))
         return [list(row) for row in sheet.iter_rows(values_only=True)]
     finally:
         book.close()

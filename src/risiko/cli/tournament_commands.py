@@ -26,7 +26,10 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
+from ..faults import Fault, define
 from .common import (
+    BAD_JSON,
+    CANNOT_READ,
     ByOpt,
     JsonOpt,
     RulesetOpt,
@@ -34,12 +37,25 @@ from .common import (
     emit_json,
     fail,
     fail_faults,
+    os_reason,
     ruleset_or_fail,
 )
 from .tournament_store import DatabaseStore, FileStore, Store, key_values
 
 __all__ = ["ARRIVAL_HELP", "SEASON_HELP", "arrival", "print_report", "register", "season",
            "tournament_app"]
+
+IMPORT_WITH_FILE = define(
+    "cli.import_with_file", "",
+    "import puts a season file into the database: run it without --file")
+
+
+def _format_fault(path: Path, error: BaseException) -> Fault:
+    """Why the ``--format`` file cannot be read: the file, or where its JSON breaks."""
+    if isinstance(error, json.JSONDecodeError):
+        return BAD_JSON(path=str(path), line=error.lineno, column=error.colno)
+    return CANNOT_READ(path=str(path), reason=os_reason(error))
+
 
 SEASON_HELP = (
     "Compute a season file: general ranking, semifinal tables, finalists, final standings."
@@ -172,6 +188,11 @@ def print_tables(tables: list[list[str]]) -> None:
                       highlight=False)
 
 
+def _many(count: int, noun: str) -> str:
+    """``1 evening``, ``2 evenings``: a count with its noun in the right number."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _said(message: str) -> None:
     console.print(escape(message), highlight=False)
 
@@ -270,7 +291,7 @@ def create(
         try:
             fmt = json.loads(format_file.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
-            fail(f"--format {format_file}: {e}")
+            fail(_format_fault(format_file, e))
     data = _store(ctx).create(name, ruleset=ruleset, format=fmt, previous=previous, by=by)
     if json_out:
         emit_json(data)
@@ -319,7 +340,7 @@ def import_season(ctx: typer.Context,
     it is bad)."""
     store = _store(ctx)
     if not isinstance(store, DatabaseStore):
-        fail("import puts a season file into the database: run it without --file")
+        fail(IMPORT_WITH_FILE())
     data = store.import_file(file, name=name, by=by)
     _said(f"imported {data['name']} (slug {data['slug']})")
 
@@ -361,9 +382,9 @@ def import_sheet(ctx: typer.Context, tournament: TOpt,
     if json_out:
         emit_json(summary)
         return
-    _said(f"{summary['rows']} rows: {len(summary['evenings'])} evenings "
-          f"({', '.join(summary['evenings'])}), {summary['tables']} tables, "
-          f"{summary['new_players']} new players")
+    _said(f"{_many(summary['rows'], 'row')}: {_many(len(summary['evenings']), 'evening')} "
+          f"({', '.join(summary['evenings'])}), {_many(summary['tables'], 'table')}, "
+          f"{_many(summary['new_players'], 'new player')}")
 
 
 @tournament_app.command("export")

@@ -19,12 +19,17 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
+from ..faults import define
 from ..names import key_values as _key_values
-from .common import console, fail, fail_faults, start_django, who
+from .common import CANNOT_READ, console, fail, fail_faults, os_reason, start_django, who
 
 __all__ = ["DatabaseStore", "FileStore", "Store", "key_values"]
 
 T = TypeVar("T")
+
+POINTS_NOT_WHOLE = define("cli.points_not_whole", "",
+                          "{player}={value}: the points must be a whole number")
+NO_PENALTY = define("cli.no_penalty", "", "{tournament}: no penalty {penalty}")
 
 
 def key_values(items: Sequence[str]) -> dict[str, int]:
@@ -41,7 +46,7 @@ def key_values(items: Sequence[str]) -> dict[str, int]:
         try:
             out[name] = int(value)
         except ValueError:
-            fail(f"{name}={value}: the points must be a whole number")
+            fail(POINTS_NOT_WHOLE({"player": name}, value=value))
     return out
 
 
@@ -306,7 +311,7 @@ class DatabaseStore(Store):
             t = s.get_tournament(tournament)
             pen = Penalty.objects.filter(pk=penalty_id, evening__tournament=t).first()
             if pen is None:
-                fail(f"{t.name}: no penalty {penalty_id}", code=1)
+                fail(NO_PENALTY({"tournament": t.name}, penalty=penalty_id), code=1)
             return s.decide_appeal(pen, outcome, points=points, referee=referee or who(by),
                                    reason=reason, who=who(by))
 
@@ -359,7 +364,7 @@ def _read_season_data(path: Path, reader: Callable[[str], Any]) -> Any:
     try:
         text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        fail(f"{path}: {e}", code=1)
+        fail(CANNOT_READ(path=str(path), reason=os_reason(e)), code=1)
     try:
         return reader(text)
     except ValueError as e:  # SeasonError: not JSON

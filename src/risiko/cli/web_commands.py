@@ -27,13 +27,17 @@ from typing import Annotated, Any
 
 import typer
 
+from ..faults import Fault, InvalidInputError, define, define_words
 from .common import (
+    AT_LEAST_ONE,
+    CANNOT_READ,
     ByOpt,
     JsonOpt,
     console,
     emit_json,
     fail,
     fail_faults,
+    os_reason,
     require_web,
     start_django,
     who,
@@ -148,13 +152,34 @@ def backup_sqlite(database: Path, dest: Path) -> int:
     return dest.stat().st_size
 
 
-def sqlite_backup_faults(path: Path) -> list[str]:
+BACKUP_NO_FILE = define("cli.backup_no_file", "", "{path}: no such file")
+BACKUP_NOT_SQLITE = define("cli.backup_not_sqlite", "", "{path}: not an SQLite database")
+BACKUP_DAMAGED = define("cli.backup_damaged", "", "{path}: damaged database ({detail})")
+BACKUP_NOT_OURS = define("cli.backup_not_ours", "",
+                         "{path}: not a database of this app (no django_migrations table)")
+NOT_SQLITE = define("cli.database_not_sqlite", "",
+                    "the database is not SQLite: {action} it with its own tools ({tool}), "
+                    "or give FILE.json for the season file")
+define_words("action", ("back up", "restore"))
+RESTORE_SEASON_YES = define("cli.restore_season_yes", "",
+                            "restore creates a tournament from {path}: run again with --yes")
+RESTORE_DATABASE_YES = define(
+    "cli.restore_database_yes", "",
+    "restore replaces the database {database} with {path}: run again with --yes")
+NO_TOURNAMENT = define("cli.no_tournament", "",
+                       "no tournament in the database: nothing to write in a season file")
+REDIS_NEEDED = define("cli.redis_needed", "",
+                      "--workers above 1 needs REDIS_URL (the online tables' messages must "
+                      "cross the workers): see docs/online.md")
+
+
+def sqlite_backup_faults(path: Path) -> list[Fault]:
     """Why ``path`` is not a backup of the club database (empty list: it is one)."""
     if not path.is_file():
-        return [f"{path}: no such file"]
+        return [BACKUP_NO_FILE(path=str(path))]
     with path.open("rb") as fh:
         if fh.read(16) != b"SQLite format 3\x00":
-            return [f"{path}: not an SQLite database"]
+            return [BACKUP_NOT_SQLITE(path=str(path))]
     try:
         with closing(_connect_read_only(path)) as conn:
             check = conn.execute("PRAGMA quick_check").fetchone()
@@ -163,12 +188,12 @@ def sqlite_backup_faults(path: Path) -> list[str]:
                 for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             }
     except sqlite3.DatabaseError as e:
-        return [f"{path}: {e}"]
+        return [BACKUP_DAMAGED(path=str(path), detail=str(e))]
     faults = []
     if not check or check[0] != "ok":
-        faults.append(f"{path}: damaged database ({check[0] if check else 'no answer'})")
+        faults.append(BACKUP_DAMAGED(path=str(path), detail=check[0] if check else "-"))
     if "django_migrations" not in tables:
-        faults.append(f"{path}: not a database of this app (no django_migrations table)")
+        faults.append(BACKUP_NOT_OURS(path=str(path)))
     return faults
 
 
@@ -178,7 +203,7 @@ def restore_sqlite(backup: Path, database: Path) -> Path | None:
     there was no database)."""
     faults = sqlite_backup_faults(backup)
     if faults:
-        raise ValueError("; ".join(faults))
+        raise InvalidInputError(faults)
     if database.exists() and backup.resolve() == database.resolve():
         raise ValueError(f"{backup} is the database itself")
     previous = None
@@ -219,7 +244,7 @@ def export_season_file(path: Path, tournament: str | None) -> str:
             or Tournament.objects.order_by("-created").first()
         )
         if t is None:
-            fail("no tournament in the database: nothing to write in a season file")
+            fail(NO_TOURNAMENT())
     data = _service_call(services, lambda: services.export_season(t))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -234,7 +259,7 @@ def import_season_file(path: Path, name: str | None, by: str) -> str:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        fail(f"{path}: {e}", code=1)
+        fail(CANNOT_READ(path=str(path), reason=os_reason(e)), code=1)
     try:
         data = read_season_json(text)
     except ValueError as e:
@@ -283,10 +308,9 @@ def register(app: typer.Typer) -> None:
         require_web("serve")
 
         if workers < 1:
-            fail("--workers must be at least 1")
+            fail(AT_LEAST_ONE(option="--workers", value=workers))
         if workers > 1 and not os.environ.get("REDIS_URL"):
-            fail("--workers above 1 needs REDIS_URL (the online tables' messages must cross "
-                 "the workers): see docs/online.md")
+            fail(REDIS_NEEDED())
         from risiko.web.site.lan import lan_address
 
         if allow_remote_setup:
@@ -297,7 +321,7 @@ def register(app: typer.Typer) -> None:
             try:
                 parse_networks(trusted_proxy)
             except ValueError as e:
-                fail(str(e))
+                fail(e)
             os.environ["RISIKO_TRUSTED_PROXIES"] = ",".join(trusted_proxy)
         if https:
             os.environ["RISIKO_HTTPS"] = "1"
@@ -380,14 +404,11 @@ def register(app: typer.Typer) -> None:
         else:
             database = sqlite_database_path()
             if database is None:
-                fail(
-                    "the database is not SQLite: back it up with its own tools (pg_dump), "
-                    "or give FILE.json for the season file"
-                )
+                fail(NOT_SQLITE(action="back up", tool="pg_dump"))
             try:
                 size = backup_sqlite(database, file)
             except (ValueError, sqlite3.Error, OSError) as e:
-                fail(str(e))
+                fail(e)
             report = {"backup": str(file), "kind": "sqlite", "database": str(database),
                       "bytes": size}
         if json_out:
@@ -412,27 +433,23 @@ def register(app: typer.Typer) -> None:
         require_web("restore")
         if file.suffix.lower() == ".json":
             if not yes:
-                fail(f"restore creates a tournament from {file}: run again with --yes")
+                fail(RESTORE_SEASON_YES(path=str(file)))
             slug = import_season_file(file, name, who(by))
             report: dict[str, Any] = {"restored_from": str(file), "kind": "season",
                                       "tournament": slug}
         else:
             database = sqlite_database_path()
             if database is None:
-                fail(
-                    "the database is not SQLite: restore it with its own tools (pg_restore), "
-                    "or give FILE.json for the season file"
-                )
+                fail(NOT_SQLITE(action="restore", tool="pg_restore"))
             faults = sqlite_backup_faults(file)
             if faults:
-                fail("; ".join(faults))
+                fail(faults)
             if not yes:
-                fail(f"restore replaces the database {database} with {file}: "
-                     "run again with --yes")
+                fail(RESTORE_DATABASE_YES(database=str(database), path=str(file)))
             try:
                 previous = restore_sqlite(file, database)
             except (ValueError, sqlite3.Error, OSError) as e:
-                fail(str(e))
+                fail(e)
             report = {"restored_from": str(file), "kind": "sqlite", "database": str(database),
                       "previous_copy": str(previous) if previous else None}
         if json_out:

@@ -16,6 +16,7 @@ import logging
 import random
 import secrets
 import threading
+import unicodedata
 import zoneinfo
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -29,11 +30,13 @@ from django.utils import timezone
 
 from risiko.actions import Abandon, Action, CallLastRounds, EndGame, Timeout, WidenClosing
 from risiko.fair import commitment, format_skipped, new_seed
-from risiko.faults import Fault, IllegalActionError, RisikoError, define
+from risiko.faults import Fault, IllegalActionError, RisikoError, define, define_words
 from risiko.game import Game
+from risiko.names import clean_name
 from risiko.online import adapter
 from risiko.record import write_record
 from risiko.ruleset import get_ruleset
+from risiko.tournament.model import clock_name, parse_clock
 from risiko.web import services as club
 from risiko.web.players.models import Player
 from risiko.web.site.permissions import is_referee
@@ -76,6 +79,52 @@ NOT_MEMBER = define("online.not_member", "",
 NOT_SEATED_HERE = define("online.not_seated_here", "",
                          "{player} is not seated at this tournament table")
 BAD_SETTING = define("online.bad_setting", "", "{setting}: {reason}")
+# the settings of a new table and a guest's name, each said by its label (R1, R2, R11)
+SEATS_RANGE = define("online.seats_range", "R1", "seats: a table has 3 to 6 seats, not {value}")
+UNKNOWN_RULESET = define("online.unknown_ruleset", "", "ruleset: {fault}")
+UNKNOWN_SETTING = define("online.unknown_setting", "", "unknown setting {setting!r}")
+CLOCK_RANGE = define("online.clock_range", "R11",
+                     "turn clock: whole minutes from 0 (off) to {most}, not {value}")
+CLOCK_SECONDS_RANGE = define("online.clock_seconds_range", "R11",
+                             "turn clock: 0 (off) to {most} seconds, not {value}")
+CALL_ROUND_RANGE = define("online.call_round_range", "R2",
+                          "call of the last two rounds: a round from 1 to {most}, not {value}")
+CALL_AT_BAD = define("online.call_at_bad", "R2", "call of the last two rounds at: {fault}")
+UNKNOWN_BOT = define("online.unknown_bot", "",
+                     "bot for seat {seat}: {bot!r} is not a bot (random, heuristic)")
+NAME_TOO_LONG = define("online.name_too_long", "",
+                       "{field}: at most {most} characters, not {count}")
+NAME_CONTROL = define("online.name_control", "", "{field}: control characters are not allowed")
+GUEST_NO_NAME = define("online.guest_no_name", "", "your name: a guest needs a name")
+define_words("field", ("table name", "your name"))
+
+#: the most a table's settings may be: a turn clock of 30 minutes, a call at round 99
+MOST_CLOCK_MINUTES = 30
+MOST_CALL_ROUND = 99
+MOST_TABLE_NAME = 80
+MOST_GUEST_NAME = 40
+BOTS = ("random", "heuristic")
+
+
+def checked_name(text: str, field: str, most: int) -> str:
+    """``text`` as a name (:func:`risiko.names.clean_name`); OnlineError when it holds a
+    control character (NUL, ...) or is longer than ``most`` characters: nothing is cut."""
+    name = clean_name(text)
+    if any(unicodedata.category(c) == "Cc" for c in name):
+        raise OnlineError(NAME_CONTROL(field=field))
+    if len(name) > most:
+        raise OnlineError(NAME_TOO_LONG(field=field, most=most, count=len(name)))
+    return name
+
+
+def checked_call_at(text: str) -> str:
+    """A call time as referees write it (``23:15``, ``23h15``, ``11:15 pm``: the one parser,
+    :func:`risiko.tournament.model.parse_clock`) stored as ``"HH:MM"``; OnlineError naming
+    the text otherwise (R2)."""
+    try:
+        return clock_name(parse_clock(text))
+    except RisikoError as e:
+        raise OnlineError(CALL_AT_BAD(fault=e.fault.to_dict())) from None
 BAD_COMMAND = define("online.bad_command", "", "unknown referee command {command!r}")
 ALREADY_SEATED = define("online.already_seated", "", "you already hold seat {seat} here")
 
@@ -522,33 +571,35 @@ def create_table(
     for seats the server's bots take; a fresh 256-bit seed, its commitment public at once.
     OnlineError (``online.bad_setting``) for a bad number or setting."""
     if not 3 <= seats <= 6:
-        raise OnlineError(BAD_SETTING(setting="seats", reason=f"3 to 6, not {seats}"))
+        raise OnlineError(SEATS_RANGE(value=seats))
     try:
         rs = get_ruleset(ruleset)
-    except ValueError as e:
-        raise OnlineError(BAD_SETTING(setting="ruleset", reason=str(e))) from None
+    except RisikoError as e:
+        raise OnlineError(UNKNOWN_RULESET(fault=e.fault.to_dict())) from None
+    title = checked_name(name, "table name", MOST_TABLE_NAME)
     s = dict(settings or {})
     for key in s:
         if key not in DEFAULTS and key not in ("late",):
-            raise OnlineError(BAD_SETTING(setting=key, reason="unknown setting"))
+            raise OnlineError(UNKNOWN_SETTING(setting=key))
     clock = s.get("clock_seconds", DEFAULTS["clock_seconds"])
-    if not isinstance(clock, int) or clock < 0:
-        raise OnlineError(BAD_SETTING(setting="clock_seconds", reason="0 (off) or seconds"))
-    if s.get("call_round") is not None and (
-            not isinstance(s["call_round"], int) or s["call_round"] < 1):
-        raise OnlineError(BAD_SETTING(setting="call_round", reason="a round from 1"))
+    if (not isinstance(clock, int) or isinstance(clock, bool)
+            or not 0 <= clock <= MOST_CLOCK_MINUTES * 60):
+        raise OnlineError(CLOCK_SECONDS_RANGE(most=MOST_CLOCK_MINUTES * 60, value=clock))
+    call_round = s.get("call_round")
+    if call_round is not None and (not isinstance(call_round, int)
+                                   or not 1 <= call_round <= MOST_CALL_ROUND):
+        raise OnlineError(CALL_ROUND_RANGE(most=MOST_CALL_ROUND, value=call_round))
     if s.get("call_at"):
-        try:
-            dt.time.fromisoformat(str(s["call_at"]))
-        except ValueError:
-            raise OnlineError(BAD_SETTING(setting="call_at", reason="HH:MM")) from None
+        s["call_at"] = checked_call_at(str(s["call_at"]))
     for pos, bot in (bots or {}).items():
-        if not 1 <= pos <= seats or bot not in ("random", "heuristic"):
-            raise OnlineError(BAD_SETTING(setting="bots", reason=f"seat {pos}: {bot}"))
+        if not 1 <= pos <= seats:
+            raise OnlineError(SEATS_RANGE(value=pos))
+        if bot not in BOTS:
+            raise OnlineError(UNKNOWN_BOT(seat=pos, bot=bot))
     seed = new_seed()
     with transaction.atomic():
         table = OnlineTable.objects.create(
-            code=_new_code(), name=name.strip()[:80] or "Tavolo online", ruleset=rs.label,
+            code=_new_code(), name=title or "Tavolo online", ruleset=rs.label,
             seats=seats, kind=kind, settings=s, seed=seed.hex(), commitment=commitment(seed),
             created_by=who,
         )
@@ -606,9 +657,9 @@ def join(
         else:
             if table.kind == "tournament":
                 raise OnlineError(NOT_MEMBER())
-            name = " ".join((guest_name or "").split())[:40]
+            name = checked_name(guest_name or "", "your name", MOST_GUEST_NAME)
             if not name:
-                raise OnlineError(BAD_SETTING(setting="name", reason="a guest needs a name"))
+                raise OnlineError(GUEST_NO_NAME())
             if any(x.name.casefold() == name.casefold() for x in seats if x.kind != "open"):
                 raise OnlineError(NAME_TAKEN({"player": name}))
             token = secrets.token_urlsafe(24)

@@ -23,7 +23,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from risiko.faults import RisikoError
+from risiko.faults import Fault, RisikoError
 from risiko.online import adapter
 from risiko.web import services as club
 from risiko.web.players.models import Player
@@ -78,29 +78,47 @@ def lobby(request: HttpRequest) -> HttpResponse:
     })
 
 
-def _int(value: Any, default: int | None) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else default
-    except (TypeError, ValueError):
+def _int(value: Any, default: int | None, bad: Fault) -> int | None:
+    """A whole number as typed (``" 4 "``), ``default`` when empty; ``bad`` raised for
+    anything else (``2.5``, ``abc``): nothing is rounded or replaced."""
+    text = "" if value is None else str(value).strip()
+    if not text:
         return default
+    try:
+        return int(text)
+    except ValueError:
+        raise services.OnlineError(bad) from None
+
+
+def _clock_seconds(value: Any) -> int:
+    """The turn clock (R11) typed in whole minutes, 0 to 30, as seconds (3 minutes when
+    empty); OnlineError otherwise."""
+    most = services.MOST_CLOCK_MINUTES
+    minutes = _int(value, 3, services.CLOCK_RANGE(most=most, value=value)) or 0
+    if not 0 <= minutes <= most:
+        raise services.OnlineError(services.CLOCK_RANGE(most=most, value=minutes))
+    return minutes * 60
 
 
 @login_required
 @require_POST
 def create(request: HttpRequest) -> HttpResponse:
-    """Create a casual table from the lobby's form."""
+    """Create a casual table from the lobby's form; a bad value is refused by its label, in
+    the page's language, and nothing is written."""
     p = request.POST
-    seats = _int(p.get("seats"), 4) or 4
-    bots = {pos: str(p.get(f"bot{pos}")) for pos in range(1, seats + 1)
-            if p.get(f"bot{pos}") in ("random", "heuristic")}
-    minutes = _int(p.get("clock_minutes"), 3)
-    settings: dict[str, Any] = {"clock_seconds": (minutes or 0) * 60,
-                                "bot_for_absent": p.get("bot_for_absent") == "on"}
-    if p.get("call_mode") == "round":
-        settings["call_round"] = _int(p.get("call_round"), None)
-    elif p.get("call_mode") == "time" and p.get("call_at"):
-        settings["call_at"] = str(p.get("call_at"))
     try:
+        seats = _int(p.get("seats"), 4, services.SEATS_RANGE(value=p.get("seats"))) or 0
+        bots = {pos: str(p.get(f"bot{pos}")) for pos in range(1, min(seats, 6) + 1)
+                if p.get(f"bot{pos}")}
+        settings: dict[str, Any] = {"clock_seconds": _clock_seconds(p.get("clock_minutes")),
+                                    "bot_for_absent": p.get("bot_for_absent") == "on"}
+        if p.get("call_mode") == "round":
+            settings["call_round"] = _int(
+                p.get("call_round"), None,
+                services.CALL_ROUND_RANGE(most=services.MOST_CALL_ROUND,
+                                          value=p.get("call_round")))
+        elif p.get("call_mode") == "time" and p.get("call_at"):
+            settings["call_at"] = str(p.get("call_at"))
         table = services.create_table(
             name=str(p.get("name") or ""), seats=seats, bots=bots, settings=settings,
             ruleset=str(p.get("ruleset") or "club-milano"), who=request.user.get_username())
@@ -335,9 +353,15 @@ def evening(request: HttpRequest, slug: str, date: str) -> HttpResponse:
     except club.ServiceError as e:
         raise Http404(str(e)) from None
     if request.method == "POST":
-        minutes = _int(request.POST.get("clock_minutes"), 3) or 0
-        services.open_evening(ev, who=request.user.get_username(),
-                              settings={"clock_seconds": minutes * 60})
+        try:
+            services.open_evening(
+                ev, who=request.user.get_username(),
+                settings={"clock_seconds": _clock_seconds(request.POST.get("clock_minutes"))})
+        except RisikoError as e:
+            from django.contrib import messages
+
+            for line in e.messages(_lang()):
+                messages.error(request, line)
         return HttpResponseRedirect(reverse("online_evening", args=[slug, date]))
     tables = []
     for gt in ev.tables.order_by("number"):

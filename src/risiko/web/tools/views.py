@@ -28,7 +28,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -406,9 +406,12 @@ def _attack_reason(check: AttackCheck) -> str:
         return _("The attacking territory needs at least 2 armies (it has %(a)d).") % {
             "a": check.attacker}
     if check.rule == "R7":
-        return _("R7: %(i)d attacking dice against %(j)d defending dice: the attacker must "
-                 "roll at least as many dice as the defender.") % {
-            "i": check.attacker_dice, "j": check.defender_dice}
+        return ngettext(
+            "R7: %(i)d attacking die against %(j)d defending dice: the attacker must "
+            "roll at least as many dice as the defender.",
+            "R7: %(i)d attacking dice against %(j)d defending dice: the attacker must "
+            "roll at least as many dice as the defender.",
+            check.attacker_dice) % {"i": check.attacker_dice, "j": check.defender_dice}
     return _("R8: %(n)d armies bordering the target do not outnumber %(d)d, and the "
              "attacking territory holds %(w)d or fewer.") % {
         "n": check.bordering, "d": check.defender,
