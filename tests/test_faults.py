@@ -107,3 +107,24 @@ def test_every_fault_code_has_an_english_and_an_italian_message():
     tool.import_everything()
     assert kinds(), "no fault kind declared"
     assert tool.problems() == []
+
+
+def test_a_field_is_said_by_its_italian_label_never_by_the_programs_name() -> None:
+    """'serata 2028-01-17, at: Dario: ...' was the season file's key inside Italian words."""
+    from risiko.faults import FIELDS, WORDS, word
+    from risiko.tournament.model import parse_clock
+    from risiko.web.core.faults import OUT_OF_RANGE, TOO_LONG
+
+    assert set(FIELDS) <= set(WORDS["field"])
+    try:
+        parse_clock("9:15")
+    except InvalidInputError as e:
+        fault = e.fault.at(evening="2028-01-17", field="at", player="Dario")
+    assert fault.message("it").startswith("serata 2028-01-17, ora: Dario: '9:15'")
+    assert fault.message("en").startswith("evening 2028-01-17, at: Dario: '9:15'")
+    points = OUT_OF_RANGE({"field": "points"}, value="-2000", low=-1000, high=1000)
+    assert points.message("it") == "punti: -2000 è fuori dall'intervallo -1000..1000"
+    player = TOO_LONG({"field": "player"}, limit=80, length=81)
+    assert player.message("it").startswith("giocatore: al massimo 80 caratteri")
+    assert [word("field", f, "it") for f in ("table name", "your name")] == [
+        "nome del tavolo", "il tuo nome"]

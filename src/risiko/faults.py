@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "FIELDS",
     "LANGUAGES",
     "WORDS",
     "AmbiguousNameError",
@@ -206,6 +207,17 @@ def define_words(key: str, values: Sequence[str]) -> None:
 
 
 define_words("stage", ("qualifying", "semifinal", "final"))
+#: the fields a message names (a key of a season file, a field of a form, a checked value):
+#: said by their label in the message's language, never as the program's name for them
+FIELDS = (
+    "absent", "appeal points", "arrivals", "at", "carry-over points", "carry_over",
+    "closing", "conquests", "dice total", "discipline", "draws", "evenings", "file",
+    "format", "format_params", "penalised", "penalties", "penalty points", "phoned_at",
+    "player", "players", "points", "position", "reason", "ruleset", "ruleset version",
+    "schedule", "scores", "seat", "season", "seed", "sheet", "state", "table name",
+    "table number", "table score", "table_number", "tournament", "your name",
+)
+define_words("field", FIELDS)
 
 
 def word(key: str, value: str, lang: str | None = None) -> str:
@@ -290,9 +302,9 @@ def where(subjects: Mapping[str, Any], params: Mapping[str, Any], lang: str,
           template: str = "") -> str:
     """Where a located fault is, in ``lang``: ``evening 2027-03-02 (qualifying), table 2,
     arrivals, line 5: Anna`` from the subjects ``evening`` (and ``stage``; a ``stage`` alone
-    is said too), ``table``, ``field`` (a key of the file: shown as written), ``draw``,
-    ``line`` / ``row``, then the ``seat``, ``player`` and ``territory`` the ``template`` does
-    not name itself; "" when none."""
+    is said too), ``table``, ``field`` (a key of the file or a form: said by its label, see
+    :data:`FIELDS`), ``draw``, ``line`` / ``row``, then the ``seat``, ``player`` and
+    ``territory`` the ``template`` does not name itself; "" when none."""
     values = _Fields({k: _Value(k, v, lang) for k, v in {**params, **subjects}.items()})
     parts: list[str] = []
     if "evening" in subjects:
@@ -303,7 +315,9 @@ def where(subjects: Mapping[str, Any], params: Mapping[str, Any], lang: str,
     if "table" in subjects:
         parts.append(template_in(WHERE_TABLE.code, lang).format_map(values))
     if subjects.get("field"):
-        parts.append(str(subjects["field"]))
+        label = word("field", str(subjects["field"]), lang)
+        if not template.startswith(label + ":"):  # "formato: ..." says its field itself
+            parts.append(label)
     if "draw" in subjects:
         kind = WHERE_DRAW_STAGE if "stage" in values else WHERE_DRAW
         parts.append(template_in(kind.code, lang).format_map(values))

@@ -90,7 +90,7 @@ def test_a_refused_change_says_why_and_leaves_the_file(tmp_path: Path) -> None:
     italian = run(path, "arrive", "2027-03-02", "Zeno", "21:00", lang="it")
     assert italian.exit_code == 1
     assert italian.stderr.splitlines() == [
-        "serata 2027-03-02 (qualificazione), arrivals: giocatore sconosciuto 'Zeno' (non è "
+        "serata 2027-03-02 (qualificazione), arrivi: giocatore sconosciuto 'Zeno' (non è "
         "in 'players')"]
     twice = run(path, "seat-by-hand", "2027-03-02", "Anna,Bruno,Carla", "anna,Dario,Bruno")
     assert twice.exit_code == 1

@@ -28,7 +28,7 @@ WORKSHEET_CSV = define("cli.worksheet_csv", "",
                        "--worksheet names a worksheet of an .xlsx file; a CSV file has one")
 NOT_XLSX = define("cli.not_xlsx", "", "{path}: not a readable xlsx workbook")
 WORKSHEET_UNKNOWN = define("cli.worksheet_unknown", "",
-                           "--worksheet {worksheet}: the workbook's worksheets are {names:and}")
+                           "--worksheet {worksheet}: the workbook's worksheets are {names}")
 
 
 def sheet_cells(path: Path, worksheet: str | None = None) -> list[list[Any]]:

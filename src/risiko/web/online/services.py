@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from risiko.actions import Abandon, Action, CallLastRounds, EndGame, Timeout, WidenClosing
 from risiko.fair import commitment, format_skipped, new_seed
-from risiko.faults import Fault, IllegalActionError, RisikoError, define, define_words
+from risiko.faults import Fault, IllegalActionError, RisikoError, define
 from risiko.game import Game
 from risiko.names import clean_name
 from risiko.online import adapter
@@ -96,7 +96,6 @@ NAME_TOO_LONG = define("online.name_too_long", "",
                        "{field}: at most {most} characters, not {count}")
 NAME_CONTROL = define("online.name_control", "", "{field}: control characters are not allowed")
 GUEST_NO_NAME = define("online.guest_no_name", "", "your name: a guest needs a name")
-define_words("field", ("table name", "your name"))
 
 #: the most a table's settings may be: a turn clock of 30 minutes, a call at round 99
 MOST_CLOCK_MINUTES = 30
