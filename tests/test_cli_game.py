@@ -127,3 +127,17 @@ def test_play_json_gives_each_players_forfeits_by_clause(tmp_path: Path) -> None
             from_lines[players[int(words[0]) - 1]][words[2]] += int(words[3])
     assert from_lines == game["forfeited"]
     assert _json(["replay", str(rec), "--json"])["forfeited"] == game["forfeited"]
+
+
+def test_replay_says_a_corrupt_record_in_italian(tmp_path: Path) -> None:
+    rec = tmp_path / "game.txt"
+    _json(["play", "--seats", "4", "--seed", "3", "--record", str(rec), "--json"])
+    lines = rec.read_text(encoding="utf-8").splitlines()
+    no = next(i for i, line in enumerate(lines) if " attack " in line)
+    lines[no] = "X" + lines[no]
+    rec.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = runner.invoke(app, ["--lang", "it", "replay", str(rec)])
+    assert res.exit_code == 1
+    assert res.stderr.replace("\n", "") == (
+        f"errore: {rec}: riga {no + 1}: una riga comincia con il numero di un posto o con R, "
+        f"non 'X{lines[no][1:].split()[0]}'")

@@ -218,3 +218,19 @@ def test_risiko_position_then_legal_and_play_on(tmp_path: Path) -> None:
     assert "no position after action 99999" in " ".join(
         runner.invoke(app, ["position", str(rec), "--ply", "99999"]).output.split())
     _run(["play", "--position", str(file), "--seats", "4"], code=2)
+
+
+def test_a_bad_deck_and_bad_json_are_said_in_italian(tmp_path: Path) -> None:
+    """Lines inside Italian output were English: "deck: 'deck' is a list of names" and
+    Python's json words; now each is a fault (JSON by its line and column)."""
+    bad = position("attack")
+    bad["deck"] = "Alaska"
+    file = tmp_path / "bad.json"
+    file.write_text(json.dumps(bad), encoding="utf-8")
+    res = runner.invoke(app, ["--lang", "it", "legal", str(file)])
+    assert res.exit_code == 1
+    assert "mazzo: 'deck' è un elenco di nomi" in res.stderr.splitlines()
+    broken = tmp_path / "broken.json"
+    broken.write_text('{\n  "phase": \n}', encoding="utf-8")
+    res = runner.invoke(app, ["--lang", "it", "legal", str(broken)])
+    assert res.stderr.splitlines() == ["JSON non valido (riga 3, colonna 1)"]

@@ -57,6 +57,7 @@ __all__ = [
     "current_language",
     "define",
     "define_words",
+    "fault_param",
     "kind_of",
     "kinds",
     "set_language",
@@ -296,6 +297,14 @@ WHERE_STAGE = define("where.stage", "", "{stage}")
 WHERE_SEAT = define("where.seat", "", "seat {seat}")
 WHERE_DRAW = define("where.draw", "", "draw {draw}")
 WHERE_DRAW_STAGE = define("where.draw_stage", "", "draw {draw} ({stage})")
+
+
+def fault_param(error: BaseException) -> Any:
+    """An error as a param of another fault: its first fault (in JSON form, so a message
+    says it in its own language), or its text when it carries none."""
+    if isinstance(error, RisikoError):
+        return error.fault.to_dict()
+    return str(error)
 
 
 def where(subjects: Mapping[str, Any], params: Mapping[str, Any], lang: str,

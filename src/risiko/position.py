@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from .board import NUM_TERRITORIES, parse_territory, territory_name
 from .cards import JOLLY_CARDS, NUM_CARDS, card_name, parse_card
-from .faults import Fault, InvalidInputError, RisikoError, define
+from .faults import Fault, InvalidInputError, RisikoError, define, fault_param
 from .names import name_key
 from .ruleset import Ruleset, get_ruleset
 from .state import FORFEIT_CLAUSES, EndReason, Phase, SeatStatus, State
@@ -73,6 +73,10 @@ BAD_NUMBER = define(
     "position.bad_number", "", "{field} must be a whole number from {least}, not {given}"
 )
 BAD_CARD = define("position.bad_card", "", "{player}: {reason}")
+CARDS_NOT_LIST = define("position.cards_not_list", "", "{player}: 'cards' is a list of names")
+DECK_NOT_LIST = define("position.deck_not_list", "", "deck: 'deck' is a list of names")
+NOT_JSON_AT = define("position.not_json_at", "",
+                     "not valid JSON (line {json_line}, column {json_column})")
 CARD_TWICE = define("position.card_twice", "", "the card {card} is given twice")
 DECK_CARDS = define(
     "position.deck_cards", "",
@@ -118,6 +122,9 @@ def parse_position(
     if isinstance(data, str):
         try:
             data = json.loads(data)
+        except json.JSONDecodeError as e:
+            raise InvalidInputError(NOT_JSON_AT(json_line=e.lineno, json_column=e.colno))\
+                from None
         except ValueError as e:
             raise InvalidInputError(BAD_JSON(reason=str(e))) from None
     if not isinstance(data, Mapping):
@@ -205,13 +212,13 @@ def parse_position(
         st.setup_left[s] = _count(raw.get("setup_left"), who + "setup_left", 0, faults, 0)
         cards = raw.get("cards", [])
         if not isinstance(cards, list):
-            faults.append(BAD_CARD({"player": player}, reason="'cards' is a list of names"))
+            faults.append(CARDS_NOT_LIST({"player": player}))
             cards = []
         for name in cards:
             try:
                 card = parse_card(name)
             except (ValueError, TypeError) as e:
-                faults.append(BAD_CARD({"player": player}, reason=str(e)))
+                faults.append(BAD_CARD({"player": player}, reason=fault_param(e)))
                 continue
             if card in held and card == JOLLY_CARDS[0] and JOLLY_CARDS[1] not in held:
                 card = JOLLY_CARDS[1]  # "jolly" twice: the deck has two
@@ -226,13 +233,13 @@ def parse_position(
     else:
         st.deck = []
         if not isinstance(raw_deck, list):
-            faults.append(BAD_CARD({"player": "deck"}, reason="'deck' is a list of names"))
+            faults.append(DECK_NOT_LIST())
             raw_deck = []
         for name in raw_deck:
             try:
                 card = parse_card(name)
             except (ValueError, TypeError) as e:
-                faults.append(BAD_CARD({"player": "deck"}, reason=str(e)))
+                faults.append(BAD_CARD({"player": "deck"}, reason=fault_param(e)))
                 continue
             if card in held and card == JOLLY_CARDS[0] and JOLLY_CARDS[1] not in held:
                 card = JOLLY_CARDS[1]
@@ -329,7 +336,7 @@ def _parse_move(st: State, raw: Any, faults: list[Fault]) -> None:
         src = parse_territory(raw.get("from", ""))
         dst = parse_territory(raw.get("to", ""))
     except (ValueError, TypeError) as e:
-        faults.append(BAD_MOVE(reason=str(e)))
+        faults.append(BAD_MOVE(reason=fault_param(e)))
         return
     seat = st.seat
     if st.owner[src] != seat or st.owner[dst] != seat:

@@ -65,7 +65,7 @@ from .actions import (
 from .board import NUM_TERRITORIES, parse_territory, territory_code
 from .cards import NUM_CARDS, card_name, parse_card
 from .dice import ChanceExhaustedError, ScriptedChance
-from .faults import Fault, InvalidInputError, RisikoError, define
+from .faults import Fault, InvalidInputError, RisikoError, define, fault_param
 from .game import Game, IllegalActionError
 from .objectives import OBJECTIVES
 from .ruleset import get_ruleset
@@ -98,6 +98,44 @@ SCORES_DIFFERS = define(
 SHORT = define(
     "record.short", "", "the record has {actions} actions: no position after action {ply}"
 )
+BAD_DICE = define("record.bad_dice", "", "bad dice {token!r}")
+BAD_QUOTED = define("record.bad_quoted", "", "bad quoted reason {text!r}")
+NEEDS_ARGS = define("record.needs_args", "", "'{verb}' needs {count} arguments")
+NOT_NUMBER = define("record.not_number", "", "not a number: {token!r}")
+TRADE_REST = define("record.trade_rest", "R9",
+                    "a trade goes on with '= value' and '+armies Territory'")
+TRADE_BONUS = define("record.trade_bonus", "R9", "a trade bonus is '+armies Territory'")
+TRADE_BONUS_NOT = define("record.trade_bonus_not", "R9",
+                         "a trade bonus is '+armies Territory', not {token!r}")
+UNKNOWN_ACTION = define("record.unknown_action", "", "unknown action {verb!r}")
+HEADER_FORM = define("record.header_form", "", "a header is [Key \"value\"]")
+HEADER_QUOTES = define("record.header_quotes", "", "a header value goes in double quotes")
+GIVEN_TWICE = define("record.given_twice", "", "'{part}' given twice")
+POSITION_NOT_JSON = define("record.position_not_json", "",
+                           "position: not valid JSON (line {json_line}, column {json_column})")
+POSITION_NOT_OBJECT = define("record.position_not_object", "", "position: a JSON object")
+FORFEIT_FORM = define("record.forfeit_form", "",
+                      "a forfeit line is '<seat> forfeit R3|R4|R11 <armies>'")
+PART_BAD = define("record.part_bad", "", "{part}: {fault}")
+EXPECTED_ACTION = define("record.expected_action", "",
+                         "expected '<seat> <action>', got {text!r}")
+LINE_START = define("record.line_start", "",
+                    "a line starts with a seat number or R, not {head!r}")
+POSITION_AND_DEAL = define("record.position_and_deal", "",
+                           "a record starts from a position or from a deal, not both")
+MISSING_HEADER = define("record.missing_header", "", "missing header [{header} \"...\"]")
+MISSING_PART = define("record.missing_part", "", "missing the '{part}' line")
+POSITION_BAD = define("record.position_bad", "", "position: {fault}")
+BAD_LATE = define("record.bad_late", "R11", "bad Late header {value!r}")
+NO_SEAT = define("record.no_seat", "", "no seat {seat} at this table")
+
+
+
+def _said_fault(error: BaseException) -> Fault | str:
+    """The fault an error carries, or its text when it carries none."""
+    return error.fault if isinstance(error, RisikoError) else str(error)
+
+
 FORFEIT_DIFFERS = define(
     "record.forfeit_differs", "",
     "the record says forfeited {stated}, the replay gives {replayed}",
@@ -111,9 +149,11 @@ class RecordError(InvalidInputError):
     illegal action, the game's own fault with the ``line`` subject added.
     """
 
-    def __init__(self, line: int, reason: str | Fault, cause: RisikoError | None = None
-                 ) -> None:
+    def __init__(self, line: int, reason: str | Fault | RisikoError,
+                 cause: RisikoError | None = None) -> None:
         self.line = line
+        if isinstance(reason, RisikoError):
+            reason = reason.fault
         fault = reason if isinstance(reason, Fault) else FAULT(reason=reason)
         subjects = {**fault.subjects, "line": line} if line else dict(fault.subjects)
         fault = Fault(fault.code, fault.clause, subjects, fault.params, fault.severity)
@@ -237,7 +277,7 @@ def _parse_dice(token: str, line: int) -> Dice | None:
     try:
         values = tuple(int(x) for x in token.split("-"))
     except ValueError:
-        raise RecordError(line, f"bad dice {token!r}") from None
+        raise RecordError(line, BAD_DICE(token=token)) from None
     return values
 
 
@@ -248,9 +288,9 @@ def _reason(args: list[str], line: int) -> str:
         try:
             value = json.loads(text)
         except ValueError:
-            raise RecordError(line, f"bad quoted reason {text!r}") from None
+            raise RecordError(line, BAD_QUOTED(text=text)) from None
         if not isinstance(value, str):
-            raise RecordError(line, f"bad quoted reason {text!r}")
+            raise RecordError(line, BAD_QUOTED(text=text))
         return value
     return text
 
@@ -276,19 +316,19 @@ def _parse_action(words: list[str], line: int) -> Action:
 
     def need(n: int) -> None:
         if len(args) < n:
-            raise RecordError(line, f"'{verb}' needs {n} arguments")
+            raise RecordError(line, NEEDS_ARGS(verb=verb, count=n))
 
     def terr(tok: str) -> int:
         try:
             return parse_territory(tok)
         except ValueError as e:
-            raise RecordError(line, str(e)) from None
+            raise RecordError(line, _said_fault(e)) from None
 
     def num(tok: str) -> int:
         try:
             return int(tok)
         except ValueError:
-            raise RecordError(line, f"not a number: {tok!r}") from None
+            raise RecordError(line, NOT_NUMBER(token=tok)) from None
 
     if verb == "place":
         need(2)
@@ -298,20 +338,20 @@ def _parse_action(words: list[str], line: int) -> Action:
         try:
             cards = tuple(parse_card(a) for a in args[:3])
         except ValueError as e:
-            raise RecordError(line, str(e)) from None
+            raise RecordError(line, _said_fault(e)) from None
         rest = args[3:]
         if not rest:
             return Trade((cards[0], cards[1], cards[2]))
         if rest[0] != "=" or len(rest) < 2:
-            raise RecordError(line, "a trade goes on with '= value' and '+armies Territory'")
+            raise RecordError(line, TRADE_REST())
         value = num(rest[1])
         bonus: list[tuple[int, int]] = []
         extra = rest[2:]
         if len(extra) % 2:
-            raise RecordError(line, "a trade bonus is '+armies Territory'")
+            raise RecordError(line, TRADE_BONUS())
         for i in range(0, len(extra), 2):
             if not extra[i].startswith("+"):
-                raise RecordError(line, f"a trade bonus is '+armies Territory', not {extra[i]!r}")
+                raise RecordError(line, TRADE_BONUS_NOT(token=extra[i]))
             bonus.append((terr(extra[i + 1]), num(extra[i][1:])))
         return Trade((cards[0], cards[1], cards[2]), value, tuple(bonus))
     if verb == "attack":
@@ -338,7 +378,7 @@ def _parse_action(words: list[str], line: int) -> Action:
     if verb == "abandon":
         need(1)
         return Abandon(num(args[0]) - 1)
-    raise RecordError(line, f"unknown action {verb!r}")
+    raise RecordError(line, UNKNOWN_ACTION(verb=verb))
 
 
 def _part_fault(head: str, rec: Record) -> str | None:
@@ -369,11 +409,11 @@ def parse_record(text: str) -> Record:
             continue
         if line.startswith("["):
             if not line.endswith("]") or ' "' not in line:
-                raise RecordError(no, "a header is [Key \"value\"]")
+                raise RecordError(no, HEADER_FORM())
             key, _, rest = line[1:-1].partition(" ")
             rest = rest.strip()
             if not (rest.startswith('"') and rest.endswith('"')):
-                raise RecordError(no, "a header value goes in double quotes")
+                raise RecordError(no, HEADER_QUOTES())
             headers[key] = rest[1:-1].replace('\\"', '"').replace("\\\\", "\\")
             rec.header_lines[key] = no
             continue
@@ -381,26 +421,27 @@ def parse_record(text: str) -> Record:
         head = words[0]
         if head == "position":
             if "position" in seen:
-                raise RecordError(no, "'position' given twice")
+                raise RecordError(no, GIVEN_TWICE(part="position"))
             seen.add("position")
             rec.part_lines["position"] = no
             try:
                 data = json.loads(line[len("position"):].strip())
-            except ValueError as e:
-                raise RecordError(no, f"position: not JSON: {e}") from None
+            except json.JSONDecodeError as e:
+                raise RecordError(no, POSITION_NOT_JSON(json_line=e.lineno, json_column=e.colno))\
+                    from None
             if not isinstance(data, dict):
-                raise RecordError(no, "position: a JSON object")
+                raise RecordError(no, POSITION_NOT_OBJECT())
             rec.position = data
             continue
         if len(words) >= 2 and words[1] == "forfeit":
             if len(words) != 4 or words[2] not in FORFEIT_CLAUSES or not words[0].isdigit() \
                     or not words[3].isdigit():
-                raise RecordError(no, "a forfeit line is '<seat> forfeit R3|R4|R11 <armies>'")
+                raise RecordError(no, FORFEIT_FORM())
             rec.items.append(ForfeitItem(no, int(words[0]) - 1, words[2], int(words[3])))
             continue
         if head in ("deal", "objectives", "deck"):
             if head in seen:
-                raise RecordError(no, f"'{head}' given twice")
+                raise RecordError(no, GIVEN_TWICE(part=head))
             seen.add(head)
             rec.part_lines[head] = no
             try:
@@ -411,33 +452,31 @@ def parse_record(text: str) -> Record:
                 else:
                     rec.deck = [parse_card(w) for w in words[1:]]
             except ValueError as e:
-                raise RecordError(no, f"{head}: {e}") from None
+                raise RecordError(no, PART_BAD(part=head, fault=fault_param(e))) from None
             fault = _part_fault(head, rec)
             if fault:
                 raise RecordError(no, fault)
             continue
         if len(words) < 2:
-            raise RecordError(no, f"expected '<seat> <action>', got {line!r}")
+            raise RecordError(no, EXPECTED_ACTION(text=line))
         if head == "R":
             seat = None
         else:
             try:
                 seat = int(head) - 1
             except ValueError:
-                raise RecordError(no, f"a line starts with a seat number or R, not {head!r}")\
-                    from None
+                raise RecordError(no, LINE_START(head=head)) from None
         rec.items.append(RecordItem(no, seat, _parse_action(words[1:], no)))
     if rec.position is not None:
         if seen & {"deal", "objectives", "deck"}:
-            raise RecordError(rec.part_lines["position"],
-                              "a record starts from a position or from a deal, not both")
+            raise RecordError(rec.part_lines["position"], POSITION_AND_DEAL())
         return rec
     for required in ("Seats",):
         if required not in headers:
-            raise RecordError(0, f"missing header [{required} \"...\"]")
+            raise RecordError(0, MISSING_HEADER(header=required))
     for part in ("deal", "objectives", "deck"):
         if part not in seen:
-            raise RecordError(0, f"missing the '{part}' line")
+            raise RecordError(0, MISSING_PART(part=part))
     return rec
 
 
@@ -448,23 +487,22 @@ def _start_game(rec: Record) -> Game:
 
         try:
             state = parse_position(rec.position, ruleset=h.get("Ruleset"))
-        except RisikoError as e:
-            raise RecordError(rec.part_lines["position"], "position: " + str(e).replace(
-                "\n", "; ")) from None
-        except ValueError as e:
-            raise RecordError(rec.part_lines["position"], f"position: {e}") from None
+        except ValueError as e:  # a RisikoError: its first fault; its others follow it
+            cause = e if isinstance(e, RisikoError) else None
+            raise RecordError(rec.part_lines["position"], POSITION_BAD(fault=fault_param(e)),
+                              cause) from None
         return Game.from_state(state, chance=ScriptedChance())
     try:
         ruleset = get_ruleset(h.get("Ruleset"))
     except ValueError as e:
-        raise RecordError(0, str(e)) from None
+        raise RecordError(0, _said_fault(e)) from None
     players = h["Seats"].split("|")
     late: list[int] = []
     if h.get("Late"):
         try:
             late = [int(x) - 1 for x in h["Late"].split(",")]
         except ValueError:
-            raise RecordError(0, f"bad Late header {h['Late']!r}") from None
+            raise RecordError(0, BAD_LATE(value=h["Late"])) from None
     lra = h.get("LastRoundsAt")
     try:
         return Game(
@@ -473,7 +511,7 @@ def _start_game(rec: Record) -> Game:
             last_rounds_at=int(lra) if lra else None,
         )
     except ValueError as e:
-        raise RecordError(0, str(e)) from None
+        raise RecordError(0, _said_fault(e)) from None
 
 
 def replay(text: str, *, ply: int | None = None) -> Game:
@@ -516,7 +554,7 @@ def replay(text: str, *, ply: int | None = None) -> Game:
     for item in rec.items:
         if isinstance(item, ForfeitItem):
             if not 0 <= item.seat < game.n:
-                raise RecordError(item.line, f"no seat {item.seat + 1} at this table")
+                raise RecordError(item.line, NO_SEAT(seat=item.seat + 1))
             key = (item.seat, item.clause)
             stated[key] = stated.get(key, 0) + item.armies
             last_line = last_line or item.line
@@ -539,7 +577,7 @@ def replay(text: str, *, ply: int | None = None) -> Game:
         except ChanceExhaustedError:
             raise RecordError(item.line, DICE_MISSING()) from None
         except IllegalActionError as e:
-            raise RecordError(item.line, ILLEGAL(reason=e.fault.message("en")), e) from None
+            raise RecordError(item.line, ILLEGAL(reason=e.fault.to_dict()), e) from None
     settle()
     if ply is not None and done < ply:
         raise RecordError(0, SHORT(actions=done, ply=ply))
