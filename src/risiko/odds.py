@@ -35,8 +35,18 @@ from .faults import Fault, InvalidInputError, define
 from .ruleset import CLUB_MILANO, Ruleset
 
 __all__ = [
-    "AttackOdds", "attack_is_legal", "attack_odds", "attacker_dice", "defender_dice",
-    "illegal_fault", "illegal_reason", "odds_table", "roll_counts", "roll_outcomes",
+    "MAX_ARMIES",
+    "AttackOdds",
+    "attack_is_legal",
+    "attack_odds",
+    "attacker_dice",
+    "check_armies",
+    "defender_dice",
+    "illegal_fault",
+    "illegal_reason",
+    "odds_table",
+    "roll_counts",
+    "roll_outcomes",
 ]
 
 BAD_DICE = define("odds.bad_dice", "", "dice must be 1 to 3 per side, got {attacker} v {defender}")
@@ -47,6 +57,29 @@ BAD_SUPPORT = define(
     "odds.bad_support", "R8", "support is a number of armies (0 or more), got {support}"
 )
 BAD_TABLE = define("odds.bad_table", "", "the table needs n >= 1, got {n}")
+TOO_MANY_ARMIES = define("odds.too_many_armies", "",
+                         "the odds are computed for at most {limit} armies, got {armies} "
+                         "({what})")
+
+#: most armies the odds are computed for (attacker, defender, support, or a table's n): the
+#: cost grows as a * d and a printed table as n * n; the CLI and the web's attack check
+#: share this limit
+MAX_ARMIES = 400
+
+
+def check_armies(**values: int) -> None:
+    """Refuse (``InvalidInputError``, ``odds.too_many_armies``) any of ``values`` (a name:
+    armies) above :data:`MAX_ARMIES`, before anything is computed.
+
+    >>> check_armies(attacker=5, defender=400)
+    >>> check_armies(table=99999)
+    Traceback (most recent call last):
+    ...
+    risiko.faults.InvalidInputError: the odds are computed for at most 400 armies, got 99999 (table)
+    """
+    for what, armies in values.items():
+        if armies > MAX_ARMIES:
+            raise InvalidInputError(TOO_MANY_ARMIES(limit=MAX_ARMIES, armies=armies, what=what))
 
 #: a state of the attack: (armies on the attacking territory, armies on the defending one)
 State: TypeAlias = tuple[int, int]
@@ -167,6 +200,7 @@ class AttackOdds:
 
 
 def _check_inputs(a: int, d: int, support: int) -> None:
+    check_armies(attacker=a, defender=d, support=support)
     if a < 1:
         raise InvalidInputError(BAD_ARMIES(side="attacking", armies=a))
     if d < 1:
@@ -183,7 +217,8 @@ def attack_odds(
     ``a``: armies on the attacking territory (>= 1); ``d``: armies on the defending territory
     (>= 1); ``support``: the attacker's armies on his other territories bordering the target
     (R8, constant during the attack). Legality (:func:`attack_is_legal`) is checked before
-    every roll. Cost: O(a * d) states. Raises ValueError for a < 1, d < 1 or support < 0.
+    every roll. Cost: O(a * d) states. Raises ValueError (InvalidInputError) for a < 1,
+    d < 1, support < 0 or more than :data:`MAX_ARMIES` armies.
     """
     _check_inputs(a, d, support)
     if not attack_is_legal(a, d, ruleset, support):
@@ -232,6 +267,7 @@ def odds_table(n: int, ruleset: Ruleset = CLUB_MILANO, support: int = 0) -> list
     """
     if n < 1:
         raise InvalidInputError(BAD_TABLE(n=n))
+    check_armies(table=n, support=support)
     if support < 0:
         raise InvalidInputError(BAD_SUPPORT(support=support))
     trans = {

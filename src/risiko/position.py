@@ -42,6 +42,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from . import jsonread
 from .board import NUM_TERRITORIES, parse_territory, territory_name
 from .cards import JOLLY_CARDS, NUM_CARDS, card_name, parse_card
 from .faults import Fault, InvalidInputError, RisikoError, define, fault_param
@@ -121,7 +122,9 @@ def parse_position(
 
     if isinstance(data, str):
         try:
-            data = json.loads(data)
+            data = jsonread.loads(data)
+        except InvalidInputError:
+            raise
         except json.JSONDecodeError as e:
             raise InvalidInputError(NOT_JSON_AT(json_line=e.lineno, json_column=e.colno))\
                 from None

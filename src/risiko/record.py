@@ -46,6 +46,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import jsonread
 from .actions import (
     REFEREE_ACTIONS,
     Abandon,
@@ -286,7 +287,7 @@ def _reason(args: list[str], line: int) -> str:
     text = " ".join(args)
     if text.startswith('"'):
         try:
-            value = json.loads(text)
+            value = jsonread.loads(text)
         except ValueError:
             raise RecordError(line, BAD_QUOTED(text=text)) from None
         if not isinstance(value, str):
@@ -425,10 +426,12 @@ def parse_record(text: str) -> Record:
             seen.add("position")
             rec.part_lines["position"] = no
             try:
-                data = json.loads(line[len("position"):].strip())
+                data = jsonread.loads(line[len("position"):].strip())
             except json.JSONDecodeError as e:
                 raise RecordError(no, POSITION_NOT_JSON(json_line=e.lineno, json_column=e.colno))\
                     from None
+            except InvalidInputError as e:
+                raise RecordError(no, e.faults[0]) from None
             if not isinstance(data, dict):
                 raise RecordError(no, POSITION_NOT_OBJECT())
             rec.position = data

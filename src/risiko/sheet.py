@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import csvcells
+from . import csvcells, jsonread
 from .board import (
     NUM_TERRITORIES,
     Mask,
@@ -843,9 +843,11 @@ def parse_sheet_text(text: str, *, fmt: str | None = None, ruleset: str | None =
     if fmt != "json":
         raise ValueError(f"unknown sheet format {fmt!r} (json or csv)")
     try:
-        data = json.loads(stripped, object_pairs_hook=_object_pairs)
+        data = jsonread.loads(stripped, object_pairs_hook=_object_pairs)
     except json.JSONDecodeError as e:
         raise SheetError(NOT_JSON(reason=e.msg, line=e.lineno, column=e.colno)) from e
+    except InvalidInputError as e:  # too deep, a number too long (risiko.jsonread)
+        raise SheetError(list(e.faults)) from None
     return parse_sheet(data, ruleset=ruleset)
 
 

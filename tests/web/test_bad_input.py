@@ -43,7 +43,7 @@ BAD = {
     "time": ["24:00", "zz:zz", "ore 21", "25:61", "a\x00b", "x" * 10_000],
     "json": [DEEP, '{"seats": ' + DEEP + "}", '{"seats": [{"player": "a\\u0000"}]}', "{",
              '{"seats": [' + "1" * 400 + "]}", "x" * 10_000],
-    "date": ["2027-02-30", "a\x00b", "x" * 10_000, "oggi"],
+    "date": ["2027-02-30", "a\x00b", "x" * 10_000, "oggi", "9999-12-31", "1999-12-31"],
     "choice": ["bogus", "a\x00b", "x" * 10_000],
     "dice": ["1", "13", "abc", HUGE, "-3"],
     "conquests": ["-1", "43", HUGE, "abc"],
@@ -335,3 +335,51 @@ def test_a_write_the_database_refuses_is_a_message_naming_what_changed(played):
     assert Arrival.objects.filter(player=nico).count() == 1
     services.record_arrival(e, "Nico", "21:05", who="w")  # the service supersedes: fine
     assert Arrival.objects.current().get(player=nico).at == "21:05"
+
+
+@pytest.mark.parametrize("day", ["9999-12-31", "1999-12-31", "2100-01-01"])
+def test_an_evening_outside_the_years_2000_2099_is_refused_at_every_door(played, day):
+    from risiko.tournament.model import EVENING_YEARS
+
+    assert EVENING_YEARS == (2000, 2099)
+    t, _e, pen = played
+    before = _facts()
+    with pytest.raises(services.ServiceError) as err:
+        services.open_evening(t, day, who="test")
+    fault = err.value.faults[0]
+    assert (fault.code, fault.params["date"]) == ("time.evening_date_range", day)
+    assert f"not on {day}" in fault.message("en") and f"non il {day}" in fault.message("it")
+    c = Client()
+    c.force_login(_user("arbitro", "referee"))
+    r = c.post(reverse("console_open_evening", args=[t.slug]),
+               {"date": day, "stage": "qualifying"})
+    assert r.status_code == 400 and day in r.content.decode() and "2099" in r.content.decode()
+    # a season file holding it: the console import refuses it by name
+    season = services.export_season(t)
+    season["name"] = "Copia"
+    season["evenings"][0]["date"] = day
+    boss = Client()
+    boss.force_login(_user("comitato", "committee"))
+    r = boss.post(reverse("console_import"), {"file": SimpleUploadedFile(
+        "s.json", json.dumps(season).encode(), "application/json")})
+    assert r.status_code == 400 and day in r.content.decode(), r.content.decode()[:500]
+    assert _facts() == before
+    for page in _pages(t, pen):
+        assert c.get(page).status_code == 200, page
+
+
+def test_a_stored_evening_dated_9999_12_31_is_named_not_a_500(played):
+    """A database written before dates were checked may hold an evening on the last day of
+    the calendar (the standings once added a day to it: OverflowError): the pages answer,
+    the console names the evening, the others are computed as before."""
+    t, _e, pen = played
+    Evening.objects.create(tournament=t, date="9999-12-31", stage="qualifying")
+    c = Client()
+    c.force_login(_user("arbitro", "referee"))
+    for page in _pages(t, pen):
+        assert c.get(page).status_code == 200, page
+    page = c.get(reverse("console_tournament", args=[t.slug])).content.decode()
+    assert "evening 9999-12-31" in page and "2099" in page
+    doc = json.loads(c.get(f"/api/tournaments/{t.slug}/standings").content)
+    points = {r["player"]: r["points"] for r in doc["standings"]}
+    assert points["Alba"] == 57 and points["Bice"] == 40 - 5

@@ -120,3 +120,23 @@ def test_cli_seat_by_hand(season: dict) -> None:
     twice = runner.invoke(app, ["tournament", "seat-by-hand", t.slug, "2027-05-04",
                                 "Anna,Bruno,Carla", "Anna,Franco,Gino"])
     assert twice.exit_code == 1 and "Anna" in twice.stderr
+
+
+def test_cli_import_and_evening_refuse_dates_outside_2000_2099(season: dict,
+                                                               tmp_path: Path) -> None:
+    from risiko.web.evenings.models import Evening
+    from risiko.web.tournaments.models import Tournament
+
+    season["evenings"][0]["date"] = "9999-12-31"
+    path = tmp_path / "far.json"
+    path.write_text(json.dumps(season), encoding="utf-8")
+    res = CliRunner().invoke(app, ["--lang", "en", "tournament", "import", str(path)])
+    assert res.exit_code == 1, res.output
+    assert "an evening falls in the years 2000 to 2099, not on 9999-12-31" in res.stderr
+    assert not Tournament.objects.exists()
+    t = services.create_tournament("Serate", who="test")
+    res = CliRunner().invoke(app, ["--lang", "it", "tournament", "evening", t.slug,
+                                   "9999-12-31"])
+    assert res.exit_code == 1, res.output
+    assert "una serata cade negli anni dal 2000 al 2099, non il 9999-12-31" in res.stderr
+    assert not Evening.objects.exists()

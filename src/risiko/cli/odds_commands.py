@@ -33,10 +33,10 @@ from ..closing import (
     closing_ways,
     p_game_closes_in_round,
 )
-from ..faults import define, faults_json
-from ..odds import AttackOdds, attack_odds, illegal_fault, odds_table
+from ..faults import RisikoError, define, faults_json
+from ..odds import AttackOdds, attack_odds, check_armies, illegal_fault, odds_table
 from ..ruleset import Ruleset
-from .common import JsonOpt, emit_json, fail, ruleset_or_fail
+from .common import JsonOpt, emit_json, fail, fail_faults, ruleset_or_fail
 
 RulesetOption = Annotated[
     str | None,
@@ -165,6 +165,11 @@ def odds_command(
     rs = _ruleset(ruleset)
     if support < 0:
         _fail(NOT_NEGATIVE(option="--support", value=support))
+    try:  # before anything is computed: the cost grows as A * D (a table as N * N)
+        check_armies(**{k: v for k, v in (("attacker", a), ("defender", d), ("support", support),
+                                          ("table", table)) if v is not None})
+    except RisikoError as err:
+        fail_faults(err, code=2, as_json=as_json)
     if table is not None:
         if a is not None or d is not None:
             _fail(ODDS_BOTH())

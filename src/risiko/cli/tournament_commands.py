@@ -26,6 +26,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
+from .. import jsonread
 from ..faults import Fault, define
 from .common import (
     BAD_JSON,
@@ -289,7 +290,7 @@ def create(
     fmt = None
     if format_file is not None:
         try:
-            fmt = json.loads(format_file.read_text(encoding="utf-8"))
+            fmt = jsonread.loads(format_file.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             fail(_format_fault(format_file, e))
     data = _store(ctx).create(name, ruleset=ruleset, format=fmt, previous=previous, by=by)

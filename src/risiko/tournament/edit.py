@@ -50,6 +50,7 @@ from .model import (
     Table,
     Tournament,
     TournamentFormat,
+    check_evening_date,
     get_format,
     parse_clock,
     scores_in_seat_order,
@@ -248,7 +249,7 @@ def record_draw(t: Tournament, stage: str, order: Sequence[str], *, referee: str
 def open_evening(t: Tournament, date: str | _dt.date, *, stage: str = "qualifying",
                  schedule: Mapping[str, str] | None = None) -> Tournament:
     """A new evening of ``stage`` on ``date`` (``schedule`` overrides R2/R3 times)."""
-    day = _date(date)
+    day = check_evening_date(_date(date))
     if stage not in STAGES:
         raise InvalidInputError(BAD_STAGE(value=stage, known=list(STAGES)))
     if any(e.date == day for e in t.evenings):

@@ -38,6 +38,7 @@ __all__ = [
     "DAY_BREAK",
     "DISCIPLINE_LEVELS",
     "ENTRANT_FIELDS",
+    "EVENING_YEARS",
     "FORMATS",
     "MINUTES_PER_DAY",
     "STAGES",
@@ -60,7 +61,9 @@ __all__ = [
     "Table",
     "Tournament",
     "TournamentFormat",
+    "check_evening_date",
     "clock_name",
+    "evening_date_fault",
     "get_format",
     "parse_clock",
 ]
@@ -85,6 +88,49 @@ FinalistsRule = Literal["top", "table_winners"]
 DAY_BREAK = 6 * 60
 
 MINUTES_PER_DAY = 24 * 60
+
+
+# --------------------------------------------------------------------------------------------
+# evening dates
+
+#: the years an evening may fall in, first and last (a club's seasons): a date outside them
+#: is a slip of the keyboard (9999-12-31), refused at every door so that the standings'
+#: date arithmetic never leaves the calendar
+EVENING_YEARS = (2000, 2099)
+
+EVENING_DATE_RANGE = define("time.evening_date_range", "",
+                            "an evening falls in the years {low} to {high}, not on {date}",
+                            located=True)
+
+
+def evening_date_fault(day: _dt.date, **subjects: Any) -> Fault | None:
+    """The fault of an evening ``day`` outside :data:`EVENING_YEARS` (None inside), naming
+    ``subjects`` (e.g. ``evening=2``).
+
+    >>> evening_date_fault(_dt.date(2027, 3, 2)) is None
+    True
+    >>> evening_date_fault(_dt.date(9999, 12, 31)).message("en")
+    'an evening falls in the years 2000 to 2099, not on 9999-12-31'
+    """
+    low, high = EVENING_YEARS
+    if low <= day.year <= high:
+        return None
+    return EVENING_DATE_RANGE(subjects, date=day.isoformat(), low=low, high=high)
+
+
+def check_evening_date(day: _dt.date, **subjects: Any) -> _dt.date:
+    """``day`` when it is inside :data:`EVENING_YEARS`; else ``InvalidInputError``
+    (``time.evening_date_range``) naming ``subjects``.
+
+    >>> check_evening_date(_dt.date(1999, 12, 31))
+    Traceback (most recent call last):
+    ...
+    risiko.faults.InvalidInputError: an evening falls in the years 2000 to 2099, not on 1999-12-31
+    """
+    fault = evening_date_fault(day, **subjects)
+    if fault is not None:
+        raise InvalidInputError(fault)
+    return day
 
 
 # --------------------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
+from .. import jsonread
 from ..faults import Fault, FaultKind, InvalidInputError, RisikoError, define, define_words
 from ..names import clean_name, name_key
 from ..ruleset import get_ruleset
@@ -63,6 +64,7 @@ from .model import (
     Tournament,
     TournamentFormat,
     clock_name,
+    evening_date_fault,
     get_format,
     parse_clock,
     scores_in_seat_order,
@@ -375,6 +377,10 @@ class _Reader:
         except ValueError:
             self.add(BAD_DATE(where, value=json.dumps(date_raw)))
             return None
+        out_of_range = evening_date_fault(date, **where)
+        if out_of_range is not None:
+            self.add(out_of_range)
+            return None
         stage = data.get("stage", "qualifying")
         if stage not in STAGES:
             self.add(BAD_STAGE({"evening": date_raw}, known=list(STAGES),
@@ -618,12 +624,15 @@ def read_season_json(text: str) -> Any:
     remembers a key given twice (``"Bruno"`` twice in a table's scores), which
     :func:`parse_season` refuses where plain ``json.loads`` would keep the last value.
 
-    Raises :class:`SeasonError` for text that is not JSON (with the line and column).
+    Raises :class:`SeasonError` for text that is not JSON (with the line and column), nested
+    too deep or holding an absurdly long number (:mod:`risiko.jsonread`).
     """
     try:
-        return json.loads(text.lstrip("\ufeff"), object_pairs_hook=_pairs)
+        return jsonread.loads(text.lstrip("\ufeff"), object_pairs_hook=_pairs)
     except json.JSONDecodeError as e:
         raise SeasonError(NOT_JSON(reason=e.msg, line=e.lineno, column=e.colno)) from e
+    except InvalidInputError as e:
+        raise SeasonError(list(e.faults)) from None
 
 
 def parse_season_text(text: str) -> Tournament:

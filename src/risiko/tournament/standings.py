@@ -342,8 +342,10 @@ def player_records(tournament: Tournament, until: _dt.date | None = None,
         # eligibility is judged when the next stage is seated: expulsions recorded at the
         # semifinal or the final do not reseat a stage already played
         stages = [e.date for e in tournament.evenings if e.stage != "qualifying"]
-        cutoff = min(stages) if stages else (max(e.date for e in tournament.evenings)
-                                             + _dt.timedelta(days=1))
+        last = max(e.date for e in tournament.evenings)
+        # the day after the last evening (the last day of the calendar has no day after)
+        cutoff = min(stages) if stages else (
+            last + _dt.timedelta(days=1) if last < _dt.date.max else last)
         expelled = expelled_before(tournament, Evening(date=cutoff))
     names = set(carry) | set(tables) | set(penalties)
     before = previous or {}

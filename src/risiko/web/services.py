@@ -237,6 +237,9 @@ def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.
     rs = domain.ruleset
     new_rows = []
     for e in evenings:
+        out_of_range = dm.evening_date_fault(e.date)
+        if out_of_range is not None:  # the season reader refuses it first; never stored
+            raise ServiceError(out_of_range)
         default = dm.Schedule.from_ruleset(rs, e.stage).to_dict()
         own = {k: v for k, v in e.schedule.to_dict().items() if default.get(k) != v}
         new_rows.append(row(Evening, tournament=t, date=e.date, stage=e.stage, schedule=own))

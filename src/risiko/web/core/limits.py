@@ -22,13 +22,15 @@ risiko.web.core.faults.ServiceError: table score: -1 is outside 0..1000
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeVar
 
 from django.db import models
+
+from risiko import jsonread
+from risiko.faults import InvalidInputError
 
 from .faults import (
     NOT_JSON,
@@ -40,10 +42,11 @@ from .faults import (
     TOO_DEEP,
     TOO_LONG,
     ServiceError,
+    as_faults,
 )
 
-#: deepest JSON stored or read (a sheet is 4 levels, a season file 9)
-MAX_JSON_DEPTH = 24
+#: deepest JSON stored or read (a sheet is 4 levels, a season file 9): the library's
+MAX_JSON_DEPTH = jsonread.MAX_DEPTH
 #: the default upload limit (bytes); the setting RISIKO_UPLOAD_MAX_BYTES overrides it
 UPLOAD_MAX_BYTES = 4 * 1024 * 1024
 
@@ -150,9 +153,11 @@ def loads(field: str, text: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any
     deep (never a RecursionError), or holds what :func:`check_json` refuses. A repeated key
     keeps the last value, as ``json.loads`` does."""
     try:
-        value = json.loads(text)
-    except RecursionError:
-        raise ServiceError(TOO_DEEP({"field": field}, limit=max_depth)) from None
+        value = jsonread.loads(text, max_depth=max_depth)
+    except InvalidInputError as err:  # too deep, a number too long: refused before reading
+        if any(f.code == jsonread.TOO_DEEP.code for f in err.faults):
+            raise ServiceError(TOO_DEEP({"field": field}, limit=max_depth)) from None
+        raise ServiceError(*as_faults(err.faults, field=field)) from None
     except (ValueError, UnicodeDecodeError) as err:
         raise ServiceError(NOT_JSON({"field": field}, error=str(err)[:200])) from None
     return check_json(field, value, max_depth)

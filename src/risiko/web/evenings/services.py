@@ -98,6 +98,9 @@ def open_evening(
     """Open an evening of ``stage`` on ``date``; ``schedule`` overrides R2/R3 times."""
     lock_tournament(t.pk)
     day = parse_date(date)
+    out_of_range = dm.evening_date_fault(day)
+    if out_of_range is not None:
+        raise ServiceError(out_of_range)
     if stage not in dm.STAGES:
         raise ServiceError(F.BAD_STAGE(stage=str(stage)[:40], stages=", ".join(dm.STAGES)))
     if t.evenings.filter(date=day).exists():

@@ -22,11 +22,8 @@ from risiko.cards import (
     set_value,
 )
 from risiko.faults import Fault
-from risiko.odds import AttackOdds, attack_odds
+from risiko.odds import AttackOdds, attack_odds, check_armies
 from risiko.ruleset import Ruleset
-
-#: most armies the attack check accepts on one territory (the odds cost grows as a * d)
-MAX_ARMIES = 400
 
 
 @dataclass(frozen=True)
@@ -94,10 +91,9 @@ class AttackCheck:
 def check_attack(a: int, d: int, ruleset: Ruleset, support: int = 0) -> AttackCheck:
     """The verdict and exact odds of ``a`` armies on the attacking territory against ``d``
     on the target, with ``support`` more of the attacker's armies bordering the target.
-    ValueError for a < 1, d < 1, support < 0 or more than :data:`MAX_ARMIES`."""
-    for value in (a, d, support):
-        if value > MAX_ARMIES:
-            raise ValueError(f"at most {MAX_ARMIES} armies")
+    ValueError (the library's faults) for a < 1, d < 1, support < 0 or more than
+    :data:`risiko.odds.MAX_ARMIES`."""
+    check_armies(attacker=a, defender=d, support=support)
     odds = attack_odds(a, d, ruleset, support)
     fault = attack_fault(ruleset, a, d, a + support)
     rule = None if fault is None else (fault.clause or "armies")

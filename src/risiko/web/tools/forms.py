@@ -9,9 +9,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from risiko.board import NUM_TERRITORIES, territory_name
+from risiko.odds import MAX_ARMIES
 from risiko.ruleset import PRESETS
-
-from .calc import MAX_ARMIES
 
 
 def ruleset_choices() -> list[tuple[str, str]]:

@@ -14,8 +14,8 @@ from django.views.decorators.http import require_POST
 from risiko.faults import Fault
 from risiko.sheet import SheetError, parse_sheet_text
 from risiko.web import services
-from risiko.web.core.faults import SHEET_FAULT, TOO_DEEP
-from risiko.web.core.limits import MAX_JSON_DEPTH, loads
+from risiko.web.core.faults import SHEET_FAULT
+from risiko.web.core.limits import loads
 from risiko.web.core.tokens import once
 from risiko.web.core.uploads import limit_upload
 from risiko.web.evenings.models import Evening
@@ -137,8 +137,6 @@ def _sheet(text: str, t: Tournament, e: Evening, table: GameTable) -> Any:
         raise services.ServiceError(*[
             f if isinstance(f, Fault) else SHEET_FAULT(where, text=str(f)) for f in err.faults
         ]) from None
-    except RecursionError:
-        raise services.ServiceError(TOO_DEEP({"field": "sheet"}, limit=MAX_JSON_DEPTH)) from None
 
 
 @referee_required
