@@ -152,6 +152,10 @@ def test_backup_and_restore_in_the_data_dir(data_dir, tmp_path):
     live = data_dir / "risiko.sqlite3"
     _make_db(live, "before")
     backup = tmp_path / "saved" / "club.sqlite3"
+    missing = run("backup", str(backup))  # a backup never creates folders
+    assert missing.exit_code == 2 and f"no folder {tmp_path / 'saved'}" in missing.output
+    assert not (tmp_path / "saved").exists()
+    (tmp_path / "saved").mkdir()
 
     result = run("backup", str(backup), "--json")
     assert result.exit_code == 0, result.output
@@ -201,6 +205,27 @@ def test_restore_refuses_what_is_not_a_backup(data_dir, tmp_path):
         result = run("restore", str(bad), "--yes")
         assert result.exit_code == 2 and why in result.output, result.output
     assert _value(data_dir / "risiko.sqlite3") == "live"
+
+
+def test_backup_into_a_missing_folder_is_refused_and_writes_nothing(data_dir, tmp_path):
+    data_dir.mkdir()
+    _make_db(data_dir / "risiko.sqlite3", "live")
+    for name in ("x.sqlite3", "season.json"):
+        dest = tmp_path / "nonexistent" / "dir" / name
+        result = run("backup", str(dest))
+        assert result.exit_code == 2, result.output
+        assert f"no folder {dest.parent}" in result.output and "nothing was written" in \
+            result.output
+    assert not (tmp_path / "nonexistent").exists()
+
+
+def test_restore_of_a_season_file_nested_too_deep_is_a_fault(data_dir, tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    result = run("restore", str(deep), "--yes")
+    assert result.exit_code != 0 and isinstance(result.exception, SystemExit), result.exception
+    assert "nested deeper than 24 levels" in result.output
+    assert not data_dir.exists()  # nothing written, not even the database
 
 
 def test_backup_of_another_database_points_to_its_own_tools(tmp_path, monkeypatch):

@@ -296,3 +296,37 @@ def test_a_referee_explains_the_attacks_of_a_position(client, referee):
     assert refused.status_code == 400 and refused.json()["faults"]
     assert client.post(reverse("attack_position_api"), "{",
                        content_type="application/json").status_code == 400
+
+
+@pytest.mark.db
+@pytest.mark.django_db
+def test_the_attack_json_refuses_what_is_not_armies_as_faults(client, referee):
+    from risiko.faults import Fault
+
+    client.force_login(referee)
+    url = reverse("attack_api")
+    cases = [
+        ({"attacker": "abc", "defender": 1}, "service.not_whole", {"field": "attacker"}),
+        ({"attacker": 3, "defender": "1.5"}, "service.not_whole", {"field": "defender"}),
+        ({"defender": 1}, "service.missing_field", {"field": "attacker"}),
+        ({"attacker": 3, "defender": 1, "support": "tanti"}, "service.not_whole",
+         {"field": "support"}),
+        ({"attacker": 401, "defender": 1}, "odds.too_many_armies", {}),
+        ({"attacker": 3, "defender": "9" * 40}, "service.not_whole", {"field": "defender"}),
+    ]
+    for query, code, subjects in cases:
+        r = client.get(url, query)
+        assert r.status_code == 400, query
+        doc = r.json()
+        assert [f["code"] for f in doc["faults"]] == [code], doc
+        assert doc["faults"][0]["subjects"] == subjects
+        assert "invalid literal" not in doc["error"] and doc["error"] == doc["faults"][0][
+            "message"]
+        said = Fault(code, subjects=subjects, params=doc["faults"][0]["params"]).message("it")
+        assert said != doc["error"]  # the Italian words exist
+    r = client.get(url, {"attacker": 400, "defender": 400})  # the limit itself is computed
+    assert r.status_code == 200 and r.json()["attacker"] == 400
+    bad_hand = client.get(reverse("card_set_api"), {"cards": "Alaska,Ontario,Quebec",
+                                                    "hand": "abc"})
+    assert bad_hand.status_code == 400
+    assert bad_hand.json()["faults"][0]["code"] == "service.not_whole"

@@ -124,6 +124,15 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
 
 
+def check_folder(dest: Path) -> None:
+    """ValueError naming the folder when ``dest``'s folder does not exist (a backup never
+    creates folders: a mistyped path would hide the backup where nobody looks for it)."""
+    folder = dest.parent
+    if not folder.is_dir():
+        raise ValueError(f"no folder {folder}: create it first, or give a file in an existing "
+                         "folder (nothing was written)")
+
+
 def backup_sqlite(database: Path, dest: Path) -> int:
     """Copy ``database`` to ``dest`` with SQLite's online backup; return the bytes written."""
     if not database.is_file():
@@ -132,7 +141,7 @@ def backup_sqlite(database: Path, dest: Path) -> int:
         raise ValueError(f"{dest} is the database itself")
     from risiko.web.private_files import create_private_file
 
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    check_folder(dest)
     part = dest.with_name(dest.name + ".part")
     part.unlink(missing_ok=True)
     # the club's data, readable by its owner only from the first byte (like secret.key):
@@ -246,7 +255,6 @@ def export_season_file(path: Path, tournament: str | None) -> str:
         if t is None:
             fail(NO_TOURNAMENT())
     data = _service_call(services, lambda: services.export_season(t))
-    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return str(t.slug)
 
@@ -396,8 +404,13 @@ def register(app: typer.Typer) -> None:
         ] = None,
         json_out: JsonOpt = False,
     ) -> None:
-        """Back up the SQLite database (online, safe while serving) or a season file."""
+        """Back up the SQLite database (online, safe while serving) or a season file, into
+        an existing folder."""
         require_web("backup")
+        try:
+            check_folder(file)
+        except ValueError as e:
+            fail(str(e))
         if file.suffix.lower() == ".json":
             slug = export_season_file(file, tournament)
             report: dict[str, Any] = {"backup": str(file), "kind": "season", "tournament": slug}

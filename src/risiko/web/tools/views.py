@@ -491,19 +491,46 @@ def _bad_request(message: str) -> JsonResponse:
     return JsonResponse({"error": message}, status=400)
 
 
+def _refused(err: Exception) -> JsonResponse:
+    """400: the refusal's English messages (``error``) and its ``faults`` (JSON is English)."""
+    from risiko.faults import faults_json
+
+    faults = list(getattr(err, "faults", None) or ())
+    if not faults:
+        return _bad_request(str(err))
+    return JsonResponse({"error": "; ".join(f.message("en") for f in faults),
+                         "faults": faults_json(faults)}, status=400)
+
+
+def _whole(query: Any, field: str, default: int | None = None) -> int:
+    """The whole number of the query parameter ``field`` (``default`` when absent or
+    empty); ServiceError (``service.missing_field`` / ``service.not_whole``) naming it."""
+    from risiko.web.core import faults as F
+
+    text = str(query.get(field) or "").strip()
+    if not text:
+        if default is None:
+            raise web_services.ServiceError(F.MISSING_FIELD({"field": field}))
+        return default
+    digits = text[1:] if text[:1] in "+-" else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
+        raise web_services.ServiceError(F.NOT_WHOLE({"field": field}, value=repr(text[:40])))
+    return int(text)
+
+
 @referee_required
 @require_GET
 def attack_api(request: HttpRequest) -> JsonResponse:
     """JSON: ``?attacker=A&defender=D[&support=S][&ruleset=club-milano]`` -> legal, rule,
     reason (the library's), dice, p_conquer, expected losses, most likely outcomes."""
     try:
-        a = int(request.GET["attacker"])
-        d = int(request.GET["defender"])
-        support = int(request.GET.get("support") or 0)
+        a = _whole(request.GET, "attacker")
+        d = _whole(request.GET, "defender")
+        support = _whole(request.GET, "support", 0)
         ruleset = get_ruleset(request.GET.get("ruleset") or "club-milano")
         check = check_attack(a, d, ruleset, support)
-    except (KeyError, ValueError) as err:
-        return _bad_request(f"attacker and defender are armies (>= 1), support >= 0: {err}")
+    except ValueError as err:  # ServiceError and the library's faults are ValueErrors
+        return _refused(err)
     return JsonResponse(check.to_dict())
 
 
@@ -558,13 +585,13 @@ def card_set_api(request: HttpRequest) -> JsonResponse:
     try:
         cards = [c.strip() for c in request.GET.get("cards", "").split(",") if c.strip()]
         owned = [c.strip() for c in request.GET.get("owned", "").split(",") if c.strip()]
-        hand = int(request.GET.get("hand") or 3)
+        hand = _whole(request.GET, "hand", 3)
         if not 3 <= hand <= NUM_CARDS:  # as the page's form: a hand the deck can deal
             raise ValueError(f"hand is the cards in hand at the trade, 3 to {NUM_CARDS}")
         ruleset = get_ruleset(request.GET.get("ruleset") or "club-milano")
         result = card_set_value(cards, hand, owned, ruleset)
     except ValueError as err:
-        return _bad_request(str(err))
+        return _refused(err)
     return JsonResponse(result.to_dict())
 
 
