@@ -205,6 +205,21 @@ def test_every_bad_row_is_named_and_nothing_is_written(tmp_path: Path) -> None:
     assert "Giocatore, riga 9: cella vuota (giocatore)" in italian.output
 
 
+def test_a_row_dated_outside_the_club_years_is_named_and_nothing_is_written(
+        tmp_path: Path) -> None:
+    season = new_season(tmp_path)
+    before = season.read_text(encoding="utf-8")
+    rows = [list(r) for r in ROWS]
+    rows[5][1] = "31/12/9999"    # sheet row 7
+    sheet = tmp_path / "risultati.csv"
+    sheet.write_bytes(italian_csv(HEADER, rows))
+    res = cli("tournament", "--file", str(season), "--write", "import-sheet", str(sheet))
+    assert res.exit_code == 1
+    assert res.output.strip().splitlines() == [
+        "Data, row 7: an evening falls in the years 2000 to 2099, not on 9999-12-31"]
+    assert season.read_text(encoding="utf-8") == before
+
+
 def test_the_formula_guard_of_our_own_csv_is_taken_off(tmp_path: Path) -> None:
     season = new_season(tmp_path)
     rows = [list(r) for r in ROWS]

@@ -56,7 +56,14 @@ from typing import Any
 from ..csvcells import restore_cell
 from ..faults import Fault, InvalidInputError, RisikoError, define, define_words
 from ..names import clean_name, name_key
-from .model import Evening, Schedule, Table, Tournament, scores_in_seat_order
+from .model import (
+    Evening,
+    Schedule,
+    Table,
+    Tournament,
+    evening_date_fault,
+    scores_in_seat_order,
+)
 
 __all__ = [
     "COLUMNS",
@@ -312,6 +319,11 @@ def read_rows(cells: Iterable[Sequence[Any]], columns: Mapping[str, str] | None 
             return found
 
         day = value("date", _date, BAD_DATE)
+        far = None if day is None else evening_date_fault(
+            day, row=number, field=str(header[at["date"]]))
+        if far is not None:  # 31/12/9999: an evening outside the club's years
+            faults.append(far)
+            day = None
         table = value("table", _table_number, BAD_TABLE)
         score = value("score", _whole, BAD_SCORE)
         marks = {}
