@@ -174,6 +174,7 @@ def test_backup_part_file_backup_and_restore_are_private(tmp_path, loose_umask, 
     monkeypatch.setattr(os, "chmod", refuse)
     monkeypatch.setattr(Path, "chmod", refuse)
 
+    (tmp_path / "saved").mkdir()  # a backup goes into an existing folder (never makes one)
     dest = tmp_path / "saved" / "club.sqlite3"
     assert web_commands.backup_sqlite(live, dest) > 0
     assert seen == {"club.sqlite3.part": 0o600}
