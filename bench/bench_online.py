@@ -80,6 +80,32 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _database_backends() -> list[int]:
+    """The PostgreSQL server processes serving the benchmark's database (by their title)."""
+    name = PG.rpartition("/")[2]
+    out = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                title = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if title.startswith("postgres: ") and f" {name} " in title:
+                out.append(int(proc.name))
+    return out
+
+
+def _database_connections() -> int:
+    """Open connections to the benchmark's database (the pools of the workers)."""
+    import psycopg
+
+    base, _, name = PG.rpartition("/")
+    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s",
+                           [name]).fetchone()
+    return int(row[0]) if row else 0
+
+
 def _children(pid: int) -> list[int]:
     out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
     return [int(x) for x in out.split()]
@@ -183,6 +209,9 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--think", type=float, default=1.0)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--server-arg", action="append", default=[],
+                    help="one more argument for uvicorn "
+                         "(e.g. --server-arg=--ws-per-message-deflate=true)")
     ap.add_argument("--bots", help=argparse.SUPPRESS)  # the bots' process: URL
     ap.add_argument("--tables-file", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
@@ -203,7 +232,9 @@ def main() -> int:
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "risiko.web.asgi:application", "--host", "127.0.0.1",
          "--port", str(port), "--workers", str(args.workers), "--ws", "websockets-sansio",
-         "--lifespan", "on", "--log-level", "warning", "--no-access-log"],
+         "--lifespan", "on", "--log-level", "warning", "--no-access-log",
+         # as risiko serve: no permessage-deflate
+         "--ws-per-message-deflate", "false", *args.server_arg],
         env=_env(data_dir), cwd=ROOT)
     try:
         for _ in range(300):
@@ -216,6 +247,7 @@ def main() -> int:
         workers = _children(server.pid)
         rss_before = sum(_rss_kib(p) for p in workers)
         cpu_before = sum(_cpu_s(p) for p in workers)
+        db_cpu_before = {p: _cpu_s(p) for p in _database_backends()}
         out = Path(data_dir) / "result.json"
         samples: list[tuple[float, float]] = []
         sampling = threading.Event()
@@ -241,6 +273,9 @@ def main() -> int:
         gone = [p for p in workers if not Path(f"/proc/{p}").exists()]
         rss_after = sum(_rss_kib(p) for p in workers)
         cpu_after = sum(_cpu_s(p) for p in workers)
+        db_cpu = sum(_cpu_s(p) - db_cpu_before.get(p, 0.0) for p in _database_backends())
+        # the workers' pools: at most RISIKO_DB_POOL_MAX each, none left over after the run
+        db_connections = _database_connections()
         result = json.loads(out.read_text())
     finally:
         server.terminate()
@@ -266,6 +301,9 @@ def main() -> int:
         "workers_cpu_ms_per_action": round(1000 * (cpu_after - cpu_before) / max(1, len(lat)),
                                            2),
         "client_cpu_s": round(result["client_cpu_s"], 1),
+        # PostgreSQL's backends for the benchmark's database (those open at the end)
+        "database_cpu_ms_per_action": round(1000 * db_cpu / max(1, len(lat)), 2),
+        "database_connections_after": db_connections,
         # a worker gone during the run (uvicorn restarts a worker that stops answering its
         # health check): its CPU and memory are missing from the figures above
         "workers_gone": len(gone),

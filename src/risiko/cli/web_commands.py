@@ -46,6 +46,15 @@ from .common import (
 ALL_INTERFACES = ("0.0.0.0", "::", "")
 DEFAULT_ALLOWED_HOSTS = "localhost,127.0.0.1,[::1]"
 
+#: how ``serve`` runs uvicorn (besides the address, workers and logging): the client's address
+#: behind a proxy is RISIKO_TRUSTED_PROXIES, read by the app
+#: (risiko.web.site.middleware.TrustedProxyMiddleware), not uvicorn's own guess; the lifespan
+#: starts the online tables' deadline scheduler; the WebSockets of the ``websockets`` package
+#: (uvicorn[standard]), not compressed: permessage-deflate compressed each table's small
+#: messages once per connection, a quarter of a worker's CPU per action (docs/benchmarks.md)
+UVICORN_OPTIONS: dict[str, Any] = {"proxy_headers": False, "lifespan": "on",
+                                   "ws": "websockets-sansio", "ws_per_message_deflate": False}
+
 
 # --- serve ----------------------------------------------------------------------------------
 
@@ -385,14 +394,10 @@ def register(app: typer.Typer) -> None:
             "risiko.web.asgi:application",
             host=host or "0.0.0.0",
             port=port,
-            # the client's address behind a proxy: RISIKO_TRUSTED_PROXIES, read by the app
-            # (risiko.web.site.middleware.TrustedProxyMiddleware), not uvicorn's own guess
-            proxy_headers=False,
-            lifespan="on",  # starts the online tables' deadline scheduler
-            ws="websockets-sansio",  # the websockets package (uvicorn[standard])
             workers=workers,
             log_level="info",
             access_log=bool(settings.DEBUG),
+            **UVICORN_OPTIONS,
         )
 
     @app.command()
