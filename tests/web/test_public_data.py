@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as _dt
 import gettext
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from risiko.tournament.season import season_report
 from risiko.tournament.standings import compute_standings
 from risiko.web import services
 from risiko.web.public import chart, data, texts
-from risiko.web.results.models import TableResult
+from risiko.web.results.models import GameTable, TableResult
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 LOCALE = Path(__file__).resolve().parents[2] / "src" / "risiko" / "web" / "public" / "locale"
@@ -231,3 +232,54 @@ def test_the_catalogues_are_translated_and_compiled():
             assert msgstr, f"{lang}: {msgid!r} has no translation"
             assert compiled.get(msgid) == msgstr, f"{lang}: {msgid!r}: compile the catalogue"
 
+
+
+def _join_snapshot_threads() -> None:
+    for th in threading.enumerate():
+        if th.name.startswith("snapshot-"):
+            th.join(30)
+
+
+@pytest.mark.db
+@pytest.mark.django_db(transaction=True)  # the computing thread reads what was committed
+def test_on_the_server_phones_get_the_standings_from_before_while_a_thread_computes(
+        settings):
+    settings.RISIKO_PUBLIC_BACKGROUND = True
+    t = build()
+    first = data.snapshot(t)  # no snapshot yet: computed by the request itself
+    assert first.row_of["Bice"]["points"] == 33  # 40 at the first evening, -7 table penalty
+    _second_table_result(t)  # 70 at the second evening: 103
+    assert data.snapshot(t) is first  # answered at once with the one from before
+    _join_snapshot_threads()
+    assert data.snapshot(t).row_of["Bice"]["points"] == 103
+    # the console never gets an old one
+    table = GameTable.objects.get(evening__tournament=t, evening__date="2027-03-09", number=2)
+    services.enter_scores(table, {"Bice": 60, "Ciro": 30, "Fede": 45, "Ivo": 25},
+                          reason="corrected", who=WHO)
+    assert data.snapshot(t, fresh=True).row_of["Bice"]["points"] == 93
+    _join_snapshot_threads()
+
+
+@pytest.mark.db
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_computation_in_a_thread_is_computed_again_by_the_next_request(
+        settings, monkeypatch):
+    settings.RISIKO_PUBLIC_BACKGROUND = True
+    t = build()
+    first = data.snapshot(t)
+    real = data.load_tournament
+    calls: list[int] = []
+
+    def broken_once(tournament):
+        calls.append(tournament.pk)
+        if len(calls) == 1:
+            raise RuntimeError("a fault nobody foresaw")
+        return real(tournament)
+
+    monkeypatch.setattr(data, "load_tournament", broken_once)
+    monkeypatch.setattr(threading, "excepthook", lambda args: None)  # the thread's traceback
+    _second_table_result(t)
+    assert data.snapshot(t) is first  # the thread fails
+    _join_snapshot_threads()
+    second = data.snapshot(t)  # computed by this request, not left to another thread
+    assert calls == [t.pk, t.pk] and second.row_of["Bice"]["points"] == 103

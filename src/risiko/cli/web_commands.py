@@ -343,6 +343,11 @@ def register(app: typer.Typer) -> None:
         if https:
             os.environ["RISIKO_HTTPS"] = "1"
 
+        # SQLite: keep idle connections between requests (each request runs in a thread of
+        # its own under the ASGI server; opening a connection costs more than a cached page)
+        os.environ.setdefault("RISIKO_SQLITE_KEEP", "8")
+        # phones get the standings from before a change while a thread computes the new ones
+        os.environ.setdefault("RISIKO_PUBLIC_BACKGROUND", "1")
         lan_ip = lan_address() if host in ALL_INTERFACES else None
         urls = prepare_environment(host, port, dev, lan_ip)
 

@@ -145,6 +145,13 @@ SQLITE_OPTIONS: dict[str, Any] = {
     "transaction_mode": "IMMEDIATE",
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
+#: the public pages after a change answer with the standings from before it while a thread
+#: computes the new ones (risiko.web.public.data.snapshot; ``risiko serve`` turns it on)
+RISIKO_PUBLIC_BACKGROUND = os.environ.get("RISIKO_PUBLIC_BACKGROUND", "") == "1"
+#: SQLite: idle connections kept per process between requests (risiko.web.dbbackends.sqlite3;
+#: ``risiko serve`` sets 8; 0: a new connection per request, closed at its end)
+RISIKO_SQLITE_KEEP = int(os.environ.get("RISIKO_SQLITE_KEEP") or 0)
+RISIKO_SQLITE_KEEP_SECONDS = 300.0
 #: PostgreSQL: a bounded pool of connections (psycopg's), given back after each request
 #: whatever thread served it (``RISIKO_DB_POOL_MAX``, default 8; ``0``: no pool, a connection
 #: per request closed at its end). Never persistent connections: under the ASGI server each

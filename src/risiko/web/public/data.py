@@ -5,7 +5,8 @@ queries. :func:`snapshot` gives everything computed from it -
 the season report (``risiko season --json``), each evening's tables with every seat's score,
 the points of every player after each qualifying evening - cached in this process under a key
 that changes with every write (see :func:`change_key`): the first request after a write
-computes it, a public request arriving during that computation gets the one from before.
+computes it (on the server: a thread started by it), a public request arriving during that
+computation gets the one from before.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.contrib.admin.models import LogEntry
 from django.db import connection, models, transaction
 from django.db.models.signals import post_delete, post_save
@@ -421,6 +423,7 @@ def change_key() -> tuple[Any, ...]:
 
 
 _building: dict[int, threading.Lock] = {}
+_background_failed: set[int] = set()  # tournaments whose last computation in a thread failed
 
 
 def _cached(pk: int, key: tuple[Any, ...]) -> Snapshot | None:
@@ -432,6 +435,51 @@ def _cached(pk: int, key: tuple[Any, ...]) -> Snapshot | None:
     return None
 
 
+def _compute(t: Tournament, lock: threading.Lock) -> Snapshot:
+    """Compute and cache the snapshot of ``t`` (``lock``, this tournament's, is held by the
+    caller and released here)."""
+    try:
+        key = change_key()  # what changed while the caller waited is seen now
+        found = _cached(t.pk, key)
+        if found is not None:
+            return found
+        domain = load_tournament(t)
+        snap = Snapshot(domain, unreadable=last_unreadable(t))
+        with _cache_lock:
+            _CACHE[t.pk] = (key, snap)
+            _background_failed.discard(t.pk)
+            _CACHE.move_to_end(t.pk)
+            while len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+        return snap
+    finally:
+        lock.release()
+
+
+def _compute_in_background(t: Tournament, lock: threading.Lock) -> None:
+    """:func:`_compute` in a thread of its own, which gives its database connection back."""
+    from django.db import connections
+
+    def work() -> None:
+        try:
+            _compute(t, lock)
+        except Exception:
+            with _cache_lock:  # the next request computes it itself and shows the error
+                _background_failed.add(t.pk)
+            raise
+        finally:
+            connections.close_all()
+
+    threading.Thread(target=work, name=f"snapshot-{t.pk}", daemon=True).start()
+
+
+def background_snapshots() -> bool:
+    """True when a public request after a change answers with the snapshot from before it
+    while a thread computes the new one (``RISIKO_PUBLIC_BACKGROUND``; ``risiko serve`` turns
+    it on)."""
+    return bool(getattr(settings, "RISIKO_PUBLIC_BACKGROUND", False))
+
+
 def snapshot(t: Tournament, *, fresh: bool = False) -> Snapshot:
     """The :class:`Snapshot` of ``t``, from the cache when nothing changed since it was
     computed.
@@ -440,8 +488,12 @@ def snapshot(t: Tournament, *, fresh: bool = False) -> Snapshot:
     gets the snapshot from before the change - it arrived at the same moment as the change,
     and a phone polling the standings asks again 10 seconds later - instead of waiting or
     computing it too (50 phones polling would otherwise compute a new result once each,
-    every one slower for sharing the processor). ``fresh=True`` (the referee console: a
-    referee must see what was just saved) waits for the computation instead."""
+    every one slower for sharing the processor). With :func:`background_snapshots` (the
+    server) no public request computes it at all once there is a snapshot: the first one
+    after a change starts the computation in a thread and, like the others, gets the
+    snapshot from before - a phone never waits for the standings to be recomputed.
+    ``fresh=True`` (the referee console: a referee must see what was just saved) waits for
+    the computation instead."""
     found = _cached(t.pk, change_key())
     if found is not None:
         return found
@@ -451,21 +503,11 @@ def snapshot(t: Tournament, *, fresh: bool = False) -> Snapshot:
     if not lock.acquire(blocking=fresh or previous is None):
         assert previous is not None
         return previous[1]
-    try:
-        key = change_key()  # what changed while this request waited is seen now
-        found = _cached(t.pk, key)
-        if found is not None:
-            return found
-        domain = load_tournament(t)
-        snap = Snapshot(domain, unreadable=last_unreadable(t))
-        with _cache_lock:
-            _CACHE[t.pk] = (key, snap)
-            _CACHE.move_to_end(t.pk)
-            while len(_CACHE) > _CACHE_SIZE:
-                _CACHE.popitem(last=False)
-        return snap
-    finally:
-        lock.release()
+    if (previous is not None and not fresh and background_snapshots()
+            and t.pk not in _background_failed):
+        _compute_in_background(t, lock)
+        return previous[1]
+    return _compute(t, lock)
 
 
 def clear_cache() -> None:
