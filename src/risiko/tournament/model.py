@@ -25,6 +25,7 @@ import datetime as _dt
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from typing import Any, Literal, get_args
 
 from ..faults import Fault, InvalidInputError, define, define_words
@@ -487,10 +488,15 @@ class Table:
         """Every seat's :class:`SeatResult`, in seat order; () if not played.
 
         Players missing from ``scores`` count 0. Raises :class:`risiko.sheet.SheetError`
-        only for a sheet whose ruleset cannot be loaded.
+        only for a sheet whose ruleset cannot be loaded. Remembered by value (the table and
+        the ruleset are frozen): the standings of every evening, and of the tournament
+        loaded again after a change elsewhere, score each table once.
         """
         if not self.played:
             return ()
+        return _table_results(self, ruleset)
+
+    def _results(self, ruleset: Ruleset) -> tuple[SeatResult, ...]:
         gone = self.left_the_game()
         base: dict[str, int] = {}
         risiko: set[str] = set()
@@ -513,6 +519,11 @@ class Table:
             out.append(SeatResult(player, b, pen, b + pen, player in risiko and player not in
                                   gone, player in gone))
         return tuple(out)
+
+
+@lru_cache(maxsize=16384)
+def _table_results(table: Table, ruleset: Ruleset) -> tuple[SeatResult, ...]:
+    return table._results(ruleset)
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,12 @@ import datetime as _dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from functools import cached_property, lru_cache
 from typing import Any
 
 from ..faults import Fault, Severity, define
-from .model import Draw, Evening, Stage, Tournament, TournamentFormat
-from .ranking import Number, json_number, number, rank_table
+from .model import Draw, Evening, SeatResult, Stage, Tournament, TournamentFormat
+from .ranking import Number, RankingPoints, TableRanking, json_number, number, rank_table
 from .seating import expelled_before
 
 __all__ = [
@@ -69,7 +70,7 @@ class TableEntry:
     bonus: Decimal = Decimal(0)
     won: bool = False
 
-    @property
+    @cached_property
     def points(self) -> Decimal:
         """Ranking points of this table (the table score when no formula was applied)."""
         return Decimal(self.score) if self.ranking is None else self.ranking
@@ -100,6 +101,21 @@ class PlayerRecord:
     expelled: tuple[str, str] | None = None
     previous_position: int | None = None
 
+    @cached_property
+    def by_points(self) -> tuple[TableEntry, ...]:
+        """The tables, best ranking points first (then table score, date, table)."""
+        return tuple(sorted(self.tables, key=lambda t: (-t.points, -t.score, t.date, t.table)))
+
+    @cached_property
+    def scores_down(self) -> tuple[int, ...]:
+        """The table scores, highest first."""
+        return tuple(sorted((t.score for t in self.tables), reverse=True))
+
+    @cached_property
+    def points_down(self) -> tuple[Decimal, ...]:
+        """The tables' ranking points, highest first."""
+        return tuple(sorted((t.points for t in self.tables), reverse=True))
+
 
 @dataclass(frozen=True)
 class Metric:
@@ -119,7 +135,7 @@ def counted_tables(record: PlayerRecord, fmt: TournamentFormat) -> list[TableEnt
     (``best_of``), or all but the ``discard_worst`` worst once more evenings than that have
     been held and at least ``discard_from_evening``; an evening missed counts as the worst
     (0, dropped first)."""
-    order = sorted(record.tables, key=lambda t: (-t.points, -t.score, t.date, t.table))
+    order = record.by_points
     keep = len(order)
     held = record.evenings_held
     if fmt.best_of is not None:
@@ -127,7 +143,7 @@ def counted_tables(record: PlayerRecord, fmt: TournamentFormat) -> list[TableEnt
     elif (fmt.discard_worst and held > fmt.discard_worst
           and held >= fmt.discard_from_evening):
         keep = held - fmt.discard_worst
-    return order[:keep]
+    return list(order[:keep])
 
 
 def counted_table_points(record: PlayerRecord, fmt: TournamentFormat) -> int:
@@ -155,14 +171,14 @@ def _best(r: PlayerRecord, fmt: TournamentFormat) -> int | None:
 
 def _nth_score(n: int) -> Callable[[PlayerRecord, TournamentFormat], int | None]:
     def compute(r: PlayerRecord, fmt: TournamentFormat) -> int | None:
-        scores = sorted((t.score for t in r.tables), reverse=True)
+        scores = r.scores_down
         return scores[n - 1] if len(scores) >= n else None
     return compute
 
 
 def _nth_ranking(n: int) -> Callable[[PlayerRecord, TournamentFormat], Number | None]:
     def compute(r: PlayerRecord, fmt: TournamentFormat) -> Number | None:
-        values = sorted((t.points for t in r.tables), reverse=True)
+        values = r.points_down
         return number(values[n - 1]) if len(values) >= n else None
     return compute
 
@@ -326,7 +342,7 @@ def player_records(tournament: Tournament, until: _dt.date | None = None,
             results = table.results(rs)
             if not results:
                 continue
-            ranked = rank_table(results, formula, table.winners, table.eliminated)
+            ranked = _rank_table(results, formula, table.winners, table.eliminated)
             for seat in results:
                 r = ranked[seat.player]
                 tables.setdefault(seat.player, []).append(
@@ -361,6 +377,15 @@ def player_records(tournament: Tournament, until: _dt.date | None = None,
         )
         for name in names
     }
+
+
+@lru_cache(maxsize=16384)
+def _rank_table(results: tuple[SeatResult, ...], formula: RankingPoints,
+                winners: frozenset[str], eliminated: tuple[str, ...]
+                ) -> dict[str, TableRanking]:
+    """:func:`rank_table`, remembered by value (read it, never change it): the standings of
+    every evening, and after a change elsewhere, rank each unchanged table once."""
+    return rank_table(results, formula, winners, eliminated)
 
 
 def compute_standings(tournament: Tournament, until: _dt.date | None = None,
