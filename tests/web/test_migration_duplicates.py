@@ -1,13 +1,18 @@
 """The data migration that comes before the "one current row" constraints, tried on a
 database built with the duplicates an older version let through (20 identical requests at
 once on PostgreSQL): the latest row stays current, the others are superseded, each with an
-audit entry the console shows; names are put in NFC and twins merged (or listed); on
-SQLite a backup of the file is taken first."""
+audit entry the console shows; names are put in NFC and twins merged (or listed); a backup
+is taken first (SQLite: a copy of the file; PostgreSQL: pg_dump, else a JSON copy of the rows;
+neither: the migration stops, nothing changed)."""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
+import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -23,6 +28,18 @@ BEFORE = [("core", "0001_initial"), ("players", "0002_player_key"),
           ("tournaments", "0002_draw_players_key")]
 
 
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path, monkeypatch) -> Path:
+    """The data folder, where the PostgreSQL backup goes."""
+    monkeypatch.setenv("RISIKO_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def _postgres_only() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the backup of a PostgreSQL database")
+
+
 def _migrate(targets):
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
@@ -35,8 +52,9 @@ def _latest():
     return executor.loader.graph.leaf_nodes()
 
 
-def test_duplicates_are_resolved_the_same_way_every_time(tmp_path):
-    old = _migrate(BEFORE)
+def _build_duplicates(old) -> dict[str, int]:
+    """The duplicates an older version let through (see the comments); the ids of the
+    rows the test checks."""
     Player = old.get_model("players", "Player")
     Tournament = old.get_model("tournaments", "Tournament")
     Entry = old.get_model("tournaments", "Entry")
@@ -78,6 +96,11 @@ def test_duplicates_are_resolved_the_same_way_every_time(tmp_path):
     Draw.objects.create(tournament=t, stage="semifinal", order=["Anna", "Bruno"])
     Draw.objects.create(tournament=t, stage="semifinal", order=["Bruno", "Anna"])
 
+    return {"first": first.pk, "second": second.pk, "kept_appeal": kept_appeal.pk}
+
+
+def test_duplicates_are_resolved_the_same_way_every_time(tmp_path):
+    ids = _build_duplicates(_migrate(BEFORE))
     _migrate(_latest())
 
     from risiko.web import selectors
@@ -93,9 +116,9 @@ def test_duplicates_are_resolved_the_same_way_every_time(tmp_path):
 
     anna = A.objects.current().filter(player__name="Anna")
     assert [a.at for a in anna] == ["21:20"] and A.objects.filter(player__name="Anna").count() == 3
-    assert list(R.objects.current().values_list("id", flat=True)) == [second.pk]
-    assert R.objects.get(pk=first.pk).superseded
-    assert list(Ap.objects.current().values_list("id", flat=True)) == [kept_appeal.pk]
+    assert list(R.objects.current().values_list("id", flat=True)) == [ids["second"]]
+    assert R.objects.get(pk=ids["first"]).superseded
+    assert list(Ap.objects.current().values_list("id", flat=True)) == [ids["kept_appeal"]]
     assert [c.points for c in C.objects.current()] == [30]
     assert [d.order for d in D.objects.current()] == [["Bruno", "Anna"]]
     assert S.objects.current().count() == 4 and S.objects.count() == 8
@@ -113,7 +136,7 @@ def test_duplicates_are_resolved_the_same_way_every_time(tmp_path):
     assert row.games == 1
     # the console's home page shows referees every change the update made
     _console_shows(log)
-    # SQLite: the file was copied first (PostgreSQL: no copy; the audit holds old values)
+    # SQLite: the file was copied first (PostgreSQL: test_postgres_backup_*)
     if connection.vendor == "sqlite":
         name = Path(connection.settings_dict["NAME"])
         backups = list(name.parent.glob(name.name + ".before-0002-*"))
@@ -179,3 +202,94 @@ def test_twins_with_facts_on_the_same_evening_are_listed_not_merged():
     assert "both arrived (2027-03-02)" in entry.summary
     for backup in Path(str(connection.settings_dict["NAME"])).parent.glob("*.before-0002-*"):
         backup.unlink()
+
+
+# --- the backup on PostgreSQL ---------------------------------------------------------------
+
+
+def _dumped_rows(dump: Path, table: str) -> list[dict[str, str]]:
+    """The rows of ``table`` in a pg_dump custom-format file, as pg_restore writes them
+    (COPY text: booleans 't'/'f')."""
+    text = subprocess.run(["pg_restore", "--data-only", f"--table={table}", "-f", "-",
+                           str(dump)], capture_output=True, text=True, check=True).stdout
+    lines = iter(text.splitlines())
+    for line in lines:
+        if line.startswith(f"COPY public.{table} ("):
+            columns = line[line.index("(") + 1:line.index(")")].split(", ")
+            break
+    else:
+        raise AssertionError(f"no {table} in {dump}")
+    return [dict(zip(columns, row.split("\t"), strict=True))
+            for row in iter(lines.__next__, "\\.")]
+
+
+def test_postgres_backup_is_a_pg_dump_of_the_rows_as_they_were(data_folder, capsys):
+    _postgres_only()
+    if shutil.which("pg_dump") is None or shutil.which("pg_restore") is None:
+        pytest.skip("pg_dump and pg_restore are not on PATH")
+    _build_duplicates(_migrate(BEFORE))
+    capsys.readouterr()
+    _migrate(_latest())
+
+    [dump] = data_folder.glob("risiko-*.before-0002-*.dump")
+    assert dump.stat().st_mode & 0o777 == 0o600
+    assert f"backup of the database before resolving duplicates: {dump}" in \
+        capsys.readouterr().out
+    # as before the run: 4 current arrivals (Anna three times, Luè), 2 current results, the
+    # name typed with a combining accent, no audit entry of the update
+    arrivals = _dumped_rows(dump, "evenings_arrival")
+    assert sorted(a["at"] for a in arrivals if a["superseded"] == "f") == \
+        ["21:00", "21:00", "21:05", "21:20"]
+    assert [r["superseded"] for r in _dumped_rows(dump, "results_tableresult")] == ["f", "f"]
+    assert "Lue\u0300" in [p["name"] for p in _dumped_rows(dump, "players_player")]
+    assert _dumped_rows(dump, "auditlog_auditentry") == []
+
+
+def test_postgres_backup_without_pg_dump_is_a_json_copy(data_folder, tmp_path, monkeypatch,
+                                                         capsys):
+    _postgres_only()
+    _build_duplicates(_migrate(BEFORE))
+    monkeypatch.setenv("PATH", str(tmp_path))  # no pg_dump
+    capsys.readouterr()
+    _migrate(_latest())
+
+    [copy] = data_folder.glob("risiko-*.before-0002-*.json")
+    assert copy.stat().st_mode & 0o777 == 0o600
+    out = capsys.readouterr().out
+    assert f"backup of the database before resolving duplicates: {copy}" in out
+    assert "pg_dump is not on PATH: a JSON copy of the rows it may change instead" in out
+    rows = json.loads(copy.read_text(encoding="utf-8"))
+    current = [r["fields"]["at"] for r in rows
+               if r["model"] == "evenings.arrival" and not r["fields"]["superseded"]]
+    assert sorted(current) == ["21:00", "21:00", "21:05", "21:20"]
+    assert [r["fields"]["superseded"] for r in rows if r["model"] == "results.tableresult"] \
+        == [False, False]
+    names = [r["fields"]["name"] for r in rows if r["model"] == "players.player"]
+    assert names == ["Anna", "Bruno", "Carla", "Dario", "Lue\u0300", "LUÈ"]
+    assert sum(r["model"] == "results.seat" for r in rows) == 8
+
+
+def test_postgres_without_any_backup_the_migration_stops_before_changing_a_row(
+        data_folder, tmp_path, monkeypatch):
+    _postgres_only()
+    old = _migrate(BEFORE)
+    _build_duplicates(old)
+    path = os.environ["PATH"]
+    monkeypatch.setenv("PATH", str(tmp_path))  # no pg_dump
+    data_folder.parent.mkdir(exist_ok=True)
+    data_folder.write_text("a file where the data folder should be")  # no JSON copy either
+    try:
+        with pytest.raises(RuntimeError, match="no backup of the database could be written "
+                           r"before resolving duplicates \(pg_dump is not on PATH; "
+                           "NotADirectoryError.*nothing was changed"):
+            _migrate(_latest())
+        Arrival = old.get_model("evenings", "Arrival")
+        assert Arrival.objects.filter(superseded=False).count() == 4
+        from risiko.web.auditlog.models import AuditEntry
+
+        assert not AuditEntry.objects.filter(who=repair.WHO).exists()
+        assert old.get_model("players", "Player").objects.filter(name="Lue\u0300").exists()
+    finally:  # the next tests need the latest schema
+        monkeypatch.setenv("PATH", path)
+        monkeypatch.setenv("RISIKO_DATA_DIR", str(tmp_path / "data-after"))
+        _migrate(_latest())

@@ -4,8 +4,10 @@ address helper (fakes only: no traffic)."""
 from __future__ import annotations
 
 import json
+import shutil
 import socket
 import sqlite3
+import subprocess
 from contextlib import closing
 from pathlib import Path
 
@@ -228,10 +230,43 @@ def test_restore_of_a_season_file_nested_too_deep_is_a_fault(data_dir, tmp_path)
     assert not data_dir.exists()  # nothing written, not even the database
 
 
-def test_backup_of_another_database_points_to_its_own_tools(tmp_path, monkeypatch):
+def test_backup_of_postgres_without_pg_dump_points_to_its_own_tools(tmp_path, monkeypatch):
     monkeypatch.setenv("DATABASE_URL", "postgres://u@127.0.0.1:5/none")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no pg_dump
     result = run("backup", str(tmp_path / "b.sqlite3"))
-    assert result.exit_code == 2 and "pg_dump" in result.output
+    assert result.exit_code == 2 and "its own tools (pg_dump)" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_backup_of_postgres_that_pg_dump_cannot_reach_writes_nothing(tmp_path, monkeypatch):
+    if shutil.which("pg_dump") is None:
+        pytest.skip("pg_dump is not on PATH")
+    monkeypatch.setenv("DATABASE_URL", "postgres://u@127.0.0.1:5/none")  # nobody on port 5
+    result = run("backup", str(tmp_path / "b.dump"))
+    assert result.exit_code == 2 and "pg_dump failed: " in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.db
+@pytest.mark.django_db
+def test_backup_of_postgres_is_a_private_pg_dump(tmp_path, monkeypatch):
+    from django.db import connection
+
+    if connection.vendor != "postgresql" or shutil.which("pg_restore") is None:
+        pytest.skip("pg_dump of a PostgreSQL database")
+    db = connection.settings_dict
+    monkeypatch.setenv("DATABASE_URL", f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@"
+                       f"{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}")
+    dest = tmp_path / "club.dump"
+    result = run("backup", str(dest), "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report == {"backup": str(dest), "kind": "pg_dump", "database": db["NAME"],
+                      "bytes": dest.stat().st_size}
+    assert dest.stat().st_mode & 0o777 == 0o600 and not dest.with_suffix(".dump.part").exists()
+    listing = subprocess.run(["pg_restore", "--list", str(dest)], capture_output=True,
+                             text=True, check=True).stdout
+    assert "TABLE DATA public players_player" in listing
 
 
 # --- the season file (FILE.json) ------------------------------------------------------------

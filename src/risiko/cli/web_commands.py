@@ -11,8 +11,10 @@ open, with a QR code of it, and allows that host for the process.
 
 ``backup FILE`` / ``restore FILE --yes``: the SQLite database file, copied with SQLite's online
 backup (safe while the server runs); the backup (its ``.part`` file while it is written) and a
-restored database are created ``0600``, readable by their owner only. ``FILE.json`` is a
-season file (one tournament), for any database.
+restored database are created ``0600``, readable by their owner only. On PostgreSQL ``backup
+FILE`` runs ``pg_dump`` (custom format, the same writer as the data migration's backup) when
+it is on ``PATH``; ``restore`` is ``pg_restore``'s. ``FILE.json`` is a season file (one
+tournament), for any database.
 """
 
 from __future__ import annotations
@@ -110,14 +112,30 @@ def _print_qr(url: str) -> None:
 # --- backup and restore ---------------------------------------------------------------------
 
 
+def _database_url_config() -> dict[str, Any] | None:
+    """The database of ``DATABASE_URL`` as a Django ``DATABASES`` entry, None without it."""
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        return None
+    import dj_database_url
+
+    return dict(dj_database_url.parse(url))
+
+
+def postgres_settings() -> dict[str, Any] | None:
+    """The PostgreSQL database of ``DATABASE_URL`` (a Django ``DATABASES`` entry), or None
+    when the database is not PostgreSQL."""
+    config = _database_url_config()
+    if config is None or "postgresql" not in str(config.get("ENGINE", "")):
+        return None
+    return config
+
+
 def sqlite_database_path() -> Path | None:
     """The SQLite database file the settings would use (from ``DATABASE_URL`` or the data
     directory), or None when the database is not SQLite."""
-    url = os.environ.get("DATABASE_URL")
-    if url:
-        import dj_database_url
-
-        config: dict[str, Any] = dict(dj_database_url.parse(url))
+    config = _database_url_config()
+    if config is not None:
         if not str(config.get("ENGINE", "")).endswith("sqlite3"):
             return None
         name = str(config.get("NAME") or "")
@@ -167,6 +185,25 @@ def backup_sqlite(database: Path, dest: Path) -> int:
     except BaseException:
         part.unlink(missing_ok=True)
         raise
+    return dest.stat().st_size
+
+
+def backup_postgres(settings: dict[str, Any], dest: Path) -> int:
+    """Dump the PostgreSQL database of ``settings`` to ``dest`` with ``pg_dump`` (custom
+    format, for ``pg_restore``), through ``dest.part`` created ``0600`` (the same writer as
+    the data migration's backup, :mod:`risiko.web.core.pgdump`); return the bytes written.
+    FileNotFoundError without ``pg_dump``, ValueError with its words when it fails."""
+    from risiko.web.core.pgdump import pg_dump
+
+    check_folder(dest)
+    part = dest.with_name(dest.name + ".part")
+    part.unlink(missing_ok=True)
+    try:
+        pg_dump(settings, part)
+    except FileExistsError:
+        raise ValueError(f"{part} appeared while the backup started: "
+                         "another backup running?") from None
+    os.replace(part, dest)
     return dest.stat().st_size
 
 
@@ -425,15 +462,24 @@ def register(app: typer.Typer) -> None:
             slug = export_season_file(file, tournament)
             report: dict[str, Any] = {"backup": str(file), "kind": "season", "tournament": slug}
         else:
+            from risiko.web.core.pgdump import pg_dump_path
+
             database = sqlite_database_path()
-            if database is None:
+            postgres = postgres_settings() if database is None else None
+            if database is None and (postgres is None or pg_dump_path() is None):
                 fail(NOT_SQLITE(action="back up", tool="pg_dump"))
             try:
-                size = backup_sqlite(database, file)
+                if postgres is not None:
+                    size = backup_postgres(postgres, file)
+                    report = {"backup": str(file), "kind": "pg_dump",
+                              "database": str(postgres.get("NAME", "")), "bytes": size}
+                else:
+                    assert database is not None
+                    size = backup_sqlite(database, file)
+                    report = {"backup": str(file), "kind": "sqlite",
+                              "database": str(database), "bytes": size}
             except (ValueError, sqlite3.Error, OSError) as e:
                 fail(e)
-            report = {"backup": str(file), "kind": "sqlite", "database": str(database),
-                      "bytes": size}
         if json_out:
             emit_json(report)
         else:

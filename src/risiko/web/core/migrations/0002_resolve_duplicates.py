@@ -9,12 +9,19 @@
    superseded.
 
 Every change is an audit entry (who "migration"), which the console's home page lists.
-Before changing anything, on SQLite, the database file is copied beside itself
-(``risiko.sqlite3.before-0002-YYYYMMDD-HHMMSS``, mode 600, SQLite's online backup). On
-PostgreSQL no copy is taken (the migration cannot reach a dump tool): the whole migration is
-one transaction, every row it changes keeps its old values in its audit entry, and
-docs/web.md asks to run ``pg_dump`` before upgrading. What it changed is also
-printed where the migration runs.
+Before changing anything, and only when there is something to change, a backup is taken and
+where it is printed, every file created mode 600 before its first byte:
+
+- SQLite: the database file is copied beside itself
+  (``risiko.sqlite3.before-0002-YYYYMMDD-HHMMSS``, SQLite's online backup);
+- PostgreSQL: ``pg_dump`` in its custom format, when it is on ``PATH``, into the data folder
+  (``risiko-DBNAME.before-0002-YYYYMMDD-HHMMSS.dump``, for ``pg_restore``); without
+  ``pg_dump``, or when it fails, a JSON copy of every row of the tables the migration may
+  change (:data:`BACKED_UP`, Django's serializer, ``....json``, for ``loaddata``).
+
+When no backup can be written the migration stops (:class:`NoBackupError`) before changing
+a row. The changes themselves are one transaction; what it changed is also printed where the
+migration runs.
 """
 
 import datetime
@@ -73,6 +80,67 @@ def _backup_sqlite(connection):
     return dest
 
 
+#: the tables the repair may change (``risiko.web.core.repair``) and the game tables their
+#: seats belong to: the JSON backup's rows
+BACKED_UP = (("players", "Player"), ("tournaments", "Entry"), ("evenings", "Arrival"),
+             ("results", "GameTable"), ("results", "Seat"), ("results", "TableResult"),
+             ("results", "Penalty"), ("results", "Appeal"), ("results", "Discipline"),
+             ("tournaments", "CarryOver"), ("tournaments", "Draw"), ("tools", "ClosingEvent"))
+
+
+class NoBackupError(RuntimeError):
+    """No backup could be written: the migration stops before changing a row."""
+
+
+def _backup_json(apps, connection, dest):
+    from django.core import serializers
+
+    fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out, \
+                transaction.atomic(using=connection.alias):
+            with connection.cursor() as cursor:  # one snapshot of every table
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            rows = (row for app, name in BACKED_UP
+                    for row in apps.get_model(app, name).objects.using(connection.alias)
+                    .order_by("pk").iterator())
+            serializers.serialize("json", rows, stream=out, indent=1)
+    except BaseException:
+        dest.unlink(missing_ok=True)
+        raise
+
+
+def _backup_postgres(apps, connection):
+    """The backup's path (pg_dump's, else the JSON copy's) and the lines to print about it;
+    NoBackupError when neither can be written."""
+    from risiko.web.core.pgdump import pg_dump, pg_dump_path
+    from risiko.web.settings import data_dir
+
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    why = []
+    try:
+        folder = data_dir()
+        base = folder / f"risiko-{connection.settings_dict['NAME']}.before-0002-{stamp}"
+        if pg_dump_path() is None:
+            why.append("pg_dump is not on PATH")
+        else:
+            dest = base.with_name(base.name + ".dump")
+            try:
+                pg_dump(connection.settings_dict, dest)
+                return dest, []
+            except (OSError, ValueError) as e:
+                why.append(str(e))
+        dest = base.with_name(base.name + ".json")
+        _backup_json(apps, connection, dest)
+        return dest, [f"({why[0]}: a JSON copy of the rows it may change instead)"]
+    except Exception as e:  # noqa: BLE001 - any reason is said, nothing is changed
+        why.append(f"{type(e).__name__}: {e}")
+        raise NoBackupError(
+            "core 0002: no backup of the database could be written before resolving "
+            f"duplicates ({'; '.join(why)}); nothing was changed. Make the data folder "
+            "(RISIKO_DATA_DIR) writable or install pg_dump, then migrate again.") from e
+
+
 def forwards(apps, schema_editor):
     from risiko.web.core import repair
 
@@ -82,13 +150,15 @@ def forwards(apps, schema_editor):
         return apps.get_model(app, name)
 
     if _needs_repair(apps):
+        notes = []
         if connection.vendor == "sqlite":
             dest = _backup_sqlite(connection)
-            if dest is not None:
-                print(f"\n  backup of the database before resolving duplicates: {dest}")
         else:
-            print("\n  PostgreSQL: no copy taken; every change is in the audit log with the "
-                  "values it replaced (take pg_dump before upgrading)")
+            dest, notes = _backup_postgres(apps, connection)
+        if dest is not None:
+            print(f"\n  backup of the database before resolving duplicates: {dest}")
+        for line in notes:
+            print(f"  {line}")
     with transaction.atomic(using=connection.alias):
         repair.fill_new_columns(model)
         names = repair.normalise_names(model)
