@@ -117,3 +117,16 @@ def test_file_mode_runs_without_django(tmp_path: Path) -> None:
     assert json.loads(path.read_text())["players"] == ["Anna", "Bruno", "Carla"]
     assert "exit 1" in done.stdout
     assert done.stderr.count("\n") == 1 and "web extra" in done.stderr
+
+
+def test_add_players_counts_only_the_new_ones(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    ok(path, "create", "T")
+    assert ok(path, "add-players", "Anna", "Bruno").stdout.strip() == \
+        "2 players registered: Anna and Bruno"
+    assert ok(path, "add-players", "ANNA").stdout.strip() == \
+        "no player registered; already registered: Anna"
+    assert ok(path, "add-players", "Carla", "anna", "Bruno", lang="it").stdout.strip() == \
+        "1 giocatore iscritto: Carla; già iscritti: Anna e Bruno"
+    assert json.loads(path.read_text())["players"] == \
+        ["Anna", "Bruno", "Carla"]

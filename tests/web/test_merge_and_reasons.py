@@ -144,3 +144,25 @@ def test_corrections_say_why():
     # and in the log
     log = referee.get(reverse("console_audit", args=[t.slug])).content.decode()
     assert "orologio sbagliato" in log and "punteggi invertiti" in log
+
+
+def test_add_players_says_who_was_added_and_who_was_there_already():
+    t = services.create_tournament("T", who="w")
+    services.add_players(t, ["Anna", "Bruno"], who="w")
+
+    def add(*names: str, lang: str = "en") -> str:
+        res = CliRunner().invoke(app, ["--lang", lang, "tournament", "add-players", t.slug,
+                                       *names], env={"COLUMNS": "200"})
+        assert res.exit_code == 0, res.output
+        return res.output.strip()
+
+    assert add("Anna") == "no player registered; already registered: Anna"
+    assert add("Carla", "Bruno", "Anna") == \
+        "1 player registered: Carla; already registered: Bruno and Anna"
+    assert add("Dario", "Elena", "Dario") == "2 players registered: Dario and Elena"
+    assert add("Anna", "Fabio", "Gino", "Ugo", lang="it") == \
+        "3 giocatori iscritti: Fabio, Gino e Ugo; già iscritto: Anna"
+    assert add("Anna", "Bruno", lang="it") == \
+        "nessun giocatore iscritto; già iscritti: Anna e Bruno"
+    assert t.entries.count() == 8
+    assert AuditEntry.objects.filter(action="add player").count() == 8

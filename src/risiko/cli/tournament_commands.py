@@ -194,6 +194,28 @@ def _many(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+PLAYERS_ADDED_NONE = define("cli.players_added_none", "", "no player registered")
+PLAYERS_ADDED_ONE = define("cli.players_added_one", "", "1 player registered: {players}")
+PLAYERS_ADDED = define("cli.players_added", "", "{count} players registered: {players:and}")
+PLAYERS_ALREADY_ONE = define("cli.players_already_one", "", "already registered: {players}")
+PLAYERS_ALREADY = define("cli.players_already", "", "already registered: {players:and}")
+
+
+def players_added_message(added: list[str], already: list[str]) -> str:
+    """What ``add-players`` did, in the message's language, the nouns in the right number:
+    ``2 players registered: Anna and Bruno; already registered: Carla``."""
+    if not added:
+        said = PLAYERS_ADDED_NONE().message()
+    elif len(added) == 1:
+        said = PLAYERS_ADDED_ONE(players=added).message()
+    else:
+        said = PLAYERS_ADDED(count=len(added), players=added).message()
+    if already:
+        kind = PLAYERS_ALREADY_ONE if len(already) == 1 else PLAYERS_ALREADY
+        said += "; " + kind(players=already).message()
+    return said
+
+
 def _said(message: str) -> None:
     console.print(escape(message), highlight=False)
 
@@ -328,8 +350,8 @@ def add_players(ctx: typer.Context, tournament: TOpt,
                 names: Annotated[list[str], typer.Argument(help="player names")],
                 by: ByOpt = "") -> None:
     """Register players in a tournament (created if new)."""
-    count = _store(ctx).add_players(tournament, names, by=by)
-    _said(f"{count} players registered")
+    added, already = _store(ctx).add_players(tournament, names, by=by)
+    _said(players_added_message(added, already))
 
 
 @tournament_app.command("import")

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from ..faults import define
+from ..names import clean_name, name_key
 from ..names import key_values as _key_values
 from .common import CANNOT_READ, console, fail, fail_faults, os_reason, start_django, who
 
@@ -67,7 +68,10 @@ class Store:
     def set_current(self, tournament: str, *, by: str) -> str:
         raise NotImplementedError
 
-    def add_players(self, tournament: str, names: Sequence[str], *, by: str) -> int:
+    def add_players(self, tournament: str, names: Sequence[str], *, by: str
+                    ) -> tuple[list[str], list[str]]:
+        """Register ``names``; the players registered now and those registered already
+        (each once, as the tournament writes them)."""
         raise NotImplementedError
 
     def export(self, tournament: str) -> dict[str, Any]:
@@ -157,6 +161,12 @@ def _tables_of(evening: Any) -> list[list[str]]:
             for tb in evening.tables.order_by("number")]
 
 
+def _added_and_already(before: set[str], registered: list[str]) -> tuple[list[str], list[str]]:
+    """The names of ``registered`` (in order, each once) not in ``before``, and those in it."""
+    names = list(dict.fromkeys(registered))
+    return [n for n in names if n not in before], [n for n in names if n in before]
+
+
 class DatabaseStore(Store):
     """The tournaments of the database, through :mod:`risiko.web.services`."""
 
@@ -193,10 +203,15 @@ class DatabaseStore(Store):
         t = self._run(lambda s: s.set_current(s.get_tournament(tournament), who=who(by)))
         return str(t.name)
 
-    def add_players(self, tournament: str, names: Sequence[str], *, by: str) -> int:
-        players = self._run(lambda s: s.add_players(s.get_tournament(tournament), names,
-                                                    who=who(by)))
-        return len(players)
+    def add_players(self, tournament: str, names: Sequence[str], *, by: str
+                    ) -> tuple[list[str], list[str]]:
+        def go(s: Any) -> tuple[list[str], list[str]]:
+            t = s.get_tournament(tournament)
+            before = {e.player.name for e in t.entries.select_related("player")}
+            players = s.add_players(t, names, who=who(by))
+            return _added_and_already(before, [p.name for p in players])
+
+        return self._run(go)
 
     def import_file(self, path: Path, *, name: str | None, by: str) -> dict[str, Any]:
         """Create a tournament from the season file ``path`` (repeated keys refused)."""
@@ -482,11 +497,19 @@ class FileStore(Store):
         return {"id": str(self.path), "slug": str(self.path), "name": t.name,
                 "ruleset": label}
 
-    def add_players(self, tournament: str, names: Sequence[str], *, by: str) -> int:
+    def add_players(self, tournament: str, names: Sequence[str], *, by: str
+                    ) -> tuple[list[str], list[str]]:
         from ..tournament import edit
 
-        self._change(lambda t: edit.add_players(t, names))
-        return len(names)
+        def go(t: Any) -> tuple[Any, tuple[list[str], list[str]]]:
+            changed, _added = edit.add_players(t, names)
+            registered = {name_key(p.name): p.name for p in changed.players}
+            return changed, _added_and_already(
+                {p.name for p in t.players},
+                [registered[name_key(clean_name(n))] for n in names])
+
+        answer: tuple[list[str], list[str]] = self._change(go)
+        return answer
 
     def import_sheet(self, tournament: str, rows: Sequence[Any], *, by: str
                      ) -> dict[str, Any]:
