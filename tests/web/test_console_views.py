@@ -307,6 +307,13 @@ def test_a_referee_runs_an_evening(ref_client):
     assert "corretto: il risultato precedente resta nella cronologia" in page
     assert "sostituito" in page and f"{t1_names[0]} 57" in page and f"{t1_names[0]} 61" in page
     assert TableResult.objects.filter(table__evening=e, table__number=1).count() == 2
+    # the same scores sent again (another form, another token): nothing saved
+    audited = AuditEntry.objects.count()
+    r = c.post(reverse("console_scores", args=[t.slug, DATE, 1]), data)
+    page = c.get(r["Location"]).content.decode()
+    assert "Tavolo 1: questo risultato era già registrato, non è stato salvato nulla." in page
+    assert TableResult.objects.filter(table__evening=e, table__number=1).count() == 2
+    assert AuditEntry.objects.count() == audited
 
     # a table penalty and an appeal
     r = c.post(reverse("console_add_penalty", args=[t.slug, DATE]), {

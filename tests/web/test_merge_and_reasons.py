@@ -166,3 +166,20 @@ def test_add_players_says_who_was_added_and_who_was_there_already():
         "nessun giocatore iscritto; già iscritti: Anna e Bruno"
     assert t.entries.count() == 8
     assert AuditEntry.objects.filter(action="add player").count() == 8
+
+
+def test_scores_sent_again_from_the_command_line_are_already_recorded():
+    t = services.create_tournament("T", who="w")
+    services.add_players(t, NAMES[:4], who="w")
+    e = services.open_evening(t, DATE, who="w")
+    services.set_tables(e, [NAMES[:4]], who="w")
+    scores = ["Anna=50", "Bruno=40", "Carla=30", "Dario=20"]
+    said = []
+    for _ in range(2):
+        res = CliRunner().invoke(app, ["tournament", "scores", t.slug, DATE, "1", *scores])
+        assert res.exit_code == 0, res.output
+        said.append(res.output.strip())
+    assert said == ["table 1: scores recorded", "table 1: already recorded, nothing changed"]
+    assert TableResult.objects.count() == 1
+    assert list(AuditEntry.objects.filter(action__endswith="result")
+                .values_list("action", flat=True)) == ["enter result"]

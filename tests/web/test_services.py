@@ -280,3 +280,53 @@ def test_two_risiko_at_one_table_are_refused():
     with pytest.raises(services.ServiceError, match="both completed the objective"):
         services.enter_scores(services.get_table(e, 1), {"Alba": 100, "Bice": 100, "Ciro": 5},
                               risiko=["Alba", "Bice"], who=WHO)
+
+
+def _counts() -> tuple[int, int]:
+    return TableResult.objects.count(), AuditEntry.objects.count()
+
+
+def test_the_same_scores_sent_again_write_nothing():
+    t = _tournament(NAMES[:4])
+    e = _evening_with_tables(t, "2027-03-02", [NAMES[:4]])
+    table = services.get_table(e, 1)
+    scores = {"Alba": 50, "Bice": 40, "Ciro": 30, "Dora": 20}
+    first = services.enter_scores(table, scores, who=WHO)
+    assert not first.already_recorded
+    before = _counts()
+    # the same scores, names typed otherwise and in another order, sent again by a referee
+    again = services.enter_scores(table, {"dora": 20, "CIRO": 30, "Bice": 40, "Alba": 50},
+                                  who="altro arbitro", reason="reinviato")
+    assert again.already_recorded and again.pk == first.pk
+    assert _counts() == before
+    assert not AuditEntry.objects.filter(action="correct result").exists()
+    # one score otherwise is a correction: a new row and its audit entry
+    corrected = services.enter_scores(table, {**scores, "Alba": 51}, who=WHO)
+    assert not corrected.already_recorded
+    assert _counts() == (before[0] + 1, before[1] + 1)
+    assert AuditEntry.objects.filter(action="correct result").count() == 1
+    # the same scores with a player who completed the objective are another result too
+    services.enter_scores(table, {**scores, "Alba": 100}, risiko=["Alba"], who=WHO)
+    assert services.enter_scores(table, {**scores, "Alba": 100}, risiko=["Alba"],
+                                 who=WHO).already_recorded
+    assert not services.enter_scores(table, {**scores, "Alba": 100}, who=WHO).already_recorded
+    assert TableResult.objects.count() == before[0] + 3
+
+
+def test_the_same_sheet_sent_again_writes_nothing():
+    from risiko.board import TERRITORY_NAMES
+
+    t = _tournament(NAMES[:4])
+    e = _evening_with_tables(t, "2027-03-02", [NAMES[:4]])
+    table = services.get_table(e, 1)
+    sheet = {"ruleset": "club-milano", "seats": [
+        {"player": p, "objective": i + 1,
+         "armies": {n: 1 for n in TERRITORY_NAMES[i * 10:(i + 1) * 10 if i < 3 else None]}}
+        for i, p in enumerate(NAMES[:4])]}
+    first = services.enter_sheet(table, sheet, who=WHO)
+    before = _counts()
+    again = services.enter_sheet(table, sheet, who=WHO)
+    assert again.already_recorded and again.pk == first.pk and _counts() == before
+    # the same sheet with a player who left is a correction
+    assert not services.enter_sheet(table, sheet, abandoned=["Dora"], who=WHO).already_recorded
+    assert _counts() == (before[0] + 1, before[1] + 1)

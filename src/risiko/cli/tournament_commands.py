@@ -527,9 +527,9 @@ def enter_sheet(ctx: typer.Context, tournament: TOpt, date: DateArg, table: int,
         sheet = load_sheet(file).to_dict()
     except SheetError as e:
         fail_faults(e)
-    _store(ctx).enter_sheet(tournament, date, table, sheet, abandoned=abandoned or [], by=by,
-                            reason=reason)
-    _said(f"table {table}: sheet recorded")
+    again = _store(ctx).enter_sheet(tournament, date, table, sheet, abandoned=abandoned or [],
+                                    by=by, reason=reason)
+    _said(f"table {table}: {'already recorded, nothing changed' if again else 'sheet recorded'}")
 
 
 @tournament_app.command("scores")
@@ -545,9 +545,9 @@ def enter_scores(ctx: typer.Context, tournament: TOpt, date: DateArg, table: int
     """Enter (or correct, saying why with --reason) a table's scores directly: ``Anna=57
     Bruno=40 ...``."""
     values = key_values(scores)
-    _store(ctx).enter_scores(tournament, date, table, values, risiko=risiko or [],
-                             abandoned=abandoned or [], by=by, reason=reason)
-    _said(f"table {table}: scores recorded")
+    again = _store(ctx).enter_scores(tournament, date, table, values, risiko=risiko or [],
+                                     abandoned=abandoned or [], by=by, reason=reason)
+    _said(f"table {table}: {'already recorded, nothing changed' if again else 'scores recorded'}")
 
 
 @tournament_app.command("penalty")

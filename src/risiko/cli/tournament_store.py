@@ -108,11 +108,15 @@ class Store:
         raise NotImplementedError
 
     def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
-                    abandoned: list[str], by: str, reason: str = "") -> None:
+                    abandoned: list[str], by: str, reason: str = "") -> bool:
+        """Enter or correct a table's result from a sheet; True when that result was the
+        table's already (nothing written)."""
         raise NotImplementedError
 
     def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
-                     risiko: list[str], abandoned: list[str], by: str, reason: str = "") -> None:
+                     risiko: list[str], abandoned: list[str], by: str, reason: str = "") -> bool:
+        """Enter or correct a table's scores; True when that result was the table's already
+        (nothing written)."""
         raise NotImplementedError
 
     def penalty(self, tournament: str, date: str, player: str, points: int, *, unit: str,
@@ -165,6 +169,11 @@ def _added_and_already(before: set[str], registered: list[str]) -> tuple[list[st
     """The names of ``registered`` (in order, each once) not in ``before``, and those in it."""
     names = list(dict.fromkeys(registered))
     return [n for n in names if n not in before], [n for n in names if n in before]
+
+
+def _unchanged(before: Any, after: Any) -> tuple[Any, bool]:
+    """``after`` and whether it is ``before`` (a result sent again: nothing changes)."""
+    return after, after == before
 
 
 class DatabaseStore(Store):
@@ -291,22 +300,23 @@ class DatabaseStore(Store):
         return self._run(go)
 
     def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
-                    abandoned: list[str], by: str, reason: str = "") -> None:
-        def go(s: Any) -> Any:
+                    abandoned: list[str], by: str, reason: str = "") -> bool:
+        def go(s: Any) -> bool:
             e = s.get_evening(s.get_tournament(tournament), date)
-            return s.enter_sheet(s.get_table(e, table), sheet, abandoned=abandoned,
-                                 reason=reason, who=who(by))
+            return bool(s.enter_sheet(s.get_table(e, table), sheet, abandoned=abandoned,
+                                      reason=reason, who=who(by)).already_recorded)
 
-        self._run(go)
+        return self._run(go)
 
     def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
-                     risiko: list[str], abandoned: list[str], by: str, reason: str = "") -> None:
-        def go(s: Any) -> Any:
+                     risiko: list[str], abandoned: list[str], by: str, reason: str = "") -> bool:
+        def go(s: Any) -> bool:
             e = s.get_evening(s.get_tournament(tournament), date)
-            return s.enter_scores(s.get_table(e, table), scores, risiko=risiko,
-                                  abandoned=abandoned, reason=reason, who=who(by))
+            return bool(s.enter_scores(s.get_table(e, table), scores, risiko=risiko,
+                                       abandoned=abandoned, reason=reason,
+                                       who=who(by)).already_recorded)
 
-        self._run(go)
+        return self._run(go)
 
     def penalty(self, tournament: str, date: str, player: str, points: int, *, unit: str,
                 reason: str, referee: str, by: str) -> tuple[int, str]:
@@ -575,18 +585,18 @@ class FileStore(Store):
         return self._tables(date)
 
     def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
-                    abandoned: list[str], by: str, reason: str = "") -> None:
+                    abandoned: list[str], by: str, reason: str = "") -> bool:
         from ..tournament import edit
 
-        self._change(lambda t: (edit.enter_sheet(t, date, table, sheet, abandoned=abandoned),
-                                None))
+        return bool(self._change(lambda t: _unchanged(
+            t, edit.enter_sheet(t, date, table, sheet, abandoned=abandoned))))
 
     def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
-                     risiko: list[str], abandoned: list[str], by: str, reason: str = "") -> None:
+                     risiko: list[str], abandoned: list[str], by: str, reason: str = "") -> bool:
         from ..tournament import edit
 
-        self._change(lambda t: (edit.enter_scores(t, date, table, scores, risiko=risiko,
-                                                  abandoned=abandoned), None))
+        return bool(self._change(lambda t: _unchanged(
+            t, edit.enter_scores(t, date, table, scores, risiko=risiko, abandoned=abandoned))))
 
     def penalty(self, tournament: str, date: str, player: str, points: int, *, unit: str,
                 reason: str, referee: str, by: str) -> tuple[int, str]:

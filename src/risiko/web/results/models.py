@@ -61,7 +61,13 @@ class TableResult(SupersededRow):
     """The result of a table: an end-of-game ``sheet`` (JSON of ``risiko score``) or direct
     ``scores`` (``{"Anna": 57, ...}``, with ``risiko`` the players who completed their
     objective); ``abandoned`` lists players who left (R13). The one row not ``superseded``
-    is the result; a correction says why (``reason``)."""
+    is the result; a correction says why (``reason``).
+
+    ``already_recorded`` (not a column) is True on the row the services return when the
+    result sent was the current one's, so nothing was written."""
+
+    #: set by the services on the current row when the same result is sent again
+    already_recorded: bool = False
 
     table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="results")
     sheet = models.JSONField(null=True, blank=True)

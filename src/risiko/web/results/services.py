@@ -7,6 +7,7 @@ changes, a correction supersedes the result it replaces, each saying why (``reas
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -187,7 +188,9 @@ def enter_sheet(
     sheet, scored by the game library. ServiceError with one fault per problem: the sheet's
     own faults, and players who are not the table's. ``winners`` / ``eliminated``: the
     table's named winners and order of elimination (issue 10; None keeps those of the
-    result it corrects), checked against the scores."""
+    result it corrects), checked against the scores. The current result sent again writes
+    nothing (no row, no audit entry): the row returned is the current one,
+    ``already_recorded`` True."""
     lock_tournament(table.evening.tournament_id)
     evening = table.evening
     t = evening.tournament
@@ -232,7 +235,9 @@ def enter_scores(
     table points}`` for every seated player; ``risiko`` the players who completed their
     objective (100 each, R1). Refused, as in the season file: a score above the maximum
     (R1) or below 0, a player who left the game (``abandoned``, R13) with a score other than
-    0. ``winners`` / ``eliminated`` as for :func:`enter_sheet`."""
+    0. ``winners`` / ``eliminated`` as for :func:`enter_sheet`. The current result sent
+    again writes nothing (no row, no audit entry): the row returned is the current one,
+    ``already_recorded`` True."""
     lock_tournament(table.evening.tournament_id)
     evening = table.evening
     sitting = seated(table)
@@ -287,8 +292,36 @@ def _named(table: GameTable, winners: Sequence[str] | None,
     return out
 
 
+#: what a result says (the columns compared to find a result sent again), and their value when
+#: a result is entered without them
+RESULT_FIELDS: dict[str, Any] = {"sheet": None, "scores": None, "risiko": [], "abandoned": [],
+                                 "winners": [], "eliminated": []}
+
+
+def _as_stored(value: Any) -> Any:
+    return json.loads(json.dumps(value))  # tuples as lists, as a JSON column gives them back
+
+
+def same_result(row: TableResult, values: Mapping[str, Any]) -> bool:
+    """True when ``values`` (the columns of a new result, :data:`RESULT_FIELDS` missing ones
+    at their defaults) say what ``row`` says: the same sheet or scores, objectives, players
+    who left, winners and order of elimination (the reason and who entered it aside)."""
+    def stored(name: str, default: Any) -> Any:
+        value = getattr(row, name)
+        return default if value is None else value
+
+    return all(_as_stored(values.get(name, default)) == _as_stored(stored(name, default))
+               for name, default in RESULT_FIELDS.items())
+
+
 def _new_result(table: GameTable, who: str, reason: str, **values: Any) -> TableResult:
+    """The new current result of ``table`` (the old one superseded, an audit entry); the
+    same result sent again (:func:`same_result`) writes nothing and returns the current
+    row with ``already_recorded`` True."""
     old = current_result(table)
+    if old is not None and same_result(old, values):
+        old.already_recorded = True
+        return old
     if old is not None:
         TableResult.objects.filter(pk=old.pk).update(superseded=True)
     row = create(TableResult, table=table, entered_by=who, reason=reason, **values)

@@ -19,7 +19,7 @@ from risiko.web.core.limits import loads
 from risiko.web.core.tokens import once
 from risiko.web.core.uploads import limit_upload
 from risiko.web.evenings.models import Evening
-from risiko.web.results.models import GameTable
+from risiko.web.results.models import GameTable, TableResult
 from risiko.web.results.selectors import seated
 from risiko.web.site.permissions import referee_required
 from risiko.web.tournaments.models import Tournament
@@ -97,8 +97,11 @@ def table(request: HttpRequest, slug: str, date: str, number: int) -> HttpRespon
 
 
 def _saved(request: HttpRequest, t: Tournament, e: Evening, table: GameTable,
-           corrected: bool) -> HttpResponseBase:
-    if corrected:
+           corrected: bool, row: TableResult) -> HttpResponseBase:
+    if row.already_recorded:
+        messages.info(request, _("Table %(n)d: this result was already recorded, nothing was "
+                                 "saved.") % {"n": table.number})
+    elif corrected:
         messages.success(request, _("Table %(n)d corrected: the previous result is kept in the "
                                     "history.") % {"n": table.number})
     else:
@@ -117,12 +120,12 @@ def enter_scores(request: HttpRequest, slug: str, date: str, number: int) -> Htt
         scores, risiko, gone = form.values()
         had = table.results.current().exists()
         try:
-            services.enter_scores(table, scores, risiko=risiko, abandoned=gone,
-                                  reason=form.cleaned_data["reason"], who=who(request))
+            row = services.enter_scores(table, scores, risiko=risiko, abandoned=gone,
+                                        reason=form.cleaned_data["reason"], who=who(request))
         except services.ServiceError as err:
             add_service_error(form, err)
         else:
-            return _saved(request, t, e, table, had)
+            return _saved(request, t, e, table, had, row)
     return refused(request, _table_page(request, t, e, table, scores_form=form))
 
 
@@ -151,12 +154,13 @@ def enter_sheet(request: HttpRequest, slug: str, date: str, number: int) -> Http
         had = table.results.current().exists()
         try:
             sheet = _sheet(form.cleaned_data["sheet_text"], t, e, table)
-            services.enter_sheet(table, sheet.to_dict(), abandoned=form.cleaned_data["abandoned"],
-                                 reason=form.cleaned_data["reason"], who=who(request))
+            row = services.enter_sheet(table, sheet.to_dict(),
+                                       abandoned=form.cleaned_data["abandoned"],
+                                       reason=form.cleaned_data["reason"], who=who(request))
         except services.ServiceError as err:
             add_service_error(form, err)
         else:
-            return _saved(request, t, e, table, had)
+            return _saved(request, t, e, table, had, row)
     return refused(request, _table_page(request, t, e, table, sheet_form=form))
 
 
