@@ -489,3 +489,24 @@ def test_usable_on_a_phone(client):
     assert "/static/public/public.css" in html
     assert '<div class="table-wrap">' in html  # the table scrolls sideways if it must
     assert client.get("/static/public/public.css").status_code == 200
+
+
+def test_a_players_page_whatever_the_accents_of_the_address(client):
+    import unicodedata
+    from urllib.parse import quote
+
+    t = services.create_tournament("Accenti", who=WHO)
+    services.add_players(t, ["Èlia Noè", "Bice"], who=WHO)
+    nfc = unicodedata.normalize("NFC", "Èlia Noè")
+    nfd = unicodedata.normalize("NFD", "Èlia Noè")
+    assert nfd != nfc and len(nfd) == len(nfc) + 2  # E + U+0300, e + U+0300
+    page = client.get(f"/t/{t.slug}/giocatori/{quote(nfc)}/")
+    assert page.status_code == 200 and "<title>Èlia Noè ·" in page.content.decode()
+    # the decomposed address is sent to the page of the name as stored
+    moved = client.get(f"/t/{t.slug}/giocatori/{quote(nfd)}/")
+    assert moved.status_code == 301
+    assert moved["Location"] == f"/t/{t.slug}/giocatori/{quote(nfc)}/"
+    pages = [client.get(f"/t/{t.slug}/giocatori/{quote(n)}/", follow=True) for n in (nfd, nfc)]
+    masked = [re.sub(r"[A-Za-z0-9]{64}", "CSRF", p.content.decode()) for p in pages]
+    assert masked[0] == masked[1]  # the same page, the CSRF tokens aside
+    assert client.get(f"/t/{t.slug}/giocatori/{quote('èlia noè')}/").status_code == 404

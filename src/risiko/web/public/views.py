@@ -13,11 +13,12 @@ from typing import Any
 
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from risiko.names import clean_name
 from risiko.web.collation import display_key
 from risiko.web.tournaments.models import Tournament
 
@@ -274,9 +275,15 @@ def tournament_players(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def tournament_player(request: HttpRequest, slug: str, name: str) -> HttpResponse:
     """``/t/<slug>/giocatori/<name>/``: a player's games, penalties and a chart of his
-    ranking points evening by evening."""
+    ranking points evening by evening. An address whose name is the stored one written
+    otherwise in Unicode (``E`` + a combining grave accent for ``È``, NFD; extra spaces) is
+    sent (301) to the stored name's address (NFC, :func:`risiko.names.clean_name`); the case
+    counts (``/alba/`` is not Alba's page)."""
     t = _by_slug(slug)
     snap = data.snapshot(t)
+    stored = clean_name(name)
+    if stored != name and stored in snap.domain.player_names:
+        return redirect("tournament_player", t.slug, stored, permanent=True)
     if name not in snap.domain.player_names:
         raise Http404("no such player in this tournament")
     report = snap.report
