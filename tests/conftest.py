@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
+import pool_watch
 from risiko.faults import set_language
 
 
@@ -41,28 +42,16 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
 
 @pytest.fixture(autouse=True)
 def _no_connection_kept_from_the_pool(request: pytest.FixtureRequest) -> Iterator[None]:
-    """On PostgreSQL (psycopg's pool, settings.POSTGRES_POOL): after each test, a connection
-    still taken from the pool by a thread that ended without giving it back (a test's own
-    thread querying the database) would be lost to every later test, which would then wait for
-    a free connection (a hang, not a failure). Such a pool is closed after the test, with a
-    warning naming the test, so the next test gets a fresh one."""
+    """On PostgreSQL (psycopg's pool, settings.POSTGRES_POOL): a test whose threads ended
+    without giving back a connection taken from the pool (a test's own thread querying the
+    database, a worker thread of the code under test) FAILS, naming the threads; the pool is
+    closed so the next test gets a fresh one (tests/pool_watch.py). A thread gives its
+    connection back with ``django.db.connections.close_all()`` before it ends."""
+    pool_watch.watch()
     yield
-    import sys
-    import warnings
-
-    if "django.db" not in sys.modules:
-        return
-    from django.db import connections
-
-    wrapper = type(connections["default"])
-    pools = getattr(wrapper, "_connection_pools", None)
-    if not pools or "default" not in pools:
-        return
-    stats = pools["default"].get_stats()
-    held = stats.get("pool_size", 0) - stats.get("pool_available", 0)
-    mine = 1 if connections["default"].connection is not None else 0
-    if held > mine:
-        warnings.warn(f"{request.node.nodeid}: {held - mine} pooled connection(s) not given "
-                      "back; the pool is closed", stacklevel=1)
-        connections["default"].close()
-        connections["default"].close_pool()
+    kept = pool_watch.kept_by_ended_threads()
+    if kept:
+        pool_watch.close_pool()
+        pytest.fail(f"{request.node.nodeid}: {len(kept)} pooled connection(s) kept by threads "
+                    f"that ended ({', '.join(kept)}): close them in the thread "
+                    "(django.db.connections.close_all()); the pool is closed", pytrace=False)

@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 import pytest
 from channels.layers import channel_layers
-from django.db import OperationalError, close_old_connections
+from django.db import OperationalError, connections
 
 from risiko.fair import commitment
 from risiko.online import adapter
@@ -35,7 +35,8 @@ except ImportError:
     _stub.DaphneProcess = object  # type: ignore[attr-defined]
     sys.modules.setdefault("daphne", types.ModuleType("daphne"))
     sys.modules["daphne.testing"] = _stub
-from channels.testing import WebsocketCommunicator
+from asgiref.testing import ApplicationCommunicator
+from channels.testing import WebsocketCommunicator as ChannelsCommunicator
 
 pytestmark = [pytest.mark.online, pytest.mark.db, pytest.mark.django_db(transaction=True)]
 
@@ -61,6 +62,20 @@ def checked(m: dict[str, Any]) -> dict[str, Any]:
     """Every message the server sends matches its JSON Schema (docs/online.md)."""
     VALIDATORS[m["type"]].validate(m)
     return m
+
+
+class WebsocketCommunicator(ChannelsCommunicator):
+    """Channels' communicator without its patch making ``channels.db.close_old_connections``
+    a no-op while a message goes in or out (meant for tests inside one transaction; these
+    run outside, ``transaction=True``): the consumer's worker threads give their connection
+    back after each call, as in production, instead of keeping it from the pool after the
+    thread ends (tests/conftest.py fails a test that does)."""
+
+    async def send_input(self, message: Any) -> None:
+        await ApplicationCommunicator.send_input(self, message)
+
+    async def receive_output(self, timeout: float = 1) -> Any:
+        return await ApplicationCommunicator.receive_output(self, timeout)
 
 
 def run(coro: Callable[[], Awaitable[None]]) -> None:
@@ -357,7 +372,7 @@ def test_attack_move_fortify_end_and_timeout_through_the_socket() -> None:
         except OperationalError:  # SQLite's in-memory test database: "table is locked"
             results.append(None)
         finally:
-            close_old_connections()
+            connections.close_all()  # this thread's connection back to the pool
 
     threads = [threading.Thread(target=fire) for _ in range(3)]
     for t in threads:
