@@ -895,3 +895,77 @@ def test_wrong_seat_not_referee_and_the_referees_refusals_through_the_socket(
     table.refresh_from_db()
     assert table.status == "paused"
     assert not TableEvent.objects.filter(table=elsewhere, actor__startswith="seat:").exists()
+
+
+def test_another_workers_broadcasts_bring_this_workers_cached_game_along() -> None:
+    """Two workers: each action of a whole game (place, trade, attack, move, fortify, end,
+    the closing dice) is applied by one (services.apply, its cache) and pushed onto the
+    other's cached copy from the broadcast (``Outbox.advance``, through the consumer's
+    handler of the group message); after each, the copy is the game rebuilt from the
+    database: same snapshot (position, next draw, forfeits, closing rolls) and views."""
+    from collections import Counter
+
+    from risiko.web.online.consumers import TableConsumer
+
+    table, _ = make_table(call_round=3)
+    other = services._rebuild(table)  # the other worker's copy, its own object
+    other_seq = table.seq
+    kinds: Counter[str] = Counter()
+    sent: list[str] = []
+
+    async def send(text_data: str | None = None, **kwargs: Any) -> None:
+        sent.append(str(text_data))
+
+    consumer = TableConsumer()
+    consumer.send = send  # type: ignore[method-assign]
+    for _ in range(3000):
+        table.refresh_from_db()
+        game = services.game_of(table)
+        if game.over:
+            break
+        seat = game.to_act
+        intention = _intention(adapter.bot_action(game, seat, "random", table.seq))
+        kinds[intention["kind"]] += 1
+        reply = services.apply(table.pk, services.Actor("seat", seat), intention,
+                               client_id=f"x{table.seq}")
+        assert not reply.faults and reply.outbox is not None and reply.outbox.advance
+        assert reply.outbox.advance[1:3] == (other_seq, reply.seq)
+        applier = services._CACHE.pop(table.pk)  # the applying worker's cache, aside
+        services._cache_put(table.pk, other_seq, other)
+        message = {"type": "online.message", "text": "{}",
+                   "advance": list(reply.outbox.advance)}
+        asyncio.run(consumer.online_message(message))
+        other_seq, other = services._CACHE[table.pk]
+        assert other_seq == reply.seq and other is not applier[1]
+        table.refresh_from_db()
+        fresh = services._rebuild(table)
+        assert adapter.snapshot(other) == adapter.snapshot(fresh)
+        assert adapter.public_view(other) == adapter.public_view(fresh)
+        assert [adapter.private_view(other, s) for s in range(3)] == [
+            adapter.private_view(fresh, s) for s in range(3)]
+        services._CACHE[table.pk] = applier
+    assert other.over and table.status == "over"
+    assert set(kinds) == {"place", "trade", "attack", "move", "fortify", "end"}, kinds
+    assert len(sent) == sum(kinds.values())  # every message passed on to the socket
+
+
+def test_a_cached_game_is_advanced_only_from_its_own_seq_and_dropped_if_a_line_fails() -> None:
+    table, _ = make_table()
+    at = table.seq
+    game = services.game_of(table)  # cached at the table's seq
+    seat = game.to_act
+    line = adapter.line_of(seat, adapter.bot_action(game, seat, "random", at))
+    # not the cache's seq: nothing moves
+    assert not services.advance_cached(table.pk, at + 5, at + 6, [line], 0)
+    assert services._cache_peek(table.pk, at) is game
+    # a line that does not apply (a place on another seat's territory): the game is dropped
+    from risiko.actions import Place
+
+    theirs = next(t for t in range(42) if game.owner[t] != seat)
+    wrong = adapter.line_of(seat, Place(theirs, 1))
+    assert not services.advance_cached(table.pk, at, at + 1, [wrong], 0)
+    assert services._CACHE.get(table.pk) is None
+    # the game from the database again, then the right line
+    game = services.game_of(table)
+    assert services.advance_cached(table.pk, at, at + 1, [line], 0)
+    assert services._cache_peek(table.pk, at + 1) is game

@@ -57,9 +57,13 @@ async def send_outbox(layer: Any, outbox: Outbox | None) -> None:
     """Send an outbox's messages to their groups; wake the scheduler if a deadline is near."""
     if outbox is None:
         return
+    public = services.public_group(outbox.table_id)
     for group, message in outbox.messages:
         # encoded once here, not once per connection that receives it
-        await layer.group_send(group, {"type": "online.message", "text": json.dumps(message)})
+        sent: dict[str, Any] = {"type": "online.message", "text": json.dumps(message)}
+        if group == public and outbox.advance is not None:
+            sent["advance"] = list(outbox.advance)  # for the other workers' cached games
+        await layer.group_send(group, sent)
     if outbox.wake is not None:
         scheduler.wake(outbox.wake)
 
@@ -187,6 +191,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def online_message(self, event: dict[str, Any]) -> None:
         """A message sent to one of this connection's groups: pass it on (unless the socket
-        has just closed: the group still held it for a moment)."""
+        has just closed: the group still held it for a moment). A change made by another
+        worker also brings this worker's cached game of the table along (its first
+        connection that receives the message does it; the others find the cache there)."""
+        advance = event.get("advance")
+        if advance is not None:
+            table_id, seq_from, seq_to, lines, draws = advance
+            services.advance_cached(int(table_id), int(seq_from), int(seq_to),
+                                    [str(x) for x in lines], int(draws))
         with contextlib.suppress(RuntimeError):
             await self.send(text_data=event["text"])

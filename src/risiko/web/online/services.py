@@ -159,6 +159,10 @@ class Outbox:
     table_id: int
     messages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     wake: float | None = None
+    #: how another worker brings its cached game along (:func:`advance_cached`'s arguments:
+    #: table id, seq before, seq after, the record lines between, the next chance draw);
+    #: None when the change is not a plain push of lines (a referee's undo, a lobby change)
+    advance: tuple[int, int, int, list[str], int] | None = None
 
 
 @dataclass
@@ -206,6 +210,35 @@ def _cache_peek(table_id: int, seq: int) -> Game | None:
     with _CACHE_LOCK:
         hit = _CACHE.get(table_id)
     return hit[1] if hit is not None and hit[0] == seq else None
+
+
+def advance_cached(table_id: int, seq_from: int, seq_to: int, lines: list[str],
+                   draws: int) -> bool:
+    """Bring this process's cached game of a table from event ``seq_from`` to ``seq_to`` by
+    pushing the record ``lines`` of the events between (with their dice: nothing is drawn)
+    and setting the next chance draw to ``draws``: what another worker applied, learnt from
+    its broadcast (:attr:`Outbox.advance`), so that the next action at this worker finds its
+    game in the cache instead of rebuilding it from the database. Nothing when the cache does
+    not hold the game at ``seq_from`` (False); a line that does not apply drops the cached
+    game (the next action rebuilds it). True when the cache now holds ``seq_to``."""
+    with _CACHE_LOCK:
+        hit = _CACHE.get(table_id)
+        if hit is None or hit[0] != seq_from or seq_to <= seq_from:
+            return False
+        del _CACHE[table_id]  # ours alone while lines are pushed (as _cache_take)
+    game = hit[1]
+    try:
+        adapter.replay_lines(game, lines)
+    except ValueError as e:  # RisikoError, RecordError: the line does not apply here
+        log.warning("table %s: cached game not advanced to %s (%s)", table_id, seq_to, e)
+        return False
+    adapter.set_draws(game, draws)
+    with _CACHE_LOCK:
+        held = _CACHE.get(table_id)
+        if held is not None and held[0] >= seq_to:  # this worker has gone further meanwhile
+            return False
+        _CACHE[table_id] = (seq_to, game)
+    return True
 
 
 def clear_cache() -> None:
@@ -868,6 +901,7 @@ def _record(table: OnlineTable, game: Game, seats: list[OnlineSeat], now: dt.dat
     (private views to ``prev``, the seat that acted, the seat to act now and seats out of
     play; to every seat when the game is over or ``prev`` is None)."""
     after = adapter.draws(game)
+    seq_from = table.seq
     table.new_events = []
     ev = _event(table, actor=actor, kind=kind, seat=None if seat is None else seat + 1,
                 intention=intention, text=adapter.line_of(seat, recorded),
@@ -883,6 +917,9 @@ def _record(table: OnlineTable, game: Game, seats: list[OnlineSeat], now: dt.dat
                    *(s for s in range(game.n) if game.status[s] != "in_play")]
     _broadcast(table, game, seats, entries, outbox, private)
     final_seq = table.seq
+    outbox.advance = (table.pk, seq_from, final_seq,
+                      [e.text for e in entries if not e.undone and not e.text.startswith("#")],
+                      table.draws)
     transaction.on_commit(lambda: _cache_put(table.pk, final_seq, game))
     return outbox
 
