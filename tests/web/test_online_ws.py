@@ -907,7 +907,7 @@ def test_another_workers_broadcasts_bring_this_workers_cached_game_along() -> No
 
     from risiko.web.online.consumers import TableConsumer
 
-    table, _ = make_table(call_round=3)
+    table, _ = make_table(call_round=10)  # long enough for sets of cards to be traded
     other = services._rebuild(table)  # the other worker's copy, its own object
     other_seq = table.seq
     kinds: Counter[str] = Counter()
