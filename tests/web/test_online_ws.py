@@ -946,6 +946,14 @@ def test_another_workers_broadcasts_bring_this_workers_cached_game_along() -> No
         services._CACHE[table.pk] = applier
     assert other.over and table.status == "over"
     assert set(kinds) == {"place", "trade", "attack", "move", "fortify", "end"}, kinds
+    # every event written once, numbered without a gap, the last one in the game's record
+    seqs = list(TableEvent.objects.filter(table=table).order_by("seq")
+                .values_list("seq", flat=True))
+    assert seqs == list(range(1, table.seq + 1))
+    replayed = adapter.replay_lines(services._fresh(table), services._game_lines(table, 0))
+    assert replayed.over and adapter.public_view(replayed) == adapter.public_view(other)
+    assert table.record.rstrip().endswith(TableEvent.objects.get(
+        table=table, seq=table.seq).text.split(" ", 1)[1])
     assert len(sent) == sum(kinds.values())  # every message passed on to the socket
 
 
