@@ -225,6 +225,11 @@ def test_a_referee_runs_an_evening(ref_client):
     assert r.status_code == 302 and t.entries.count() == 11
     page = c.get(reverse("console_tournament", args=[t.slug])).content.decode()
     assert "11 giocatori" in page and "Nico" in page
+    assert "3 giocatori iscritti. Già iscritto: Alba." in page  # the new ones counted
+    r = c.post(reverse("console_add_players", args=[t.slug]), {"players": "Alba\nNico"})
+    page = c.get(r["Location"]).content.decode()
+    assert "0 giocatori iscritti. Già iscritti: Alba, Nico." in page
+    assert t.entries.count() == 11
 
     # the evening
     r = c.post(reverse("console_open_evening", args=[t.slug]),

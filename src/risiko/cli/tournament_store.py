@@ -214,13 +214,9 @@ class DatabaseStore(Store):
 
     def add_players(self, tournament: str, names: Sequence[str], *, by: str
                     ) -> tuple[list[str], list[str]]:
-        def go(s: Any) -> tuple[list[str], list[str]]:
-            t = s.get_tournament(tournament)
-            before = {e.player.name for e in t.entries.select_related("player")}
-            players = s.add_players(t, names, who=who(by))
-            return _added_and_already(before, [p.name for p in players])
-
-        return self._run(go)
+        answer: tuple[list[str], list[str]] = self._run(
+            lambda s: s.register_players(s.get_tournament(tournament), names, who=who(by)))
+        return answer
 
     def import_file(self, path: Path, *, name: str | None, by: str) -> dict[str, Any]:
         """Create a tournament from the season file ``path`` (repeated keys refused)."""

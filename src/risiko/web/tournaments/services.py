@@ -226,6 +226,19 @@ def add_players(t: Tournament, names: Iterable[str], *, who: str) -> list[Player
 
 
 @write
+def register_players(t: Tournament, names: Iterable[str], *, who: str
+                     ) -> tuple[list[str], list[str]]:
+    """:func:`add_players`, saying what it did: the names of the players registered now and
+    of those registered already (each once, in the order given, as stored). The same
+    ServiceErrors."""
+    lock_tournament(t.pk)
+    before = set(t.entries.values_list("player_id", flat=True))
+    players = list({p.pk: p for p in add_players(t, names, who=who)}.values())
+    return ([p.name for p in players if p.pk not in before],
+            [p.name for p in players if p.pk in before])
+
+
+@write
 def set_carry_over(
     t: Tournament, player: str, points: int, *, referee: str, note: str = "", who: str
 ) -> CarryOver:

@@ -12,7 +12,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from risiko.tournament.standings import compare_formats
@@ -159,11 +159,18 @@ def add_players(request: HttpRequest, slug: str) -> HttpResponseBase:
     form = PlayersForm(request.POST)
     if form.is_valid():
         try:
-            added = services.add_players(t, form.cleaned_data["players"], who=who(request))
+            added, already = services.register_players(t, form.cleaned_data["players"],
+                                                       who=who(request))
         except services.ServiceError as e:
             add_service_error(form, e)
         else:
-            messages.success(request, _("%(n)d players registered.") % {"n": len(added)})
+            said = ngettext("%(n)d player registered.", "%(n)d players registered.",
+                            len(added)) % {"n": len(added)}
+            if already:
+                said += " " + ngettext("Already registered: %(names)s.",
+                                       "Already registered: %(names)s.",
+                                       len(already)) % {"names": ", ".join(already)}
+            messages.success(request, said)
             return redirect("console_tournament", t.slug)
     return refused(request, _tournament_page(request, t, players_form=form))
 
