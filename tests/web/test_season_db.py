@@ -140,3 +140,25 @@ def test_cli_import_and_evening_refuse_dates_outside_2000_2099(season: dict,
     assert res.exit_code == 1, res.output
     assert "una serata cade negli anni dal 2000 al 2099, non il 9999-12-31" in res.stderr
     assert not Evening.objects.exists()
+
+
+@pytest.mark.db
+@pytest.mark.django_db
+def test_a_write_reads_the_facts_of_its_evening_and_the_whole_tournaments_discipline():
+    """``load_tournament(t, facts_of=evening)`` (what a write checks) is the whole load with
+    the other evenings' arrivals, tables and penalties left out - their dates, stages,
+    schedules and disciplinary records (R10 reaches later evenings) kept."""
+    from dataclasses import replace
+
+    season = json.loads(SEASON.read_text(encoding="utf-8"))
+    t = services.import_season(season, who="test")
+    whole = selectors.load_tournament(t)
+    rows = list(t.evenings.order_by("date"))
+    assert len(rows) == len(whole.evenings) >= 4
+    assert any(e.discipline for e in whole.evenings)  # the example records R10
+    for row in rows:
+        part = selectors.load_tournament(t, facts_of=row.pk)
+        expected = replace(whole, evenings=tuple(
+            e if e.date == row.date else replace(e, arrivals=(), tables=(), penalties=())
+            for e in whole.evenings))
+        assert part == expected

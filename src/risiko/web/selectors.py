@@ -68,26 +68,33 @@ def last_unreadable(t: Tournament) -> list[str]:
         return list(_unreadable.get(t.pk, ()))
 
 
-def load_tournament(t: Tournament) -> dm.Tournament:
+def load_tournament(t: Tournament, *, facts_of: int | None = None) -> dm.Tournament:
     """The domain :class:`risiko.tournament.model.Tournament` of a database tournament: the
     current facts (not superseded or voided: ``current()``), in 11 queries whatever the size
     of the tournament (tests/web/oracle_loader.py is the row-by-row reading it is checked
     against).
 
+    ``facts_of`` (an evening's id): the tables, results, seats, arrivals and penalties of
+    that evening only; every evening is there with its date, stage, schedule and
+    disciplinary records (R10 reaches later evenings), the players, carry-over and draws
+    too - what a write needs to check the evening it changed (a qualifying evening's checks
+    read nothing else), without reading the whole season inside the write.
+
     A stored fact that cannot be read (a time that is not a time, a sheet that no longer
     parses, a score that is not a number) does not stop the others: it is left out, logged,
-    and listed by :func:`unreadable_facts` for the referees."""
+    and listed by :func:`unreadable_facts` for the referees (from a whole load only)."""
     bad = UnreadableFacts()
     try:
-        return _load(t, bad)
+        return _load(t, bad, facts_of)
     finally:
         if bad:
             log.warning("tournament %s: unreadable stored facts: %s", t.name, "; ".join(bad))
-        with _unreadable_lock:
-            if bad:
-                _unreadable[t.pk] = bad
-            else:
-                _unreadable.pop(t.pk, None)
+        if facts_of is None:
+            with _unreadable_lock:
+                if bad:
+                    _unreadable[t.pk] = bad
+                else:
+                    _unreadable.pop(t.pk, None)
 
 
 def _read(bad: list[str], what: str, make: Callable[..., Any], *args: Any) -> Any:
@@ -100,7 +107,7 @@ def _read(bad: list[str], what: str, make: Callable[..., Any], *args: Any) -> An
         return None
 
 
-def _load(t: Tournament, bad: list[str]) -> dm.Tournament:
+def _load(t: Tournament, bad: list[str], facts_of: int | None = None) -> dm.Tournament:
     players = tuple(
         dm.Player(name, accepted or None, accepted_on)
         for name, accepted, accepted_on in t.entries.order_by("order", "id").values_list(
@@ -119,7 +126,8 @@ def _load(t: Tournament, bad: list[str]) -> dm.Tournament:
             evening_rows.append(row)
         else:  # stored before dates were checked: left out, named, never a 500
             bad.append(f"evening {row.date}: {out_of_range.message('en')}")
-    ev_ids = [e.pk for e in evening_rows]
+    every_id = [e.pk for e in evening_rows]
+    ev_ids = every_id if facts_of is None else [i for i in every_id if i == facts_of]
     dates = {e.pk: e.date for e in evening_rows}
 
     appeals: dict[int, dm.Appeal] = {}
@@ -182,7 +190,7 @@ def _load(t: Tournament, bad: list[str]) -> dm.Tournament:
         tables[ev_id].append(table)
 
     discipline: dict[int, list[dm.Discipline]] = defaultdict(list)
-    for d in Discipline.objects.current().filter(evening_id__in=ev_ids).order_by(
+    for d in Discipline.objects.current().filter(evening_id__in=every_id).order_by(
         "id"
     ).select_related("player"):
         record = _read(bad, f"evening {dates[d.evening_id]}: disciplinary record {d.pk} of "

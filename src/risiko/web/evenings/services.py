@@ -70,13 +70,14 @@ def check_evening(evening: Evening) -> None:
     from risiko.tournament.finals import compute_stages
     from risiko.web.selectors import load_tournament
 
-    domain = load_tournament(evening.tournament)
     if evening.stage == "qualifying":
         # its faults are its own and the tournament's; the stages' all name a semifinal
         # or final evening (R18), so a qualifying evening's write need not compute the
-        # standings they come from
+        # standings they come from, nor read the other evenings' tables
+        domain = load_tournament(evening.tournament, facts_of=evening.pk)
         found: list[Any] = list(tournament_faults(domain, only=evening.date))
     else:
+        domain = load_tournament(evening.tournament)
         found = list(tournament_faults(domain))
         if not found:  # compute_stages expects a tournament without faults
             found = list(compute_stages(domain).faults)
