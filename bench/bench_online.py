@@ -9,7 +9,10 @@ latency (``act`` sent to its ``ack`` received, p50/p99), the update latency (``a
 the table's ``event`` for it received: when the player sees the board change), the workers'
 CPU per action (the whole run, and the steady state in its middle), checks that no action
 was lost or applied twice (every ack has its event, events are numbered 1..N per table
-without a gap, no message id twice), and the memory of the workers per table. Needs PostgreSQL
+without a gap, no message id twice), the memory of the workers per table, PostgreSQL's CPU per
+action (its server processes for the benchmark's database) and the connections the workers
+hold when the bots have stopped (their pools: at most workers x ``RISIKO_DB_POOL_MAX``). uvicorn
+runs as ``risiko serve`` runs it (no permessage-deflate). Needs PostgreSQL
 (``RISIKO_BENCH_POSTGRES_URL``, default the local server, database ``risiko_bench``) and
 Redis (``REDIS_URL``, default 127.0.0.1:6379).
 """

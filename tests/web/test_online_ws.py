@@ -977,3 +977,38 @@ def test_a_cached_game_is_advanced_only_from_its_own_seq_and_dropped_if_a_line_f
     game = services.game_of(table)
     assert services.advance_cached(table.pk, at, at + 1, [line], 0)
     assert services._cache_peek(table.pk, at + 1) is game
+
+
+def test_every_pooled_connection_is_given_back_after_many_actions_through_the_socket() -> None:
+    """PostgreSQL's pool (settings.POSTGRES_POOL): the consumer's database calls, each in a
+    thread of a pool, give their connection back: after 40 actions of three seats through
+    their sockets and their disconnection, no connection is out of the pool but the test's."""
+    from django.db import connections
+
+    from risiko.web.online.consumers import in_thread
+
+    pools = getattr(type(connections["default"]), "_connection_pools", None) or {}
+    if connections["default"].vendor != "postgresql" or "default" not in pools:
+        pytest.skip("PostgreSQL's pool only")
+    table, tokens = make_table()
+
+    def now() -> Any:
+        table.refresh_from_db()
+        return services.game_of(table)
+
+    async def go() -> None:
+        comms = [await connect(table, token) for token in tokens]
+        for i in range(40):
+            game = await in_thread(now)()
+            seat = game.to_act
+            action = _intention(adapter.bot_action(game, seat, "random", i))
+            await comms[seat].send_json_to({"type": "act", "id": f"n{i}", "action": action})
+            assert (await answer(comms[seat]))["type"] == "ack"
+        for comm in comms:
+            await comm.disconnect()
+
+    run(go)
+    assert TableEvent.objects.filter(table=table, client_id__startswith="n").count() == 40
+    stats = pools["default"].get_stats()
+    mine = 1 if connections["default"].connection is not None else 0
+    assert stats["pool_size"] - stats["pool_available"] == mine, stats
