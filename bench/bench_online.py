@@ -317,9 +317,20 @@ def main() -> int:
     times = [t for t, c in samples if w0 <= t <= w1]
     acted = sum(1 for t in result["ack_times"] if times and times[0] <= t <= times[-1])
     if len(inside) >= 2 and acted:
+        steady = [x for x, t in zip(result["latencies"], result["ack_times"], strict=True)
+                  if times[0] <= t <= times[-1]]
         report["steady_state"] = {
             "seconds": round(times[-1] - times[0], 1), "actions": acted,
-            "workers_cpu_ms_per_action": round(1000 * (inside[-1] - inside[0]) / acted, 2)}
+            "workers_cpu_ms_per_action": round(1000 * (inside[-1] - inside[0]) / acted, 2),
+            "latency_ms": _percentiles(steady)}
+    # where the slow actions fall: actions over 50 ms per 5 s of the run (the sockets open
+    # during the first seconds, 5 ms apart)
+    slow: dict[int, int] = {}
+    for x, t in zip(result["latencies"], result["ack_times"], strict=True):
+        if x > 0.05:
+            bucket = int((t - run_start) // 5) * 5
+            slow[bucket] = slow.get(bucket, 0) + 1
+    report["over_50ms_per_5s"] = {f"{k}-{k + 5}s": v for k, v in sorted(slow.items())}
     print(json.dumps(report, indent=2))
     ok = (len(lat) > 0 and checked["lost"] == 0 and checked["duplicated"] == 0
           and checked["tables_with_gaps"] == 0)
