@@ -10,24 +10,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from pathlib import Path
 from urllib.parse import urldefrag, urlsplit
 
 import pytest
+from browser_kit import browser_marks, launch
 from django.contrib.auth.models import Group, User
 
 from risiko.web import services
 
 playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.db,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed"),
-]
+pytestmark = browser_marks()
 
 SEASON = Path(__file__).parents[2] / "examples" / "season-2027.json"
 PASSWORD = "tavolo-rosso-42"
@@ -56,8 +49,7 @@ def test_no_page_breaks_the_content_security_policy(live_server, settings):
              table + "chiusura/", table + "orologio/", "/admin/", "/regulation/"]
     problems: list[str] = []
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         context = browser.new_context(locale="it-IT")
         context.set_default_timeout(15_000)
         context.add_init_script(WATCH)

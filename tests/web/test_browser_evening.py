@@ -20,21 +20,14 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 
 import pytest
+from browser_kit import browser_marks, launch
 from django.contrib.auth.models import Group, User
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.db,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed"),
-]
+pytestmark = browser_marks()
 
 WHO = "arbitro"
 PASSWORD = "tavolo-rosso-42"
@@ -121,8 +114,7 @@ def browser(live_server, settings):
     user = User.objects.create_user(WHO, password=PASSWORD)
     user.groups.add(Group.objects.get_or_create(name="referee")[0])
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         yield browser
         browser.close()
 

@@ -11,9 +11,9 @@ Playwright or Chromium is missing.
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
+from browser_kit import browser_marks, launch
 from django.contrib.auth.models import Group, User
 
 from risiko.web import services
@@ -22,14 +22,7 @@ from risiko.web.results.models import GameTable, Penalty, TableResult
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.db,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed"),
-]
+pytestmark = browser_marks()
 
 WHO = "arbitro"
 PASSWORD = "tavolo-rosso-42"
@@ -53,8 +46,7 @@ def evening(live_server, settings):
 def page(evening, live_server):
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop + the ORM
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         context = browser.new_context(locale="it-IT", timezone_id="Europe/Rome")
         context.set_default_timeout(15_000)
         page = context.new_page()

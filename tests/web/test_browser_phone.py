@@ -10,24 +10,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+from browser_kit import browser_marks, launch
 from django.contrib.auth.models import User
 
 from risiko.web import services
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.db,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed"),
-]
+pytestmark = browser_marks()
 
 SEASON = Path(__file__).resolve().parents[2] / "examples" / "season-2027.json"
 DATE = "2027-03-02"
@@ -50,8 +43,7 @@ def browser(live_server, settings):
     settings.RISIKO_ONLINE_SCHEDULER = False
     User.objects.create_user("arbitro", password="tavolo-rosso-42")  # past the first run
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         yield browser
         browser.close()
 

@@ -14,24 +14,17 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
+from browser_kit import browser_marks, launch
 from django.contrib.auth.models import Group, User
 
 from risiko.web import services
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.db,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed"),
-]
+pytestmark = browser_marks()
 
 ROOT = Path(__file__).resolve().parents[2]
 SEASON = ROOT / "examples" / "season-2027.json"
@@ -79,8 +72,7 @@ def season(live_server, settings):
 @pytest.fixture
 def browser():
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         yield browser
         browser.close()
 

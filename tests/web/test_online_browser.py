@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import socket
 import threading
 import time
@@ -19,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from browser_kit import browser_marks, launch
 from django.db import OperationalError
 
 from risiko.web.online import services
@@ -26,15 +26,7 @@ from risiko.web.online.models import TableEvent
 
 playwright = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.online,
-    pytest.mark.db,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed"),
-]
+pytestmark = [pytest.mark.online, *browser_marks()]
 
 
 class AsgiServer:
@@ -88,8 +80,7 @@ def server(settings: Any) -> Iterator[AsgiServer]:
 @pytest.fixture
 def chromium() -> Iterator[Any]:
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         yield browser
         browser.close()
 

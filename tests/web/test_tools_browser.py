@@ -6,23 +6,16 @@ saves; the closing dice page closes a game. Skipped when Playwright or Chromium 
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
+from browser_kit import browser_marks, launch
 from django.contrib.auth.models import Group, User
 
 from risiko.web import services
 from risiko.web.results.models import TableResult
 
 playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.db,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed"),
-]
+pytestmark = browser_marks()
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 WHO = "arbitro"
@@ -40,8 +33,7 @@ def page(live_server, settings):
     e = services.open_evening(t, "2027-03-02", who=WHO)
     services.set_tables(e, [PLAYERS], who=WHO)
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
                                       is_mobile=True)
         pg = context.new_page()
