@@ -4,7 +4,10 @@ the Redis channel layer and PostgreSQL, every action stored (docs/benchmarks.md)
 
     .venv/bin/python bench/bench_online.py [--tables 100] [--seconds 60] [--think 1.0]
 
-Loopback only, bounded in time: the bots stop after ``--seconds``. Measures the action
+Loopback only, bounded in time: the bots stop after ``--seconds``. Three phases: every
+socket opens and receives its view (``connect_s``), the bots play for ``--seconds`` (what
+the latencies measure), play stops everywhere and the actions in flight are answered
+(``stop_s``) before the sockets close. Measures the action
 latency (``act`` sent to its ``ack`` received, p50/p99), the update latency (``act`` sent to
 the table's ``event`` for it received: when the player sees the board change), the workers'
 CPU per action (the whole run, and the steady state in its middle), checks that no action
@@ -168,7 +171,8 @@ async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
     sys.path.insert(0, str(ROOT / "src"))
     from risiko.online.client import play_remote_bot
 
-    stop = asyncio.Event()
+    stop, begin, close = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    ready: list[str] = []
     latencies: list[float] = []
     ack_times: list[float] = []
     updates: list[float] = []
@@ -180,17 +184,31 @@ async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
             tasks.append(asyncio.create_task(play_remote_bot(
                 f"{url}/ws/online/{t['code']}/", token, think=think, seed=i * 10 + k,
                 stop=stop, latencies=latencies, acks=acks[t["code"]], ack_times=ack_times,
-                updates=updates)))
+                updates=updates, begin=begin, ready=ready, close=close)))
             await asyncio.sleep(0.005)  # do not open 400 sockets in the same millisecond
+    # the phases: every socket opened (and its view received) before any bot plays, play
+    # stopped everywhere (the actions in flight answered) before any socket closes - 100
+    # tables do not join nor leave a club's server in the same second; those two storms
+    # are timed apart (connect_s, idle_s), not counted in the play's latencies
+    connecting = time.perf_counter()
+    while len(ready) < len(tasks) and time.perf_counter() - connecting < 120:
+        await asyncio.sleep(0.05)
+    connect_s = time.perf_counter() - connecting
+    begin.set()
     start = time.perf_counter()
     await asyncio.sleep(seconds)
     stop.set()
+    stopping = time.perf_counter()
+    while len(ready) < 2 * len(tasks) and time.perf_counter() - stopping < 30:
+        await asyncio.sleep(0.05)
+    idle_s = time.perf_counter() - stopping
+    close.set()
     done, pending = await asyncio.wait(tasks, timeout=30)
     for task in pending:
         task.cancel()
     errors = [repr(t.exception()) for t in done if t.exception() is not None]
     return {"latencies": latencies, "ack_times": ack_times, "updates": updates, "acks": acks,
-            "seconds": time.perf_counter() - start,
+            "seconds": stopping - start, "connect_s": connect_s, "idle_s": idle_s,
             "errors": errors[:5], "error_count": len(errors),
             "client_cpu_s": resource.getrusage(resource.RUSAGE_SELF).ru_utime
             + resource.getrusage(resource.RUSAGE_SELF).ru_stime}
@@ -289,6 +307,9 @@ def main() -> int:
     report = {
         "tables": args.tables, "seats": 4 * args.tables, "workers": args.workers,
         "think_s": args.think, "seconds": round(result["seconds"], 1),
+        # every socket opened and its view received, before play (all at once, 5 ms apart);
+        # play stopped everywhere, the actions in flight answered, before the sockets close
+        "connect_s": round(result["connect_s"], 1), "stop_s": round(result["idle_s"], 1),
         "actions": len(lat), "actions_per_s": round(len(lat) / result["seconds"], 1),
         "latency_ms": {"p50": round(1000 * q[49], 1), "p90": round(1000 * q[89], 1),
                        "p99": round(1000 * q[98], 1), "max": round(1000 * lat[-1], 1)

@@ -213,48 +213,74 @@ async def play_remote_bot(url: str, token: str, *, think: float = 1.0, seed: int
                           latencies: list[float] | None = None,
                           acks: list[int] | None = None, origin: str | None = None,
                           ack_times: list[float] | None = None,
-                          updates: list[float] | None = None) -> str:
+                          updates: list[float] | None = None,
+                          begin: asyncio.Event | None = None,
+                          ready: list[str] | None = None,
+                          close: asyncio.Event | None = None) -> str:
     """Play a seat until the game ends (or ``stop``): wait ``think`` seconds before each
     action. ``latencies`` gets each action's round trip (s), ``acks`` each event's seq,
     ``ack_times`` when each answer came (``time.time()``), ``updates`` each accepted
     action's time until the table's event for it arrived (s: what the player sees).
+    For a load test's phases: once connected (the welcome and the view received) the token
+    is appended to ``ready`` and play waits for ``begin`` (then for a random part of
+    ``think``, so that tables do not act in step); once play stopped the token is
+    appended to ``ready`` again and the socket stays open until ``close``.
     Returns the final status."""
     rng = random.Random(seed)
     async with TableClient(url, token=token, origin=origin) as c:
-        turn_key = None
-        attacks = 0
-        while not c.over and not (stop is not None and stop.is_set()):
-            try:
-                await c.wait_until(lambda c: c.my_turn or c.over, timeout=5)
-            except TimeoutError:
-                continue
-            if c.over:
-                break
-            key = (c.game or {}).get("round"), (c.game or {}).get("to_act")
-            if key != turn_key:
-                turn_key, attacks = key, attacks_per_turn
-            if think:
-                await asyncio.sleep(think)
-            if not c.my_turn:
-                continue
-            action = choose(c, rng, attacks)
-            if action["kind"] == "attack":
-                attacks -= 1
-            start = time.perf_counter()
-            reply = await c.act(action)
-            if latencies is not None:
-                latencies.append(time.perf_counter() - start)
-            if ack_times is not None:
-                ack_times.append(time.time())
-            if reply["type"] == "ack" and acks is not None:
-                acks.append(reply["seq"])
-            if reply["type"] == "ack":
-                seq: int = reply["seq"]
+        if ready is not None:
+            ready.append(token)
+        if begin is not None:
+            await begin.wait()
+            await asyncio.sleep(rng.uniform(0, think))  # tables do not act in step
+        status = await _play(c, rng, think, attacks_per_turn, stop, latencies, acks,
+                             ack_times, updates)
+        if ready is not None:
+            ready.append(token)
+        if close is not None:
+            await close.wait()
+        return status
 
-                def caught_up(c: TableClient, seq: int = seq) -> bool:
-                    return c.seq >= seq or c.over
 
-                await c.wait_until(caught_up, timeout=30)
-                if updates is not None:
-                    updates.append(time.perf_counter() - start)
-        return str(c.table.get("status"))
+async def _play(c: TableClient, rng: random.Random, think: float, attacks_per_turn: int,
+                stop: asyncio.Event | None, latencies: list[float] | None,
+                acks: list[int] | None, ack_times: list[float] | None,
+                updates: list[float] | None) -> str:
+    """The play loop of :func:`play_remote_bot` on a connected client."""
+    turn_key = None
+    attacks = 0
+    while not c.over and not (stop is not None and stop.is_set()):
+        try:
+            await c.wait_until(lambda c: c.my_turn or c.over, timeout=5)
+        except TimeoutError:
+            continue
+        if c.over:
+            break
+        key = (c.game or {}).get("round"), (c.game or {}).get("to_act")
+        if key != turn_key:
+            turn_key, attacks = key, attacks_per_turn
+        if think:
+            await asyncio.sleep(think)
+        if not c.my_turn:
+            continue
+        action = choose(c, rng, attacks)
+        if action["kind"] == "attack":
+            attacks -= 1
+        start = time.perf_counter()
+        reply = await c.act(action)
+        if latencies is not None:
+            latencies.append(time.perf_counter() - start)
+        if ack_times is not None:
+            ack_times.append(time.time())
+        if reply["type"] == "ack" and acks is not None:
+            acks.append(reply["seq"])
+        if reply["type"] == "ack":
+            seq: int = reply["seq"]
+
+            def caught_up(c: TableClient, seq: int = seq) -> bool:
+                return c.seq >= seq or c.over
+
+            await c.wait_until(caught_up, timeout=30)
+            if updates is not None:
+                updates.append(time.perf_counter() - start)
+    return str(c.table.get("status"))
