@@ -351,6 +351,17 @@ def test_identical_corrections_at_once_leave_one_current_arrival(session):
     assert Arrival.objects.filter(player_id=anna).count() == N  # each kept, superseded
 
 
+def test_the_same_scores_sent_again_at_once_write_nothing(session):
+    # a played table (57, 40, 12, 30, 20) and N tabs sending those very scores at the
+    # same instant, each without a token: the result is already recorded, nothing written
+    t, _e = _club(played=True)
+    answers = fire(session, reverse("console_scores", args=[t.slug, DATE, 1]),
+                   {f"score_{i}": v for i, v in enumerate([57, 40, 12, 30, 20], start=1)})
+    assert all(a.status == 302 for a in answers), [a.status for a in answers]
+    assert TableResult.objects.count() == 1 and _audits("correct result") == 0
+    assert _row(t, "Anna").points == 57 and _row(t, "Anna").games == 1
+
+
 def test_two_referees_saving_at_once_both_get_through(session):
     t, _e = _club(seated=True)
     scores = [57, 40, 12, 30, 20]
