@@ -54,6 +54,8 @@ __all__ = [
     "InvalidInputError",
     "RisikoError",
     "Severity",
+    "alias",
+    "aliases_of",
     "current_language",
     "define",
     "define_words",
@@ -128,8 +130,29 @@ def define(code: str, clause: str, template: str, *, located: bool = False) -> F
 
 
 def kind_of(code: str) -> FaultKind:
-    """The declared kind of ``code``; ``KeyError`` when it was never declared."""
-    return _KINDS[code]
+    """The declared kind of ``code`` (an old code: the kind it is an alias of, see
+    :func:`alias`); ``KeyError`` when it was never declared."""
+    return _KINDS[_ALIASES.get(code, code)]
+
+
+#: old code -> the code of the one fault it now is (:func:`alias`)
+_ALIASES: dict[str, str] = {}
+
+
+def alias(old: str, kind: FaultKind) -> None:
+    """Keep ``old``, a code that JSON contracts (``risiko tournament --json``, the public
+    API, the online tables' ``refused`` frames) showed before several doors' faults of one
+    rule became one kind, as an alias of ``kind``: a fault of ``kind`` lists it in its JSON
+    ``aliases``. ``old`` is no kind of its own (``ValueError`` when it is still declared, or
+    is an alias of another kind already)."""
+    if old in _KINDS or _ALIASES.get(old, kind.code) != kind.code:
+        raise ValueError(f"fault code {old!r} is a kind or another kind's alias")
+    _ALIASES[old] = kind.code
+
+
+def aliases_of(code: str) -> list[str]:
+    """The old codes that are aliases of ``code`` (sorted; [] when none)."""
+    return sorted(old for old, new in _ALIASES.items() if new == code)
 
 
 def kinds() -> list[FaultKind]:
@@ -400,8 +423,9 @@ class Fault:
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
         """JSON form: ``{"code", "clause", "severity", "subjects", "params", "message"}``;
-        the message in English unless ``lang`` says otherwise."""
-        return {
+        the message in English unless ``lang`` says otherwise; ``aliases`` too when the code
+        has any (the old codes of the same fault, :func:`alias`)."""
+        out = {
             "code": self.code,
             "clause": self.clause,
             "severity": self.severity.value,
@@ -409,12 +433,17 @@ class Fault:
             "params": dict(self.params),
             "message": self.message(lang),
         }
+        old = aliases_of(self.code)
+        if old:
+            out["aliases"] = old
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Fault:
-        """The fault :meth:`to_dict` wrote (the message is not read back)."""
+        """The fault :meth:`to_dict` wrote (the message is not read back; an old code is
+        read as the kind it is an alias of)."""
         return cls(
-            str(data["code"]),
+            _ALIASES.get(str(data["code"]), str(data["code"])),
             str(data.get("clause", "")),
             dict(data.get("subjects", {})),
             dict(data.get("params", {})),

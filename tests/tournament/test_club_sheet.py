@@ -43,7 +43,7 @@ from risiko.cli.main import app
 from risiko.faults import InvalidInputError, RisikoError
 from risiko.tournament import get_format
 from risiko.tournament.clubsheet import apply_rows, find_columns, read_csv_text, read_rows
-from risiko.tournament.edit import new_tournament
+from risiko.tournament.commands import new_tournament
 from risiko.tournament.ranking import json_number
 from risiko.tournament.standings import compute_standings
 

@@ -299,7 +299,7 @@ def test_services_refuse_by_name_what_a_database_would_refuse(played):
         (lambda: services.set_carry_over(t, "Nico", 10**20, referee="R", who="w"),
          "service.out_of_range"),
         (lambda: services.enter_scores(table, {n: -1 for n in NAMES[5:10]}, who="w"),
-         "service.score_negative"),
+         "tournament.score_negative"),
         (lambda: services.add_discipline(e, "Ezio", "warning", reason="x", referee="R" * 81,
                                          who="w"), "service.too_long"),
         (lambda: services.record_arrival(e, "Nico", "21:00", reason="a\x00", who="w"),

@@ -3,8 +3,8 @@
 :class:`DatabaseStore` calls :mod:`risiko.web.services` (Django started once by
 :func:`risiko.cli.common.start_django`; every change audit-logged with ``--by``).
 :class:`FileStore` reads a season file with :mod:`risiko.tournament.season` and applies a
-change with :mod:`risiko.tournament.edit` (the same checks as the services), writing the
-file back only when asked (``--write``); it never imports Django.
+change as a command of :mod:`risiko.tournament.commands` (the one check the services run
+too), writing the file back only when asked (``--write``); it never imports Django.
 
 Both answer in plain values (names, lists of tables, dicts of the JSON contracts), so the
 commands render them once. A refusal ends the command: one line per fault, exit 1.
@@ -17,12 +17,15 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from ..faults import define
 from ..names import clean_name, name_key
 from ..names import key_values as _key_values
 from .common import CANNOT_READ, console, fail, fail_faults, os_reason, start_django, who
+
+if TYPE_CHECKING:
+    from ..tournament.commands import Command
 
 __all__ = ["DatabaseStore", "FileStore", "Store", "key_values"]
 
@@ -169,11 +172,6 @@ def _added_and_already(before: set[str], registered: list[str]) -> tuple[list[st
     """The names of ``registered`` (in order, each once) not in ``before``, and those in it."""
     names = list(dict.fromkeys(registered))
     return [n for n in names if n not in before], [n for n in names if n in before]
-
-
-def _unchanged(before: Any, after: Any) -> tuple[Any, bool]:
-    """``after`` and whether it is ``before`` (a result sent again: nothing changes)."""
-    return after, after == before
 
 
 class DatabaseStore(Store):
@@ -434,14 +432,6 @@ class FileStore(Store):
         part.write_text(text, encoding="utf-8")
         os.replace(part, self.path)  # all or nothing
 
-    def _edit(self, fn: Callable[[Any], T]) -> T:
-        from ..faults import RisikoError
-
-        try:
-            return fn(self.load())
-        except RisikoError as e:
-            fail_faults(e)
-
     def tournaments(self) -> list[dict[str, Any]]:
         t = self.load()
         return [{"id": str(self.path), "slug": str(self.path), "name": t.name,
@@ -469,24 +459,26 @@ class FileStore(Store):
     def merge_players(self, keep: str, twin: str, *, by: str) -> str:
         self._no("players are merged in the database (a season file lists names)")
 
-    # writes: risiko.tournament.edit (the same checks as the services)
-    def _change(self, fn: Callable[[Any], tuple[Any, Any]]) -> Any:
-        """Apply ``fn`` to the file's tournament; ``fn`` returns (tournament, answer); the
-        answer is returned, the tournament saved (with ``--write``)."""
+    # writes: a command of risiko.tournament.commands applied, then the file dumped
+    def _apply(self, cmd: Command) -> Any:
+        """Apply ``cmd`` to the file's tournament (faults end the command), save the
+        result (with ``--write``) and return the command's answer."""
         from ..faults import RisikoError
+        from ..tournament.commands import run
 
+        before = self.load()
         try:
-            changed, answer = fn(self.load())
+            done = run(before, cmd)
         except RisikoError as e:
             fail_faults(e)
-        self._save(changed)
-        return answer
+        self._save(done.tournament)
+        return done.answer
 
     def create(self, name: str, *, ruleset: str | None, format: Mapping[str, Any] | None,
                previous: str | None, by: str) -> dict[str, Any]:
         from ..faults import RisikoError
         from ..ruleset import NEW_TOURNAMENT_RULESET
-        from ..tournament.edit import new_tournament
+        from ..tournament.commands import new_tournament
 
         if self.stdin:
             self._no("create writes a new season file: give its name with --file")
@@ -505,136 +497,125 @@ class FileStore(Store):
 
     def add_players(self, tournament: str, names: Sequence[str], *, by: str
                     ) -> tuple[list[str], list[str]]:
-        from ..tournament import edit
+        from ..tournament.commands import AddPlayers
 
-        def go(t: Any) -> tuple[Any, tuple[list[str], list[str]]]:
-            changed, _added = edit.add_players(t, names)
-            registered = {name_key(p.name): p.name for p in changed.players}
-            return changed, _added_and_already(
-                {p.name for p in t.players},
-                [registered[name_key(clean_name(n))] for n in names])
-
-        answer: tuple[list[str], list[str]] = self._change(go)
-        return answer
+        before = {p.name for p in self.load().players}
+        self._apply(AddPlayers(tuple(names)))
+        registered = {name_key(p.name): p.name for p in self.load().players}
+        return _added_and_already(before, [registered[name_key(clean_name(n))]
+                                           for n in names])
 
     def import_sheet(self, tournament: str, rows: Sequence[Any], *, by: str
                      ) -> dict[str, Any]:
+        from ..faults import RisikoError
         from ..tournament.clubsheet import apply_rows
 
-        def go(t: Any) -> tuple[Any, int]:
+        t = self.load()
+        try:
             changed = apply_rows(t, rows)
-            return changed, len(changed.players) - len(t.players)
-
-        added: int = self._change(go)
-        return sheet_summary(rows, added)
+        except RisikoError as e:
+            fail_faults(e)
+        self._save(changed)
+        return sheet_summary(rows, len(changed.players) - len(t.players))
 
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
                      by: str) -> str:
-        from ..tournament import edit
+        from ..tournament.commands import OpenEvening
 
-        self._change(lambda t: (edit.open_evening(t, date, stage=stage), None))
+        self._apply(OpenEvening(date, stage=stage, chief_referee=chief))
         return f"{date} ({stage})"
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
                phoned_at: str | None, by: str, reason: str = "") -> tuple[str, dict[str, Any]]:
-        from ..tournament import edit
+        from ..tournament.commands import RecordArrival
 
-        def go(t: Any) -> Any:
-            changed, ruling = edit.record_arrival(t, date, player, at, phoned=phoned,
-                                                  phoned_at=phoned_at)
-            return changed, (edit.player_of(t, player), ruling.to_dict())
-
-        answer: tuple[str, dict[str, Any]] = self._change(go)
-        return answer
+        name, ruling = self._apply(RecordArrival(date, player, at, phoned=phoned,
+                                                 phoned_at=phoned_at, reason=reason))
+        return name, ruling.to_dict()
 
     def _tables(self, date: str) -> list[list[str]]:
-        from ..tournament import edit
+        from ..tournament.commands import evening_of
 
-        return [list(tb.seats) for tb in edit.evening_of(self.load(), date).tables]
+        return [list(tb.seats) for tb in evening_of(self.load(), date).tables]
 
     def seat(self, tournament: str, date: str, *, seed: str | None, by: str
              ) -> list[list[str]]:
-        from ..tournament import edit
+        from ..tournament.commands import SeatTables
 
-        self._change(lambda t: edit.seat_tables(t, date, seed=seed))
+        self._apply(SeatTables(date, seed=seed))
         return self._tables(date)
 
     def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str,
                      reason: str = "") -> list[list[str]]:
-        from ..tournament import edit
+        from ..tournament.commands import SetTables
 
-        self._change(lambda t: (edit.set_tables(t, date, tables), None))
+        self._apply(SetTables(date, tuple(tuple(tb) for tb in tables), reason=reason))
         return self._tables(date)
 
     def swap(self, tournament: str, date: str, a: str, b: str, *, by: str, reason: str = ""
              ) -> list[list[str]]:
-        from ..tournament import edit
+        from ..tournament.commands import SwapSeats
 
-        self._change(lambda t: (edit.swap_seats(t, date, a, b), None))
+        self._apply(SwapSeats(date, a, b, reason=reason))
         return self._tables(date)
 
     def seat_stage(self, tournament: str, stage: str, date: str, *, by: str
                    ) -> list[list[str]]:
-        from ..tournament import edit
+        from ..tournament.commands import SeatStage
 
-        self._change(lambda t: (edit.seat_stage(t, stage, date), None))
+        self._apply(SeatStage(stage, date))
         return self._tables(date)
+
+    def _result(self, cmd: Command) -> bool:
+        """Apply a result; True when it was the table's already (nothing changes)."""
+        before = self.load()
+        self._apply(cmd)
+        return bool(self.load() == before)
 
     def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
                     abandoned: list[str], by: str, reason: str = "") -> bool:
-        from ..tournament import edit
+        from ..tournament.commands import EnterSheet
 
-        return bool(self._change(lambda t: _unchanged(
-            t, edit.enter_sheet(t, date, table, sheet, abandoned=abandoned))))
+        return self._result(EnterSheet(date, table, sheet, abandoned=tuple(abandoned),
+                                       reason=reason))
 
     def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
                      risiko: list[str], abandoned: list[str], by: str, reason: str = "") -> bool:
-        from ..tournament import edit
+        from ..tournament.commands import EnterScores
 
-        return bool(self._change(lambda t: _unchanged(
-            t, edit.enter_scores(t, date, table, scores, risiko=risiko, abandoned=abandoned))))
+        return self._result(EnterScores(date, table, scores, risiko=tuple(risiko),
+                                        abandoned=tuple(abandoned), reason=reason))
 
     def penalty(self, tournament: str, date: str, player: str, points: int, *, unit: str,
                 reason: str, referee: str, by: str) -> tuple[int, str]:
-        from ..tournament import edit
+        from ..tournament.commands import Penalty
 
-        def go(t: Any) -> Any:
-            changed, number = edit.add_penalty(t, date, player, points, unit=unit,
-                                               reason=reason, referee=referee or who(by))
-            return changed, (number, edit.player_of(t, player))
-
-        answer: tuple[int, str] = self._change(go)
+        answer: tuple[int, str] = self._apply(Penalty(date, player, points, unit, reason,
+                                                      referee=referee or who(by)))
         return answer
 
     def appeal(self, tournament: str, penalty_id: int, outcome: str, *, points: int | None,
                referee: str, reason: str, by: str) -> None:
-        from ..tournament import edit
+        from ..tournament.commands import Appeal
 
-        self._change(lambda t: (edit.decide_appeal(t, penalty_id, outcome, points=points,
-                                                   referee=referee or who(by),
-                                                   reason=reason), None))
+        self._apply(Appeal(penalty_id, outcome, points=points, referee=referee or who(by),
+                           reason=reason))
 
     def discipline(self, tournament: str, date: str, player: str, level: str, *,
                    reason: str, referee: str, table: int | None, by: str) -> str:
-        from ..tournament import edit
+        from ..tournament.commands import Discipline
 
-        self._change(lambda t: (edit.add_discipline(t, date, player, level, reason=reason,
-                                                    referee=referee or who(by),
-                                                    table=table), None))
-        return edit.player_of(self.load(), player)
+        return str(self._apply(Discipline(date, player, level, reason=reason,
+                                          referee=referee or who(by), table=table)))
 
     def carry_over(self, tournament: str, player: str, points: int, *, referee: str,
                    by: str) -> str:
-        from ..tournament import edit
+        from ..tournament.commands import CarryOver
 
-        self._change(lambda t: (edit.set_carry_over(t, player, points,
-                                                    referee=referee or who(by)), None))
-        return edit.player_of(self.load(), player)
+        return str(self._apply(CarryOver(player, points, referee=referee or who(by))))
 
     def draw(self, tournament: str, stage: str, order: Sequence[str], *, referee: str,
              by: str) -> list[str]:
-        from ..tournament import edit
+        from ..tournament.commands import Draw
 
-        self._change(lambda t: (edit.record_draw(t, stage, order,
-                                                 referee=referee or who(by)), None))
-        return [edit.player_of(self.load(), n) for n in order]
+        return list(self._apply(Draw(stage, tuple(order), referee=referee or who(by))))

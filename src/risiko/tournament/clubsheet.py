@@ -350,7 +350,7 @@ def apply_rows(t: Tournament, rows: Sequence[SheetRow]) -> Tournament:
     (:func:`~risiko.tournament.checks.tournament_faults`, the stages) is raised with the
     row it concerns. Raises InvalidInputError / IllegalActionError; ``t`` is unchanged.
     """
-    from . import edit
+    from . import commands
 
     faults: list[Fault] = []
     by_date: dict[_dt.date, list[SheetRow]] = {}
@@ -375,7 +375,7 @@ def apply_rows(t: Tournament, rows: Sequence[SheetRow]) -> Tournament:
                                         count=len(numbers)))
     if faults:
         raise InvalidInputError(faults)
-    changed, _added = edit.add_players(t, [r.player for r in rows])
+    changed = commands.apply(t, commands.AddPlayers(tuple(r.player for r in rows)))
     spelling = {name_key(p.name): p.name for p in changed.players}
     schedule = Schedule.from_ruleset(changed.ruleset, "qualifying")
     for day, group in sorted(by_date.items()):
@@ -391,7 +391,7 @@ def apply_rows(t: Tournament, rows: Sequence[SheetRow]) -> Tournament:
         changed = changed.with_evening(Evening(day, "qualifying", schedule,
                                                tables=tuple(tables)))
     try:
-        return edit.checked(changed)
+        return commands.checked(changed)
     except RisikoError as e:
         raise type(e)([_located(f, rows, spelling) for f in e.faults]) from None
 

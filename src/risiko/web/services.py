@@ -35,6 +35,7 @@ from django.db import models
 
 from risiko.faults import Fault
 from risiko.names import name_key
+from risiko.tournament import commands as cmds
 from risiko.tournament import model as dm
 from risiko.web.auditlog.models import AuditEntry
 from risiko.web.auditlog.services import audit
@@ -45,7 +46,6 @@ from risiko.web.core.repair import draw_players_key
 from risiko.web.core.writes import lock_tournament, write
 from risiko.web.evenings.models import Arrival, Evening
 from risiko.web.evenings.services import (
-    check_evening,
     get_evening,
     open_evening,
     record_arrival,
@@ -97,7 +97,6 @@ __all__ = [
     "add_penalty",
     "add_players",
     "audit",
-    "check_evening",
     "create_tournament",
     "decide_appeal",
     "enter_scores",
@@ -147,7 +146,7 @@ def seat_stage(
 
     lock_tournament(t.pk)
     if stage not in ("semifinal", "final"):
-        raise ServiceError(F.STAGE_KIND(stage=str(stage)[:40]))
+        raise ServiceError(cmds.NOT_A_STAGE(value=str(stage)[:40]))
     stages = compute_stages(load_tournament(t))
     if stage == "semifinal":
         tables = stages.semifinal_tables

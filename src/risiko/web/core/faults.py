@@ -1,5 +1,9 @@
 """The faults of the web services (codes ``service.*``) and :class:`ServiceError`.
 
+The faults of a change to a tournament are its command's
+(:mod:`risiko.tournament.commands`: the one check of every door); those here are the
+database's own (what a column can store, a lookup, a conflict, a merge of two players).
+
 A refused change raises :class:`ServiceError`, a :class:`risiko.faults.RisikoError` holding
 :class:`risiko.faults.Fault` values: the console shows ``fault.message(get_language())``, the
 command line prints ``error.messages()``, and nobody reads the words to decide anything (the
@@ -26,10 +30,7 @@ TEXT = _k("text", "{text}")
 
 # lookups
 NO_TOURNAMENT = _k("no_tournament", "no tournament '{key}' (known: {known})")
-NO_EVENING = _k("no_evening", "{tournament}: no evening on {evening} (evenings: {dates})")
-NO_TABLE = _k("no_table", "evening {evening}: no table {table}")
 NOT_A_PLAYER = _k("not_a_player", "{tournament}: '{player}' is not a player of this tournament")
-BAD_DATE = _k("bad_date", "'{value}' is not a date (YYYY-MM-DD)")
 
 # tournaments and players
 TOURNAMENT_NAME_MISSING = _k("tournament_name_missing", "a tournament needs a name")
@@ -41,11 +42,8 @@ FORMAT_REASON = _k("format_reason", "{tournament} has evenings already: say why 
                    "changes")
 FORMAT_CHANGED = _k("format_changed", "the format of {tournament} was changed meanwhile by "
                     "another request: compare again")
-PLAYER_NAME_MISSING = _k("player_name_missing", "a player needs a name")
 PLAYER_TWIN = _k("player_twin", "{tournament}: '{player}' differs from the player '{twin}' "
                  "only in how it is written: use the same name")
-BAD_STAGE = _k("bad_stage", "stage is one of {stages}, not '{stage}'")
-DRAW_PLAYERS = _k("draw_players", "a draw orders at least 2 different players", "R18")
 MERGE_SAME = _k("merge_same", "'{player}' and '{other}' are the same player")
 MERGE_BOTH_ARRIVED = _k("merge_both_arrived", "'{player}' and '{other}' both arrived on "
                         "evening {evening}: correct one arrival first")
@@ -55,70 +53,27 @@ MERGE_BOTH_CARRY = _k("merge_both_carry", "'{player}' and '{other}' both have a 
                       "(R17) in {tournament}: correct one first", "R17")
 
 # evenings and arrivals
-EVENING_EXISTS = _k("evening_exists", "{tournament}: there is already an evening on {evening}")
 BAD_SCHEDULE = _k("bad_schedule", "evening {evening}: {error}")
 BAD_TIME = _k("bad_time", "evening {evening}, {player}: {error}")
 
 # seating
-ALREADY_SEATED = _k("already_seated", "evening {evening} is already seated: swap players or "
-                    "seat it by hand")
 CANNOT_SEAT = _k("cannot_seat", "evening {evening}: {error}")
-TABLE_SIZE = _k("table_size", "evening {evening}: table {table} has {seats} seats (3..6)")
-SEATED_TWICE = _k("seated_twice", "evening {evening}: {player} is seated twice")
 TOO_FEW_TABLES = _k("too_few_tables", "evening {evening}: has {tables} tables; give at least "
                     "as many")
-NOT_SEATED = _k("not_seated", "evening {evening}: {player} is not seated")
-TABLE_HAS_RESULT = _k("table_has_result", "evening {evening}: table {table} has a result; "
-                      "seats cannot change")
-SWAP_SAME = _k("swap_same", "choose two different players")
 
 # results
 SHEET_FAULT = _k("sheet_fault", "evening {evening}, table {table}: {text}")
-SHEET_NOT_SEATED = _k("sheet_not_seated", "evening {evening}, table {table}: {player} is in "
-                      "the sheet but not seated at this table")
-SHEET_MISSING_SEAT = _k("sheet_missing_seat", "evening {evening}, table {table}: {player} is "
-                        "seated but missing from the sheet")
-LEFT_NOT_SEATED = _k("left_not_seated", "evening {evening}, table {table}: {player} left the "
-                     "game but is not seated here", "R13")
-SCORE_NOT_SEATED = _k("score_not_seated", "evening {evening}, table {table}: {player} has a "
-                      "score but is not seated at this table")
-SCORE_NOT_WHOLE = _k("score_not_whole", "evening {evening}, table {table}: {player}'s score "
-                     "must be a whole number, not {value}")
-NO_SCORE = _k("no_score", "evening {evening}, table {table}: no score for {player}")
-SCORE_ABOVE_MAX = _k("score_above_max", "evening {evening}, table {table}: {player} scores "
-                     "{score}, above the maximum table score of {maximum} (R1)", "R1")
-SCORE_NEGATIVE = _k("score_negative", "evening {evening}, table {table}: {player} scores "
-                    "{score}: a table score is 0 or more", "R1")
-LEFT_BUT_SCORES = _k("left_but_scores", "evening {evening}, table {table}: {player} left the "
-                     "game (R13) but scores {score}: a seat that leaves scores 0", "R13")
-RISIKO_NOT_SEATED = _k("risiko_not_seated", "evening {evening}, table {table}: {player} "
-                       "completed the objective but is not seated here", "R1")
-RISIKO_SCORE = _k("risiko_score", "evening {evening}, table {table}: {player} completed the "
-                  "objective: the score is {maximum}", "R1")
 NO_RESULT_YET = _k("no_result_yet", "evening {evening}, table {table}: enter the table's "
                    "result before marking who left", "R13")
 NOT_SEATED_HERE = _k("not_seated_here", "evening {evening}, table {table}: {player} is not "
                      "seated here")
 
 # penalties, appeals, discipline
-PENALTY_UNIT = _k("penalty_unit", "a penalty is in 'table' or 'ranking' points, not '{unit}'")
-PENALTY_NOT_NEGATIVE = _k("penalty_not_negative", "evening {evening}, {player}: a penalty is "
-                          "negative points, not {points}")
-PENALTY_REASON = _k("penalty_reason", "evening {evening}, {player}: a penalty needs a reason")
-PENALTY_NO_TABLE = _k("penalty_no_table", "evening {evening}: {player} is not seated at a table")
 ALREADY_VOIDED = _k("already_voided", "penalty {penalty} is already voided")
-APPEAL_OUTCOME = _k("appeal_outcome", "an appeal is {outcomes}, not '{outcome}'")
-APPEAL_REDUCED = _k("appeal_reduced", "a reduced penalty is between {low} and 0 points")
-APPEAL_REDUCED_TO = _k("appeal_reduced_to", "a reduced penalty is between {low} and 0 points, "
-                       "not {points}")
 APPEAL_VOIDED = _k("appeal_voided", "penalty {penalty} was voided: there is nothing to appeal")
-DISCIPLINE_LEVEL = _k("discipline_level", "a disciplinary record is {levels}, not '{level}'",
-                      "R10")
 VOID_REASON = _k("void_reason", "say why it is voided")
 
 # stages
-STAGE_KIND = _k("stage_kind", "only the semifinal or the final is seated from the ranking, "
-                "not '{stage}'", "R18")
 SEMIFINAL_NOT_READY = _k("semifinal_not_ready", "{tournament}: the semifinal cannot be seated "
                          "yet", "R18")
 FINAL_NOT_READY = _k("final_not_ready", "{tournament}: the final cannot be seated yet", "R18")

@@ -1,5 +1,5 @@
-"""Writes of the evenings app: opening an evening, recording (or correcting) an arrival (R3),
-and the check every write of an evening ends with (:func:`check_evening`)."""
+"""Writes of the evenings app: opening an evening, recording (or correcting) an arrival (R3).
+Each is checked as its command (:mod:`risiko.tournament.commands`) before it writes."""
 
 from __future__ import annotations
 
@@ -9,19 +9,19 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from risiko.faults import Fault, RisikoError
+from risiko.faults import RisikoError
+from risiko.tournament import commands as cmds
 from risiko.tournament import model as dm
-from risiko.tournament.schedule import ArrivalRuling, classify
+from risiko.tournament.schedule import ArrivalRuling
 from risiko.web.auditlog.services import audit
 from risiko.web.core import faults as F
-from risiko.web.core.faults import ServiceError, as_faults, error_faults
+from risiko.web.core.faults import ServiceError, as_faults
 from risiko.web.core.limits import check_json, check_text, create
 from risiko.web.core.writes import lock_tournament, write
 from risiko.web.tournaments.models import Tournament
-from risiko.web.tournaments.services import entry_player, parse_date, ruleset_of
+from risiko.web.tournaments.services import decide, entry_player, parse_date
 
 from .models import Arrival, Evening
-from .selectors import schedule_of
 
 
 def get_evening(t: Tournament, date: str | _dt.date) -> Evening:
@@ -30,8 +30,8 @@ def get_evening(t: Tournament, date: str | _dt.date) -> Evening:
     found = t.evenings.filter(date=day).first()
     if found is None:
         dates = ", ".join(str(d) for d in t.evenings.values_list("date", flat=True)) or "none"
-        raise ServiceError(F.NO_EVENING({"evening": day.isoformat()}, tournament=t.name,
-                                        dates=dates))
+        raise ServiceError(cmds.NO_EVENING({"evening": day.isoformat()}, tournament=t.name,
+                                           date=day.isoformat(), dates=dates))
     return found
 
 
@@ -54,38 +54,6 @@ def clock(evening: Evening, value: Any, player: str, field: str) -> int:
                                       error=str(err))) from None
 
 
-def _concerns(fault: Fault | str, evening: Evening) -> bool:
-    day = evening.date.isoformat()
-    if isinstance(fault, Fault):
-        return str(fault.subjects.get("evening", "")).startswith(day)
-    return f"evening {day} (" in fault
-
-
-def check_evening(evening: Evening) -> None:
-    """Refuse (ServiceError, the transaction rolls back) if the evening's recorded facts now
-    contradict the regulation: an excluded arrival (R3) or an expelled player (R10) seated,
-    a player seated twice, a score above the maximum (R1), stage tables that do not match
-    the qualified players (R18), ... — the same checks as a season file's."""
-    from risiko.tournament.checks import tournament_faults
-    from risiko.tournament.finals import compute_stages
-    from risiko.web.selectors import load_tournament
-
-    if evening.stage == "qualifying":
-        # its faults are its own and the tournament's; the stages' all name a semifinal
-        # or final evening (R18), so a qualifying evening's write need not compute the
-        # standings they come from, nor read the other evenings' tables
-        domain = load_tournament(evening.tournament, facts_of=evening.pk)
-        found: list[Any] = list(tournament_faults(domain, only=evening.date))
-    else:
-        domain = load_tournament(evening.tournament)
-        found = list(tournament_faults(domain))
-        if not found:  # compute_stages expects a tournament without faults
-            found = list(compute_stages(domain).faults)
-    mine = [f for f in found if _concerns(f, evening)]
-    if mine:
-        raise ServiceError(*as_faults(mine, evening=evening.date.isoformat()))
-
-
 @write
 def open_evening(
     t: Tournament,
@@ -99,26 +67,16 @@ def open_evening(
     """Open an evening of ``stage`` on ``date``; ``schedule`` overrides R2/R3 times."""
     lock_tournament(t.pk)
     day = parse_date(date)
-    out_of_range = dm.evening_date_fault(day)
-    if out_of_range is not None:
-        raise ServiceError(out_of_range)
-    if stage not in dm.STAGES:
-        raise ServiceError(F.BAD_STAGE(stage=str(stage)[:40], stages=", ".join(dm.STAGES)))
-    if t.evenings.filter(date=day).exists():
-        raise ServiceError(F.EVENING_EXISTS({"evening": day.isoformat()}, tournament=t.name))
     if schedule:
         check_json("schedule", schedule)
-        try:
-            dm.Schedule().with_times(schedule)
-        except (ValueError, TypeError) as err:
-            raise ServiceError(*error_faults(err, evening=day.isoformat())) from None
+    decide(t, cmds.OpenEvening(day, str(stage), dict(schedule) if schedule else None))
     try:
         with transaction.atomic():
             evening = create(Evening, tournament=t, date=day, stage=stage,
                              schedule=dict(schedule or {}), chief_referee=chief_referee)
     except IntegrityError:  # opened at the same moment by another request
-        raise ServiceError(F.EVENING_EXISTS({"evening": day.isoformat()},
-                                            tournament=t.name)) from None
+        raise ServiceError(cmds.EVENING_EXISTS({"evening": day.isoformat()},
+                                               date=day.isoformat())) from None
     audit(who, "open evening", t, evening, f"{day} ({stage})")
     return evening
 
@@ -141,10 +99,11 @@ def record_arrival(
     p = entry_player(t, player)
     minute = clock(evening, at, p.name, "at")
     phoned_minute = clock(evening, phoned_at, p.name, "phoned_at") if phoned_at else None
-    ruling = classify(
-        schedule_of(evening, ruleset_of(t)),
-        dm.Arrival(p.name, minute, bool(phoned), phoned_minute),
-    )
+    # R3: refused e.g. when a correction excludes a player already seated
+    _name, ruling = decide(t, cmds.RecordArrival(
+        evening.date, p.name, dm.clock_name(minute), bool(phoned),
+        dm.clock_name(phoned_minute) if phoned_minute is not None else None),
+        evening=evening).answer
     old = list(evening.arrivals.current().filter(player=p))
     Arrival.objects.filter(pk__in=[a.pk for a in old]).update(superseded=True)
     row = create(
@@ -152,7 +111,6 @@ def record_arrival(
         phoned_at=dm.clock_name(phoned_minute) if phoned_minute is not None else "",
         recorded_by=who, reason=reason,
     )
-    check_evening(evening)  # e.g. a correction that excludes a player already seated (R3)
     audit(who, "correct arrival" if old else "arrival", t, row,
           f"{p.name} {row.at}{' (phoned)' if phoned else ''}: {ruling.arrival_class}"
           + (f" — {reason}" if reason else ""),

@@ -12,18 +12,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from risiko.names import name_key
-from risiko.sheet import SheetError, parse_sheet
+from risiko.tournament import commands as cmds
 from risiko.tournament import model as dm
-from risiko.tournament.seating import seat_evening as domain_seat_evening
 from risiko.web.auditlog.services import audit
 from risiko.web.core import faults as F
-from risiko.web.core.faults import ServiceError, error_faults
+from risiko.web.core.faults import ServiceError
 from risiko.web.core.limits import check_json, check_number, check_text, create
 from risiko.web.core.writes import lock_tournament, write
 from risiko.web.evenings.models import Evening
-from risiko.web.evenings.services import check_evening, clock, subjects
+from risiko.web.evenings.services import clock, subjects
 from risiko.web.players.models import Player
-from risiko.web.tournaments.services import entry_player, players_by_key, ruleset_of
+from risiko.web.tournaments.services import decide, entry_player, players_by_key
 
 from .models import Appeal, Discipline, GameTable, Penalty, Seat, TableResult
 from .selectors import current_appeal, current_result, seated
@@ -35,7 +34,9 @@ def get_table(evening: Evening, number: int) -> GameTable:
     if isinstance(number, int) and not isinstance(number, bool) and 0 < number < 2**31:
         found = evening.tables.filter(number=number).first()
     if found is None:
-        raise ServiceError(F.NO_TABLE(subjects(evening, table=str(number)[:20])))
+        raise ServiceError(cmds.NO_TABLE(subjects(evening, table=str(number)[:20]),
+                                         number=str(number)[:20],
+                                         count=evening.tables.count()))
     return found
 
 
@@ -70,12 +71,6 @@ def write_tables(evening: Evening, tables: Sequence[Sequence[str]], *, reason: s
     return out
 
 
-def _check_not_played(evening: Evening) -> None:
-    for table in evening.tables.all():
-        if current_result(table) is not None:
-            raise ServiceError(F.TABLE_HAS_RESULT(subjects(evening, table=table.number)))
-
-
 def _plan(evening: Evening) -> list[list[str]]:
     return [seated(tb) for tb in evening.tables.order_by("number")]
 
@@ -85,20 +80,11 @@ def seat_evening(evening: Evening, *, seed: int | str | None = None, who: str
                  ) -> list[GameTable]:
     """Seat the admitted arrivals (R3) with the optimiser (tables of 5 and 4, fewest repeat
     opponents, rotating first seats). Refused once seated or once a table has a result."""
-    from risiko.web.selectors import load_tournament
-
     lock_tournament(evening.tournament_id)
-    _check_not_played(evening)
-    if Seat.objects.current().filter(evening=evening).exists():
-        raise ServiceError(F.ALREADY_SEATED(subjects(evening)))
     if isinstance(seed, str):
         check_text("seed", seed, 40)
-    domain = load_tournament(evening.tournament)
-    ev = next(e for e in domain.evenings if e.date == evening.date)
-    try:
-        seating = domain_seat_evening(domain, ev, seed=seed)
-    except ValueError as err:
-        raise ServiceError(*error_faults(err, evening=evening.date.isoformat())) from None
+    seating = decide(evening.tournament, cmds.SeatTables(evening.date, seed),
+                     evening=evening).answer
     tables = write_tables(evening, [list(t) for t in seating.tables])
     audit(who, "seat evening", evening.tournament, evening,
           f"{len(tables)} tables", {"tables": [list(t) for t in seating.tables]})
@@ -112,22 +98,16 @@ def set_tables(evening: Evening, tables: Sequence[Sequence[str]], *, reason: str
     in ``reason``). Every player at most once, 3..6 per table; refused once a table has a
     result."""
     lock_tournament(evening.tournament_id)
-    _check_not_played(evening)
-    seen: set[str] = set()
-    for i, seats in enumerate(tables, start=1):
-        if not 3 <= len(seats) <= 6:
-            raise ServiceError(F.TABLE_SIZE(subjects(evening, table=i), seats=len(seats)))
+    for seats in tables:
         for name in seats:
-            key = name_key(check_text("player", name, None))
-            if key in seen:
-                raise ServiceError(F.SEATED_TWICE(subjects(evening, player=name[:80])))
-            seen.add(key)
+            check_text("player", name, None)
     existing = evening.tables.count()
     if existing > len(tables):
         raise ServiceError(F.TOO_FEW_TABLES(subjects(evening), tables=existing))
+    decide(evening.tournament, cmds.SetTables(evening.date, tuple(tuple(s) for s in tables)),
+           evening=evening)
     before = _plan(evening)
     out = write_tables(evening, tables, reason=reason)
-    check_evening(evening)
     after = _plan(evening)
     audit(who, "set tables", evening.tournament, evening, f"{len(out)} tables"
           + (f" — {reason}" if reason else ""),
@@ -140,23 +120,17 @@ def swap_seats(evening: Evening, a: str, b: str, *, reason: str = "", who: str) 
     """Swap two seated players (same or different tables), by hand: both seats are
     superseded by the swapped ones."""
     lock_tournament(evening.tournament_id)
-    _check_not_played(evening)
     t = evening.tournament
     pa, pb = entry_player(t, a), entry_player(t, b)
-    if pa.pk == pb.pk:
-        raise ServiceError(F.SWAP_SAME(subjects(evening, player=pa.name)))
+    decide(t, cmds.SwapSeats(evening.date, pa.name, pb.name), evening=evening)
     seats = {s.player_id: s for s in Seat.objects.current().filter(evening=evening)
              .select_related("table")}
-    for p in (pa, pb):
-        if p.pk not in seats:
-            raise ServiceError(F.NOT_SEATED(subjects(evening, player=p.name)))
     sa, sb = seats[pa.pk], seats[pb.pk]
     Seat.objects.filter(pk__in=[sa.pk, sb.pk]).update(superseded=True)
     create(Seat, evening=evening, table=sa.table, player=pb, position=sa.position,
            reason=reason)
     create(Seat, evening=evening, table=sb.table, player=pa, position=sb.position,
            reason=reason)
-    check_evening(evening)
     audit(who, "swap seats", t, evening,
           f"{pa.name} (table {sa.table.number} seat {sa.position}) <-> "
           f"{pb.name} (table {sb.table.number} seat {sb.position})"
@@ -193,30 +167,19 @@ def enter_sheet(
     ``already_recorded`` True."""
     lock_tournament(table.evening.tournament_id)
     evening = table.evening
-    t = evening.tournament
     check_json("sheet", sheet)
-    try:
-        parsed = parse_sheet(sheet, ruleset=t.ruleset_name)
-    except SheetError as e:
-        raise ServiceError(*error_faults(e, **_where(table))) from None
-    except (ValueError, TypeError) as e:
-        raise ServiceError(*error_faults(e, **_where(table))) from None
-    sitting = seated(table)
     gone = _names(table, abandoned, "abandoned")
-    faults = []
-    for s in parsed.seats:
-        if s.player not in sitting:
-            faults.append(F.SHEET_NOT_SEATED(_where(table, player=s.player)))
-    for name in sitting:
-        if name not in {s.player for s in parsed.seats}:
-            faults.append(F.SHEET_MISSING_SEAT(_where(table, player=name)))
-    for name in gone:
-        if name not in sitting:
-            faults.append(F.LEFT_NOT_SEATED(_where(table, player=name)))
-    if faults:
-        raise ServiceError(*faults)
-    return _new_result(table, who, reason, sheet=parsed.to_dict(), abandoned=gone,
-                       **_named(table, winners, eliminated))
+    named = _named(table, winners, eliminated)
+    done = decide(evening.tournament, cmds.EnterSheet(
+        evening.date, table.number, sheet, tuple(gone), _given(winners, named["winners"]),
+        _given(eliminated, named["eliminated"])), evening=evening)
+    parsed = done.tournament.evening(evening.date).tables[table.number - 1].sheet
+    assert parsed is not None  # the command's result
+    return _new_result(table, who, reason, sheet=parsed.to_dict(), abandoned=gone, **named)
+
+
+def _given(value: Sequence[str] | None, named: list[str]) -> tuple[str, ...] | None:
+    return None if value is None else tuple(named)
 
 
 @write
@@ -240,41 +203,18 @@ def enter_scores(
     ``already_recorded`` True."""
     lock_tournament(table.evening.tournament_id)
     evening = table.evening
-    sitting = seated(table)
     if not isinstance(scores, Mapping):
         raise ServiceError(F.NOT_JSON({"field": "scores"}, error=type(scores).__name__))
     named = dict(zip(_names(table, list(scores), "scores"), scores.values(), strict=True))
     gone = _names(table, abandoned, "abandoned")
     done = _names(table, risiko, "risiko")
-    max_base = ruleset_of(evening.tournament).objective_score
-    faults = []
-    for name, value in named.items():
-        if name not in sitting:
-            faults.append(F.SCORE_NOT_SEATED(_where(table, player=name)))
-        if isinstance(value, bool) or not isinstance(value, int):
-            faults.append(F.SCORE_NOT_WHOLE(_where(table, player=name), value=repr(value)[:40]))
-        elif value > max_base:  # as the season file's checks (R1)
-            faults.append(F.SCORE_ABOVE_MAX(_where(table, player=name), score=value,
-                                            maximum=max_base))
-        elif value < 0:
-            faults.append(F.SCORE_NEGATIVE(_where(table, player=name), score=value))
-        elif name in gone and value != 0:
-            faults.append(F.LEFT_BUT_SCORES(_where(table, player=name), score=value))
-    for name in sitting:
-        if name not in named:
-            faults.append(F.NO_SCORE(_where(table, player=name)))
-    for name in done:
-        if name not in sitting:
-            faults.append(F.RISIKO_NOT_SEATED(_where(table, player=name)))
-        elif named.get(name) != max_base:
-            faults.append(F.RISIKO_SCORE(_where(table, player=name), maximum=max_base))
-    for name in gone:
-        if name not in sitting:
-            faults.append(F.LEFT_NOT_SEATED(_where(table, player=name)))
-    if faults:
-        raise ServiceError(*faults)
+    said = _named(table, winners, eliminated)
+    decide(evening.tournament, cmds.EnterScores(
+        evening.date, table.number, named, tuple(done), tuple(gone),
+        _given(winners, said["winners"]), _given(eliminated, said["eliminated"])),
+        evening=evening)
     return _new_result(table, who, reason, scores={k: int(v) for k, v in named.items()},
-                       risiko=done, abandoned=gone, **_named(table, winners, eliminated))
+                       risiko=done, abandoned=gone, **said)
 
 
 def _named(table: GameTable, winners: Sequence[str] | None,
@@ -325,7 +265,6 @@ def _new_result(table: GameTable, who: str, reason: str, **values: Any) -> Table
     if old is not None:
         TableResult.objects.filter(pk=old.pk).update(superseded=True)
     row = create(TableResult, table=table, entered_by=who, reason=reason, **values)
-    check_evening(table.evening)
     kind = "sheet" if values.get("sheet") is not None else "scores"
     audit(who, "correct result" if old else "enter result", table.evening.tournament, row,
           f"{_ev(table.evening)} table {table.number}: {kind}"
@@ -359,6 +298,15 @@ def mark_abandoned(table: GameTable, player: str, *, reason: str = "", who: str
     if scores is not None:  # R13: a seat that leaves scores 0 (as the season file says)
         scores = {**scores, name: 0}
         risiko = [p for p in (risiko or ()) if p != name]
+    evening = table.evening
+    winners = [p for p in (res.winners or ()) if p != name]
+    order = tuple(res.eliminated or ())
+    cmd: cmds.Command = (
+        cmds.EnterScores(evening.date, table.number, scores, tuple(risiko or ()), tuple(gone),
+                         tuple(winners), order) if scores is not None else
+        cmds.EnterSheet(evening.date, table.number, res.sheet or {}, tuple(gone),
+                        tuple(winners), order))
+    decide(evening.tournament, cmd, evening=evening)
     return _new_result(table, who, reason or f"{name} left the game (R13)", sheet=res.sheet,
                        scores=scores, risiko=risiko, abandoned=gone,
                        winners=[p for p in (res.winners or ()) if p != name],  # R13
@@ -385,21 +333,17 @@ def add_penalty(
     t = evening.tournament
     lock_tournament(t.pk)
     p = entry_player(t, player)
-    if unit not in ("table", "ranking"):
-        raise ServiceError(F.PENALTY_UNIT(unit=str(unit)[:20]))
-    if isinstance(points, int) and not isinstance(points, bool) and points >= 0:
-        raise ServiceError(F.PENALTY_NOT_NEGATIVE(subjects(evening, player=p.name),
-                                                  points=points))
-    check_number("penalty points", points, "points")
-    if not check_text("reason", reason, 300).strip():
-        raise ServiceError(F.PENALTY_REASON(subjects(evening, player=p.name)))
+    if isinstance(points, bool) or not isinstance(points, int):
+        check_number("penalty points", points, "points")  # refused: not a whole number
+    check_text("reason", reason, 300)
     at_text = dm.clock_name(clock(evening, at, p.name, "at")) if at and at.strip() else ""
-    if unit == "table":
-        if table is None:
-            table = GameTable.objects.filter(
-                evening=evening, seats__player=p, seats__superseded=False).first()
-        if table is None or p.name not in seated(table):
-            raise ServiceError(F.PENALTY_NO_TABLE(subjects(evening, player=p.name)))
+    decide(t, cmds.Penalty(
+        evening.date, p.name, points, str(unit)[:20], reason, referee, at_text or None,
+        table.number if table is not None else None), evening=evening)
+    check_number("penalty points", points, "points")  # what the column stores
+    if unit == "table" and table is None:
+        table = GameTable.objects.get(
+            evening=evening, seats__player=p, seats__superseded=False)
     row = create(
         Penalty, evening=evening, table=table if unit == "table" else None, player=p,
         unit=unit, points=points, reason=reason, referee=referee, at=at_text,
@@ -421,6 +365,22 @@ def void_penalty(penalty: Penalty, *, reason: str, who: str) -> Penalty:
     return penalty
 
 
+def _number(penalty: Penalty) -> int:
+    """The number :func:`risiko.tournament.commands.penalties` gives ``penalty`` in its
+    tournament as :func:`~risiko.web.tournaments.services.decide` loads it (a qualifying
+    evening alone: its table penalties by table, then its ranking penalties, each by id)."""
+    evening = penalty.evening
+    scope = (Penalty.objects.current().filter(evening=evening)
+             if evening.stage == "qualifying" else
+             Penalty.objects.current().filter(evening__tournament=evening.tournament))
+    big = 2**31
+    rows = scope.filter(voided=False).values_list("pk", "evening__date", "unit",
+                                                  "table__number")
+    order = sorted(rows, key=lambda r: (r[1], 0 if r[2] == "table" and r[3] else 1,
+                                        r[3] if r[2] == "table" and r[3] else big, r[0]))
+    return [r[0] for r in order].index(penalty.pk) + 1
+
+
 @write
 def decide_appeal(
     penalty: Penalty,
@@ -435,19 +395,11 @@ def decide_appeal(
     zero) or annulled. A new decision replaces the previous one."""
     lock_tournament(penalty.evening.tournament_id)
     penalty = Penalty.objects.select_related("player", "evening__tournament").get(pk=penalty.pk)
-    if outcome not in dm.APPEAL_OUTCOMES:
-        raise ServiceError(F.APPEAL_OUTCOME(outcome=str(outcome)[:20],
-                                            outcomes=", ".join(dm.APPEAL_OUTCOMES)))
-    if outcome == "reduced":
-        if points is None:
-            raise ServiceError(F.APPEAL_REDUCED(low=penalty.points + 1))
-        if isinstance(points, bool) or not isinstance(points, int) or not (
-            penalty.points < points <= 0
-        ):
-            raise ServiceError(F.APPEAL_REDUCED_TO(low=penalty.points + 1,
-                                                   points=repr(points)[:40]))
     if penalty.voided:
         raise ServiceError(F.APPEAL_VOIDED(penalty=penalty.pk))
+    evening = penalty.evening
+    decide(evening.tournament, cmds.Appeal(_number(penalty), outcome, points, referee, reason),
+           evening=evening)
     old = current_appeal(penalty)
     if old is not None:
         Appeal.objects.filter(pk=old.pk).update(superseded=True)
@@ -475,11 +427,10 @@ def add_discipline(
     t = evening.tournament
     lock_tournament(t.pk)
     p = entry_player(t, player)
-    if level not in dm.DISCIPLINE_LEVELS:
-        raise ServiceError(F.DISCIPLINE_LEVEL(level=str(level)[:20],
-                                              levels=", ".join(dm.DISCIPLINE_LEVELS)))
     if table_number is not None:
         check_number("table number", table_number, "table_number")
+    decide(t, cmds.Discipline(evening.date, p.name, str(level)[:20], reason, referee,
+                              table_number), evening=evening)
     row = create(
         Discipline, evening=evening, player=p, level=level, reason=reason, referee=referee,
         table_number=table_number,

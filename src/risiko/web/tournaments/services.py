@@ -17,6 +17,7 @@ from django.utils.text import slugify
 
 from risiko.names import clean_name, name_key
 from risiko.ruleset import get_ruleset
+from risiko.tournament import commands as cmds
 from risiko.tournament import model as dm
 from risiko.web.auditlog.services import audit
 from risiko.web.core import faults as F
@@ -27,6 +28,33 @@ from risiko.web.core.writes import lock_tournament, write
 from risiko.web.players.models import Player
 
 from .models import CarryOver, Draw, Entry, Tournament
+
+
+# ------------------------------------------------------------------------------ the check
+def decide(t: Tournament, cmd: cmds.Command, *, evening: Any = None) -> cmds.Applied[Any]:
+    """``cmd`` checked on ``t`` as it is stored (:func:`risiko.tournament.commands.run`):
+    the changed domain tournament and the command's answer, or ServiceError with every
+    fault (nothing written). Call it inside a write, after :func:`lock_tournament`.
+
+    ``evening`` (the row the command changes; None: the tournament's own facts): a
+    qualifying evening's command loads that evening's facts only (its checks read nothing
+    else), a semifinal's or final's the whole tournament (the stages come from the
+    ranking, R18), as does a semifinal or final opened."""
+    from risiko.web.selectors import load_tournament
+
+    stage = evening.stage if evening is not None else getattr(cmd, "stage", "qualifying")
+    if isinstance(cmd, cmds.OpenEvening) and stage != "qualifying":
+        domain = load_tournament(t)
+    elif evening is None:
+        domain = load_tournament(t, facts_of=0)
+    elif stage == "qualifying":
+        domain = load_tournament(t, facts_of=evening.pk)
+    else:
+        domain = load_tournament(t)
+    try:
+        return cmds.run(domain, cmd, partial=True)
+    except (ValueError, TypeError) as err:  # RisikoError, or a value the library cannot read
+        raise ServiceError(*error_faults(err)) from None
 
 
 # ------------------------------------------------------------------------------ lookups
@@ -52,7 +80,7 @@ def parse_date(value: str | _dt.date) -> _dt.date:
     try:
         return _dt.date.fromisoformat(value)
     except (TypeError, ValueError):
-        raise ServiceError(F.BAD_DATE(value=str(value)[:40])) from None
+        raise ServiceError(cmds.BAD_DATE(value=str(value)[:40])) from None
 
 
 def entry_player(t: Tournament, name: str) -> Player:
@@ -204,7 +232,7 @@ def add_players(t: Tournament, names: Iterable[str], *, who: str) -> list[Player
     for raw in names:
         name = clean_name(check_text("player", raw, None))
         if not name:
-            raise ServiceError(F.PLAYER_NAME_MISSING())
+            raise ServiceError(cmds.EMPTY_NAME())
         check_text("player", name, limit)
         player = Player.objects.filter(key=name_key(name)).first()
         entered = player is not None and t.entries.filter(player=player).exists()
@@ -246,6 +274,7 @@ def set_carry_over(
     lock_tournament(t.pk)
     p = entry_player(t, player)
     check_number("carry-over points", points, "points")
+    decide(t, cmds.CarryOver(p.name, points, referee, note))
     old = list(CarryOver.objects.current().filter(tournament=t, player=p))
     CarryOver.objects.filter(pk__in=[c.pk for c in old]).update(superseded=True)
     row = create(CarryOver, tournament=t, player=p, points=points, referee=referee, note=note)
@@ -261,11 +290,8 @@ def record_draw(
     """Record a draw of lots ordering tied players at a cut (R18 reading); a new draw of the
     same players for the same stage replaces the earlier one."""
     lock_tournament(t.pk)
-    if stage not in dm.STAGES:
-        raise ServiceError(F.BAD_STAGE(stage=str(stage)[:40], stages=", ".join(dm.STAGES)))
-    names = [entry_player(t, name).name for name in order]
-    if len(set(names)) != len(names) or len(names) < 2:
-        raise ServiceError(F.DRAW_PLAYERS())
+    names = [entry_player(t, check_text("player", name, None)).name for name in order]
+    names = decide(t, cmds.Draw(stage, tuple(names), referee, note)).answer
     key = draw_players_key(names)
     old = list(Draw.objects.current().filter(tournament=t, stage=stage, players_key=key))
     Draw.objects.filter(pk__in=[d.pk for d in old]).update(superseded=True)
