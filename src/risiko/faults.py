@@ -425,7 +425,7 @@ class Fault:
         """JSON form: ``{"code", "clause", "severity", "subjects", "params", "message"}``;
         the message in English unless ``lang`` says otherwise; ``aliases`` too when the code
         has any (the old codes of the same fault, :func:`alias`)."""
-        out = {
+        out: dict[str, Any] = {
             "code": self.code,
             "clause": self.clause,
             "severity": self.severity.value,

@@ -9,6 +9,7 @@ stages). Runs on SQLite, and on PostgreSQL with ``-m db``.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 
@@ -16,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from risiko.faults import Fault, aliases_of, kind_of
 from risiko.faults import _ALIASES as ALIASES
+from risiko.faults import Fault, aliases_of, kind_of
 from risiko.tournament.commands import checked
 from risiko.web import selectors, services
 from risiko.web.results.selectors import seated
@@ -91,10 +92,8 @@ def test_after_every_command_the_stored_tournament_has_no_fault():
         t = services.create_tournament(f"Proprietà {next(numbers)}", who=WHO)
         services.add_players(t, NAMES, who=WHO)
         for cmd in sequence:
-            try:
+            with contextlib.suppress(services.ServiceError):  # refused: nothing written
                 _run(t, cmd)
-            except services.ServiceError:
-                pass  # refused: nothing written
             checked(selectors.load_tournament(t))  # raises with every fault let through
 
     run_sequence()
@@ -113,3 +112,22 @@ def test_an_old_code_is_an_alias_of_one_kind_and_said_in_the_json(old):
     data = fault.to_dict()
     assert data["code"] == kind.code and old in data["aliases"]
     assert Fault.from_dict({**data, "code": old}).code == kind.code
+
+
+@pytest.mark.parametrize(("parameter", "value"), [("win_bonus", 1e30), ("win_bonus", -5),
+                                                  ("divisor", 0)])
+def test_a_format_parameter_out_of_range_is_refused_at_the_database_doors(parameter, value):
+    """Creating a tournament, changing its format (the console's compare and apply) and
+    importing a season file: a fault naming the parameter, never a 500."""
+    formula = "thousandths" if parameter == "divisor" else "win_bonus"
+    fmt = {"name": "prova", "ranking_points": {"formula": formula, parameter: value}}
+    t = services.create_tournament("Formati", who=WHO)
+    doors = [lambda: services.create_tournament("Altro", format=fmt, who=WHO),
+             lambda: services.set_format(t, fmt, committee=True, reason="x", who=WHO),
+             lambda: services.import_season({"name": "S", "ruleset": "club-milano",
+                                             "format": fmt, "players": ["Alba"]}, who=WHO)]
+    for door in doors:
+        with pytest.raises(services.ServiceError) as err:
+            door()
+        faults = [f for f in err.value.faults if f.code == "format.bad_ranking_parameter"]
+        assert faults and faults[0].params["parameter"] == parameter, err.value.faults

@@ -27,6 +27,9 @@ SHEET_KIND = define("cli.sheet_kind", "",
 WORKSHEET_CSV = define("cli.worksheet_csv", "",
                        "--worksheet names a worksheet of an .xlsx file; a CSV file has one")
 NOT_XLSX = define("cli.not_xlsx", "", "{path}: not a readable xlsx workbook")
+MEMBER_TOO_BIG = define("cli.xlsx_member_too_big", "",
+                        "{path}: {member} is {size} bytes uncompressed, more than the "
+                        "{limit} bytes a club sheet needs: not read")
 WORKSHEET_UNKNOWN = define("cli.worksheet_unknown", "",
                            "--worksheet {worksheet}: the workbook's worksheets are {names}")
 
@@ -54,25 +57,54 @@ def sheet_cells(path: Path, worksheet: str | None = None) -> list[list[Any]]:
     return read_csv_text(text)
 
 
+#: the most bytes one member of an xlsx file may hold uncompressed (a worksheet of 100,000
+#: rows of a club sheet is about 15 MB): a small file that inflates to gigabytes is refused
+#: before it is opened
+MAX_MEMBER_BYTES = 64 * 1024 * 1024
+
+#: what a damaged or hostile workbook raises while it is read (zip, XML, openpyxl's reading)
+_BAD_WORKBOOK = (KeyError, ValueError, TypeError, AttributeError, IndexError, SyntaxError,
+                 EOFError, LookupError, NotImplementedError)
+
+
+def _check_members(path: Path) -> None:
+    """Refuse a workbook with a member larger than :data:`MAX_MEMBER_BYTES` uncompressed
+    (the size its zip directory declares: reading stops there anyway)."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            if info.file_size > MAX_MEMBER_BYTES:
+                fail(MEMBER_TOO_BIG(path=str(path), member=info.filename[:200],
+                                    size=info.file_size, limit=MAX_MEMBER_BYTES))
+
+
 def _xlsx_cells(path: Path, worksheet: str | None) -> list[list[Any]]:
     import zipfile
+    import zlib
 
     import openpyxl
     from openpyxl.utils.exceptions import InvalidFileException
 
     try:
+        _check_members(path)
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except OSError as e:
         fail(CANNOT_READ(path=str(path), reason=os_reason(e)))
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError):
+    except (InvalidFileException, zipfile.BadZipFile, zlib.error, *_BAD_WORKBOOK):
         fail(NOT_XLSX(path=str(path)))
     try:
         if worksheet is None:
+            if not book.worksheets:
+                fail(NOT_XLSX(path=str(path)))
             sheet = book.worksheets[0]
         elif worksheet in book.sheetnames:
             sheet = book[worksheet]
         else:
             fail(WORKSHEET_UNKNOWN(worksheet=worksheet, names=list(book.sheetnames)))
+        # read-only: the rows stream from the zip member, never the whole tree in memory
         return [list(row) for row in sheet.iter_rows(values_only=True)]
+    except (zipfile.BadZipFile, zlib.error, *_BAD_WORKBOOK):
+        fail(NOT_XLSX(path=str(path)))
     finally:
         book.close()

@@ -107,7 +107,7 @@ EXPULSION_NEEDS_TABLE = _k("discipline_needs_table", "R10", "expulsion of {playe
 LISTED_TIMES = _k("listed_times", "", "{player} is listed {count} times")
 DRAW_STAGE = _k("draw_stage", "R18", "a draw of lots seats the semifinal or the final")
 DRAWN_TIMES = _k("drawn_times", "R18", "{player} is drawn {count} times")
-DRAW_SHORT = _k("draw_short", "R18", "a draw orders at least 2 players")
+DRAW_SHORT = _k("draw_short", "R18", "a draw orders at least 2 different players")
 EVENINGS_ON_DATE = _k("evenings_on_date", "", "{count} evenings on {date}")
 STAGE_TWICE = _k("stage_twice", "R18",
                  "{count} {stage} evenings ({dates}); a tournament has one")

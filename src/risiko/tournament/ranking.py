@@ -164,13 +164,17 @@ class Param:
     """A formula parameter: ``kind`` ``decimal`` | ``int`` | ``bool`` | ``rounding`` |
     ``decimals`` (a list of numbers) | ``by_size`` (``{"4": [..], "5": [..]}``) |
     ``choice``; ``default``;
-    ``optional`` when null is allowed; ``choices`` for ``choice``."""
+    ``optional`` when null is allowed; ``choices`` for ``choice``; ``low`` and ``high`` the
+    range of a number (each number of a list), ends included: the decimal arithmetic stays
+    exact and a bonus is never negative (a divisor is at least ``low`` 1, never 0)."""
 
     kind: str
     default: Any
     help: str
     optional: bool = False
     choices: tuple[str, ...] = ()
+    low: Decimal = Decimal(0)
+    high: Decimal = Decimal(1000)
 
 
 @dataclass(frozen=True)
@@ -311,6 +315,17 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float | Decimal) and not isinstance(value, bool)
 
 
+def _in_range(p: Param, value: Any) -> bool:
+    """``value`` a finite number between ``p.low`` and ``p.high``."""
+    if not _is_number(value):
+        return False
+    try:
+        number = _decimal(value)
+    except ArithmeticError:
+        return False
+    return number.is_finite() and p.low <= number <= p.high
+
+
 def _decimal(value: Any) -> Decimal:
     return value if isinstance(value, Decimal) else Decimal(str(value))
 
@@ -331,8 +346,9 @@ def _param_fault(p: Param, value: Any) -> str | None:
     """What is wrong with ``value`` for ``p`` (the expected shape), or None."""
     if value is None:
         return None if p.optional else "a value"
+    within = f"from {p.low} to {p.high}"
     if p.kind == "decimal":
-        return None if _is_number(value) else "a number"
+        return None if _in_range(p, value) else f"a number {within}"
     if p.kind == "int":
         ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 6
         return None if ok else "a whole number from 0 to 6"
@@ -343,15 +359,15 @@ def _param_fault(p: Param, value: Any) -> str | None:
     if p.kind == "choice":
         return None if value in p.choices else f"one of {', '.join(p.choices)}"
     if p.kind == "decimals":
-        ok = isinstance(value, list | tuple) and all(_is_number(v) for v in value)
-        return None if ok else "a list of numbers"
+        ok = isinstance(value, list | tuple) and all(_in_range(p, v) for v in value)
+        return None if ok else f"a list of numbers {within}"
     if p.kind == "by_size":
         ok = isinstance(value, Mapping) and all(
             str(k).isdigit() and 2 <= int(str(k)) <= 6 and isinstance(vs, list | tuple)
-            and len(vs) == int(str(k)) and all(_is_number(v) for v in vs)
+            and len(vs) == int(str(k)) and all(_in_range(p, v) for v in vs)
             for k, vs in value.items())
         return None if ok else ("an object from table size (\"3\" to \"6\") to that many "
-                                "numbers, one per place")
+                                f"numbers {within}, one per place")
     return None
 
 
@@ -783,8 +799,12 @@ def _with_factor(rp: RankingPoints) -> str:
     return (", " + ", ".join(parts)) if parts else ""
 
 
-_FIVE = Param("decimal", Decimal(1), "factor on table points at a 5-player table")
-_THREE = Param("decimal", Decimal(1), "factor on table points at a 3-player table")
+_FIVE = Param("decimal", Decimal(1), "factor on table points at a 5-player table",
+               high=Decimal(10))
+_THREE = Param("decimal", Decimal(1), "factor on table points at a 3-player table",
+               high=Decimal(10))
+#: a divisor's range: never 0 (the ranking points would be infinite)
+_DIVISOR = {"low": Decimal(1), "high": Decimal(1_000_000)}
 
 #: The formulas by name.
 FORMULAS: dict[str, Formula] = {f.name: f for f in (
@@ -805,10 +825,11 @@ FORMULAS: dict[str, Formula] = {f.name: f for f in (
                                 else ", to each tied winner"))),
     Formula("thousandths", _params(
         win_point=Param("decimal", Decimal(1), "added to each winner"),
-        five_seat_factor=Param("decimal", Decimal("1.25"), _FIVE.help),
+        five_seat_factor=Param("decimal", Decimal("1.25"), _FIVE.help, high=Decimal(10)),
         cap=Param("decimal", Decimal(100), "most table points counted (a RisiKo! counts "
                   "this)", optional=True),
-        divisor=Param("decimal", Decimal(1000), "table points are divided by this"),
+        divisor=Param("decimal", Decimal(1000), "table points are divided by this",
+                      **_DIVISOR),
         share=Param("choice", "full", "tied winners: each the full point or equal shares",
                     choices=("full", "equal")),
         max_sharing=Param("int", None, "more tied winners than this get nothing",
@@ -825,9 +846,10 @@ FORMULAS: dict[str, Formula] = {f.name: f for f in (
                                "first)"),
         eliminated_by=Param("choice", "place", "eliminated bonus by place at the table or "
                             "by order of elimination", choices=("place", "order")),
-        divisor=Param("decimal", Decimal(100), "table points are divided by this"),
-        five_seat_factor=Param("decimal", Decimal("1.25"), _FIVE.help),
-        three_seat_factor=Param("decimal", Decimal("0.75"), _THREE.help),
+        divisor=Param("decimal", Decimal(100), "table points are divided by this",
+                      **_DIVISOR),
+        five_seat_factor=Param("decimal", Decimal("1.25"), _FIVE.help, high=Decimal(10)),
+        three_seat_factor=Param("decimal", Decimal("0.75"), _THREE.help, high=Decimal(10)),
         precision=Param("int", 4, _PRECISION.help), rounding=_ROUNDING), placement_bonus,
         lambda rp: ("placement bonus " + "/".join(str(number(v)) for v in
                                                   rp.get("placement_bonus"))
@@ -838,7 +860,7 @@ FORMULAS: dict[str, Formula] = {f.name: f for f in (
     Formula("winner_gap", _params(
         base=Param("decimal", Decimal(100), "the winner's base; the others' base"),
         five_seat_factor=Param("decimal", Decimal("1.25"), "factor on the winner's table "
-                               "points at a 5-player table"),
+                               "points at a 5-player table", high=Decimal(10)),
         full_gap_from=Param("decimal", Decimal(86), "a winner's score from which the gap "
                             "is measured from the base", optional=True),
         precision=_PRECISION, rounding=_ROUNDING), winner_gap,

@@ -101,11 +101,11 @@ def set_tables(evening: Evening, tables: Sequence[Sequence[str]], *, reason: str
     for seats in tables:
         for name in seats:
             check_text("player", name, None)
-    existing = evening.tables.count()
-    if existing > len(tables):
-        raise ServiceError(F.TOO_FEW_TABLES(subjects(evening), tables=existing))
     decide(evening.tournament, cmds.SetTables(evening.date, tuple(tuple(s) for s in tables)),
            evening=evening)
+    existing = evening.tables.count()
+    if existing > len(tables):  # table rows stay: a seating names every one
+        raise ServiceError(F.TOO_FEW_TABLES(subjects(evening), tables=existing))
     before = _plan(evening)
     out = write_tables(evening, tables, reason=reason)
     after = _plan(evening)
