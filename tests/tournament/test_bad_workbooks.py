@@ -44,7 +44,7 @@ def _sheet_xml(name: str) -> bool:
 
 BAD = {
     "not_a_zip": lambda: b"PK\x03\x04 this is not a workbook",
-    "text": lambda: "Nome;Data\n".encode(),
+    "text": lambda: b"Nome;Data\n",
     "truncated": lambda: _good_xlsx()[:700],
     "no_workbook_part": lambda: _rezip(_good_xlsx(),
                                        lambda n, b: None if n == "xl/workbook.xml" else b),
