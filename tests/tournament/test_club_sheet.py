@@ -267,8 +267,10 @@ def test_the_tournament_faults_name_their_rows() -> None:
     assert [r.player for r in compute_standings(t).rows][:2] == ["Bruno", "Gina"]
     with pytest.raises(RisikoError) as err:  # the same evening again
         apply_rows(t, read_rows([HEADER, *ROWS[:4]]))
+    # one kind for "an evening on that date exists" at every door; the old code an alias
     assert [(f.code, f.subjects["row"]) for f in err.value.faults] == [
-        ("import.evening_exists", 2)]
+        ("tournament.evening_exists", 2)]
+    assert "import.evening_exists" in err.value.faults[0].to_dict()["aliases"]
     rows = [list(r) for r in ROWS]
     rows[3][0] = "anna"       # row 5: Anna twice at the evening of 12/01 (however typed)
     with pytest.raises(RisikoError) as err:

@@ -53,7 +53,7 @@ def test_the_sheet_in_the_database_gives_the_published_standings() -> None:
     with pytest.raises(services.ServiceError) as err:
         services.import_sheet(t, read_rows([HEADER, *ROWS]), who="committee")
     assert {(f.code, f.subjects["row"]) for f in err.value.faults} == {
-        ("import.evening_exists", 2), ("import.evening_exists", 11)}
+        ("tournament.evening_exists", 2), ("tournament.evening_exists", 11)}
     assert Evening.objects.count() == 2
 
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, runtime_checkable
 
 from ..faults import define
 from ..names import clean_name, name_key
@@ -25,15 +26,14 @@ from ..names import key_values as _key_values
 from .common import CANNOT_READ, console, fail, fail_faults, os_reason, start_django, who
 
 if TYPE_CHECKING:
+    from ..tournament.clubsheet import SheetRow
     from ..tournament.commands import Command
 
 __all__ = ["DatabaseStore", "FileStore", "Store", "key_values"]
 
-T = TypeVar("T")
 
 POINTS_NOT_WHOLE = define("cli.points_not_whole", "",
                           "{player}={value}: the points must be a whole number")
-NO_PENALTY = define("cli.no_penalty", "", "{tournament}: no penalty {penalty}")
 
 
 def key_values(items: Sequence[str]) -> dict[str, int]:
@@ -54,102 +54,103 @@ def key_values(items: Sequence[str]) -> dict[str, int]:
     return out
 
 
-class Store:
+@runtime_checkable
+class Store(Protocol):
     """The operations of ``risiko tournament``; ``tournament`` is the TOURNAMENT argument
-    (ignored by a file store: the file is the tournament)."""
-
-    def _no(self, what: str) -> NoReturn:
-        fail(what, code=2)
+    (ignored by a file store: the file is the tournament). Two stores answer them:
+    :class:`DatabaseStore` (the web services) and :class:`FileStore` (a season file: each
+    write a :mod:`risiko.tournament.commands` command applied, then dumped). A refusal ends
+    the command (one line per fault, exit 1)."""
 
     def create(self, name: str, *, ruleset: str | None, format: Mapping[str, Any] | None,
                previous: str | None, by: str) -> dict[str, Any]:
-        raise NotImplementedError
+        ...
 
     def tournaments(self) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        ...
 
     def set_current(self, tournament: str, *, by: str) -> str:
-        raise NotImplementedError
+        ...
 
     def add_players(self, tournament: str, names: Sequence[str], *, by: str
                     ) -> tuple[list[str], list[str]]:
         """Register ``names``; the players registered now and those registered already
         (each once, as the tournament writes them)."""
-        raise NotImplementedError
+        ...
 
     def export(self, tournament: str) -> dict[str, Any]:
-        raise NotImplementedError
+        ...
 
-    def import_sheet(self, tournament: str, rows: Sequence[Any], *, by: str
+    def import_sheet(self, tournament: str, rows: Sequence[SheetRow], *, by: str
                      ) -> dict[str, Any]:
         """Add a club sheet's rows (:func:`risiko.tournament.clubsheet.read_rows`) as
         qualifying evenings; what was added (:func:`sheet_summary`)."""
-        raise NotImplementedError
+        ...
 
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
                      by: str) -> str:
-        raise NotImplementedError
+        ...
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
                phoned_at: str | None, by: str, reason: str = "") -> tuple[str, dict[str, Any]]:
-        raise NotImplementedError
+        ...
 
     def seat(self, tournament: str, date: str, *, seed: str | None, by: str
              ) -> list[list[str]]:
-        raise NotImplementedError
+        ...
 
     def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str,
                      reason: str = "") -> list[list[str]]:
-        raise NotImplementedError
+        ...
 
     def swap(self, tournament: str, date: str, a: str, b: str, *, by: str, reason: str = ""
              ) -> list[list[str]]:
-        raise NotImplementedError
+        ...
 
     def seat_stage(self, tournament: str, stage: str, date: str, *, by: str
                    ) -> list[list[str]]:
-        raise NotImplementedError
+        ...
 
     def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
                     abandoned: list[str], by: str, reason: str = "") -> bool:
         """Enter or correct a table's result from a sheet; True when that result was the
         table's already (nothing written)."""
-        raise NotImplementedError
+        ...
 
     def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
                      risiko: list[str], abandoned: list[str], by: str, reason: str = "") -> bool:
         """Enter or correct a table's scores; True when that result was the table's already
         (nothing written)."""
-        raise NotImplementedError
+        ...
 
     def penalty(self, tournament: str, date: str, player: str, points: int, *, unit: str,
                 reason: str, referee: str, by: str) -> tuple[int, str]:
-        raise NotImplementedError
+        ...
 
     def appeal(self, tournament: str, penalty_id: int, outcome: str, *, points: int | None,
                referee: str, reason: str, by: str) -> None:
-        raise NotImplementedError
+        ...
 
     def discipline(self, tournament: str, date: str, player: str, level: str, *,
                    reason: str, referee: str, table: int | None, by: str) -> str:
-        raise NotImplementedError
+        ...
 
     def carry_over(self, tournament: str, player: str, points: int, *, referee: str,
                    by: str) -> str:
-        raise NotImplementedError
+        ...
 
     def draw(self, tournament: str, stage: str, order: Sequence[str], *, referee: str,
              by: str) -> list[str]:
-        raise NotImplementedError
+        ...
 
     def report(self, tournament: str = "") -> dict[str, Any]:
-        raise NotImplementedError
+        ...
 
     def merge_players(self, keep: str, twin: str, *, by: str) -> str:
-        raise NotImplementedError
+        ...
 
     def log(self, tournament: str, limit: int) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        ...
 
 
 def sheet_summary(rows: Sequence[Any], new_players: int) -> dict[str, Any]:
@@ -174,26 +175,32 @@ def _added_and_already(before: set[str], registered: list[str]) -> tuple[list[st
     return [n for n in names if n not in before], [n for n in names if n in before]
 
 
-class DatabaseStore(Store):
-    """The tournaments of the database, through :mod:`risiko.web.services`."""
+class DatabaseStore:
+    """The tournaments of the database, through :mod:`risiko.web.services` (imported after
+    :func:`~risiko.cli.common.start_django`, the one place the command line starts the web
+    app; a refusal ends the command with its faults)."""
 
-    def _run(self, fn: Callable[[Any], T]) -> T:
-        services = start_django()
+    @contextmanager
+    def _refusals(self) -> Iterator[None]:
+        """Start Django; a ServiceError inside the block ends the command."""
+        start_django()
+        from risiko.web.core.faults import ServiceError
+
         try:
-            return fn(services)
-        except services.ServiceError as e:
+            yield
+        except ServiceError as e:
             fail_faults(e)
 
     def create(self, name: str, *, ruleset: str | None, format: Mapping[str, Any] | None,
                previous: str | None, by: str) -> dict[str, Any]:
-        def go(s: Any) -> Any:
+        from ..ruleset import NEW_TOURNAMENT_RULESET
+
+        with self._refusals():
+            from risiko.web import services as s
+
             prev = s.get_tournament(previous) if previous else None
-            from ..ruleset import NEW_TOURNAMENT_RULESET
-
-            return s.create_tournament(name, ruleset=ruleset or NEW_TOURNAMENT_RULESET,
-                                       format=format, previous=prev, who=who(by))
-
-        t = self._run(go)
+            t = s.create_tournament(name, ruleset=ruleset or NEW_TOURNAMENT_RULESET,
+                                    format=format, previous=prev, who=who(by))
         return {"id": t.pk, "slug": t.slug, "name": t.name,
                 "ruleset": f"{t.ruleset_name}@{t.ruleset_version}"}
 
@@ -207,176 +214,197 @@ class DatabaseStore(Store):
                 for t in Tournament.objects.order_by("created")]
 
     def set_current(self, tournament: str, *, by: str) -> str:
-        t = self._run(lambda s: s.set_current(s.get_tournament(tournament), who=who(by)))
-        return str(t.name)
+        with self._refusals():
+            from risiko.web import services as s
+
+            return s.set_current(s.get_tournament(tournament), who=who(by)).name
 
     def add_players(self, tournament: str, names: Sequence[str], *, by: str
                     ) -> tuple[list[str], list[str]]:
-        answer: tuple[list[str], list[str]] = self._run(
-            lambda s: s.register_players(s.get_tournament(tournament), names, who=who(by)))
-        return answer
+        with self._refusals():
+            from risiko.web import services as s
+
+            return s.register_players(s.get_tournament(tournament), names, who=who(by))
 
     def import_file(self, path: Path, *, name: str | None, by: str) -> dict[str, Any]:
         """Create a tournament from the season file ``path`` (repeated keys refused)."""
         from ..tournament.season import read_season_json
 
         data = _read_season_data(path, read_season_json)
-        t = self._run(lambda s: s.import_season(data, who=who(by), name=name))
+        with self._refusals():
+            from risiko.web import services as s
+
+            t = s.import_season(data, who=who(by), name=name)
         return {"name": t.name, "slug": t.slug}
 
     def export(self, tournament: str) -> dict[str, Any]:
-        data: dict[str, Any] = self._run(
-            lambda s: s.export_season(s.get_tournament(tournament)))
-        return data
+        with self._refusals():
+            from risiko.web import services as s
 
-    def import_sheet(self, tournament: str, rows: Sequence[Any], *, by: str
+            return s.export_season(s.get_tournament(tournament))
+
+    def import_sheet(self, tournament: str, rows: Sequence[SheetRow], *, by: str
                      ) -> dict[str, Any]:
-        def go(s: Any) -> int:
+        with self._refusals():
+            from risiko.web import services as s
+
             t = s.get_tournament(tournament)
             before = t.entries.count()
             s.import_sheet(t, rows, who=who(by))
-            return int(t.entries.count() - before)
-
-        return sheet_summary(rows, self._run(go))
+            return sheet_summary(rows, t.entries.count() - before)
 
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
                      by: str) -> str:
-        e = self._run(lambda s: s.open_evening(s.get_tournament(tournament), date, stage=stage,
-                                               chief_referee=chief, who=who(by)))
+        with self._refusals():
+            from risiko.web import services as s
+
+            e = s.open_evening(s.get_tournament(tournament), date, stage=stage,
+                               chief_referee=chief, who=who(by))
         return f"{e.date} ({e.stage})"
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
                phoned_at: str | None, by: str, reason: str = "") -> tuple[str, dict[str, Any]]:
-        def go(s: Any) -> Any:
-            t = s.get_tournament(tournament)
-            return s.record_arrival(s.get_evening(t, date), player, at, phoned=phoned,
-                                    phoned_at=phoned_at, reason=reason, who=who(by))
+        with self._refusals():
+            from risiko.web import services as s
 
-        row, ruling = self._run(go)
-        return str(row.player.name), ruling.to_dict()
+            e = s.get_evening(s.get_tournament(tournament), date)
+            row, ruling = s.record_arrival(e, player, at, phoned=phoned, phoned_at=phoned_at,
+                                           reason=reason, who=who(by))
+        return row.player.name, ruling.to_dict()
 
     def seat(self, tournament: str, date: str, *, seed: str | None, by: str
              ) -> list[list[str]]:
-        def go(s: Any) -> list[list[str]]:
+        with self._refusals():
+            from risiko.web import services as s
+
             e = s.get_evening(s.get_tournament(tournament), date)
             s.seat_evening(e, seed=seed, who=who(by))
             return _tables_of(e)
 
-        return self._run(go)
-
     def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str,
                      reason: str = "") -> list[list[str]]:
-        def go(s: Any) -> list[list[str]]:
+        with self._refusals():
+            from risiko.web import services as s
+
             e = s.get_evening(s.get_tournament(tournament), date)
             s.set_tables(e, tables, reason=reason, who=who(by))
             return _tables_of(e)
 
-        return self._run(go)
-
     def swap(self, tournament: str, date: str, a: str, b: str, *, by: str, reason: str = ""
              ) -> list[list[str]]:
-        def go(s: Any) -> list[list[str]]:
+        with self._refusals():
+            from risiko.web import services as s
+
             e = s.get_evening(s.get_tournament(tournament), date)
             s.swap_seats(e, a, b, reason=reason, who=who(by))
             return _tables_of(e)
 
-        return self._run(go)
-
     def merge_players(self, keep: str, twin: str, *, by: str) -> str:
-        return str(self._run(lambda s: s.merge_players(keep, twin, who=who(by))).name)
+        with self._refusals():
+            from risiko.web import services as s
+
+            return s.merge_players(keep, twin, who=who(by)).name
 
     def seat_stage(self, tournament: str, stage: str, date: str, *, by: str
                    ) -> list[list[str]]:
-        def go(s: Any) -> list[list[str]]:
-            e = s.seat_stage(s.get_tournament(tournament), date, stage, who=who(by))
-            return _tables_of(e)
+        with self._refusals():
+            from risiko.web import services as s
 
-        return self._run(go)
+            return _tables_of(s.seat_stage(s.get_tournament(tournament), date, stage,
+                                           who=who(by)))
 
     def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
                     abandoned: list[str], by: str, reason: str = "") -> bool:
-        def go(s: Any) -> bool:
-            e = s.get_evening(s.get_tournament(tournament), date)
-            return bool(s.enter_sheet(s.get_table(e, table), sheet, abandoned=abandoned,
-                                      reason=reason, who=who(by)).already_recorded)
+        with self._refusals():
+            from risiko.web import services as s
 
-        return self._run(go)
+            e = s.get_evening(s.get_tournament(tournament), date)
+            row = s.enter_sheet(s.get_table(e, table), sheet, abandoned=abandoned,
+                                reason=reason, who=who(by))
+            return bool(getattr(row, "already_recorded", False))
 
     def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
                      risiko: list[str], abandoned: list[str], by: str, reason: str = "") -> bool:
-        def go(s: Any) -> bool:
-            e = s.get_evening(s.get_tournament(tournament), date)
-            return bool(s.enter_scores(s.get_table(e, table), scores, risiko=risiko,
-                                       abandoned=abandoned, reason=reason,
-                                       who=who(by)).already_recorded)
+        with self._refusals():
+            from risiko.web import services as s
 
-        return self._run(go)
+            e = s.get_evening(s.get_tournament(tournament), date)
+            row = s.enter_scores(s.get_table(e, table), scores, risiko=risiko,
+                                 abandoned=abandoned, reason=reason, who=who(by))
+            return bool(getattr(row, "already_recorded", False))
 
     def penalty(self, tournament: str, date: str, player: str, points: int, *, unit: str,
                 reason: str, referee: str, by: str) -> tuple[int, str]:
-        def go(s: Any) -> Any:
-            e = s.get_evening(s.get_tournament(tournament), date)
-            return s.add_penalty(e, player, points, unit=unit, reason=reason,
-                                 referee=referee or who(by), who=who(by))
+        with self._refusals():
+            from risiko.web import services as s
 
-        row = self._run(go)
-        return int(row.pk), str(row.player.name)
+            e = s.get_evening(s.get_tournament(tournament), date)
+            row = s.add_penalty(e, player, points, unit=unit, reason=reason,
+                                referee=referee or who(by), who=who(by))
+        return row.pk, row.player.name
 
     def appeal(self, tournament: str, penalty_id: int, outcome: str, *, points: int | None,
                referee: str, reason: str, by: str) -> None:
-        def go(s: Any) -> Any:
+        with self._refusals():
+            from risiko.web import services as s
             from risiko.web.results.models import Penalty
+
+            from ..tournament.commands import NO_PENALTY
 
             t = s.get_tournament(tournament)
             pen = Penalty.objects.filter(pk=penalty_id, evening__tournament=t).first()
             if pen is None:
-                fail(NO_PENALTY({"tournament": t.name}, penalty=penalty_id), code=1)
-            return s.decide_appeal(pen, outcome, points=points, referee=referee or who(by),
-                                   reason=reason, who=who(by))
-
-        self._run(go)
+                count = Penalty.objects.filter(evening__tournament=t).count()
+                fail(NO_PENALTY({"tournament": t.name}, number=penalty_id, count=count), code=1)
+            s.decide_appeal(pen, outcome, points=points, referee=referee or who(by),
+                            reason=reason, who=who(by))
 
     def discipline(self, tournament: str, date: str, player: str, level: str, *,
                    reason: str, referee: str, table: int | None, by: str) -> str:
-        row = self._run(lambda s: s.add_discipline(
-            s.get_evening(s.get_tournament(tournament), date), player, level, reason=reason,
-            referee=referee or who(by), table_number=table, who=who(by)))
-        return str(row.player.name)
+        with self._refusals():
+            from risiko.web import services as s
+
+            e = s.get_evening(s.get_tournament(tournament), date)
+            row = s.add_discipline(e, player, level, reason=reason,
+                                   referee=referee or who(by), table_number=table, who=who(by))
+        return row.player.name
 
     def carry_over(self, tournament: str, player: str, points: int, *, referee: str,
                    by: str) -> str:
-        row = self._run(lambda s: s.set_carry_over(s.get_tournament(tournament), player,
-                                                   points, referee=referee or who(by),
-                                                   who=who(by)))
-        return str(row.player.name)
+        with self._refusals():
+            from risiko.web import services as s
+
+            row = s.set_carry_over(s.get_tournament(tournament), player, points,
+                                   referee=referee or who(by), who=who(by))
+        return row.player.name
 
     def draw(self, tournament: str, stage: str, order: Sequence[str], *, referee: str,
              by: str) -> list[str]:
-        row = self._run(lambda s: s.record_draw(s.get_tournament(tournament), stage, order,
-                                                referee=referee or who(by), who=who(by)))
+        with self._refusals():
+            from risiko.web import services as s
+
+            row = s.record_draw(s.get_tournament(tournament), stage, order,
+                                referee=referee or who(by), who=who(by))
         return [str(n) for n in row.order]
 
     def report(self, tournament: str = "") -> dict[str, Any]:
-        def go(s: Any) -> dict[str, Any]:
+        with self._refusals():
             from risiko.web import selectors
+            from risiko.web import services as s
 
-            report: dict[str, Any] = selectors.season_report_of(s.get_tournament(tournament))
-            return report
-
-        return self._run(go)
+            return selectors.season_report_of(s.get_tournament(tournament))
 
     def log(self, tournament: str, limit: int) -> list[dict[str, Any]]:
-        def go(s: Any) -> list[dict[str, Any]]:
+        with self._refusals():
             from django.utils import timezone
 
+            from risiko.web import services as s
             from risiko.web.auditlog.models import AuditEntry
 
             t = s.get_tournament(tournament)
             return [{"when": timezone.localtime(a.when).isoformat(), "who": a.who,
                      "action": a.action, "target": a.target, "summary": a.summary}
                     for a in AuditEntry.objects.filter(tournament=t.name)[:limit]]
-
-        return self._run(go)
 
 
 def _read_season_data(path: Path, reader: Callable[[str], Any]) -> Any:
@@ -394,7 +422,7 @@ def _read_season_data(path: Path, reader: Callable[[str], Any]) -> Any:
 # a season file
 
 
-class FileStore(Store):
+class FileStore:
     """A season file (``-``: standard input, read only). Changes are checked like the
     database's and written back to the file only when ``write`` is set."""
 
@@ -402,6 +430,9 @@ class FileStore(Store):
         self.path = Path("-") if path is None else path
         self.write = write
         self._tournament: Any = None
+
+    def _no(self, what: str) -> NoReturn:
+        fail(what, code=2)
 
     @property
     def stdin(self) -> bool:
@@ -505,7 +536,7 @@ class FileStore(Store):
         return _added_and_already(before, [registered[name_key(clean_name(n))]
                                            for n in names])
 
-    def import_sheet(self, tournament: str, rows: Sequence[Any], *, by: str
+    def import_sheet(self, tournament: str, rows: Sequence[SheetRow], *, by: str
                      ) -> dict[str, Any]:
         from ..faults import RisikoError
         from ..tournament.clubsheet import apply_rows

@@ -56,6 +56,7 @@ from typing import Any
 from ..csvcells import restore_cell
 from ..faults import Fault, InvalidInputError, RisikoError, define, define_words
 from ..names import clean_name, name_key
+from . import commands
 from .model import (
     Evening,
     Schedule,
@@ -127,9 +128,6 @@ BAD_MARK = define(
 PLAYED_TWICE = define(
     "import.played_twice", "",
     "{player} is at the evening of {date} twice (rows {rows})", located=True)
-EVENING_EXISTS = define(
-    "import.evening_exists", "",
-    "the tournament has an evening on {date} already", located=True)
 TABLE_NUMBERS = define(
     "import.table_numbers", "",
     "the evening of {date} has tables {numbers}: number them 1 to {count}", located=True)
@@ -350,8 +348,6 @@ def apply_rows(t: Tournament, rows: Sequence[SheetRow]) -> Tournament:
     (:func:`~risiko.tournament.checks.tournament_faults`, the stages) is raised with the
     row it concerns. Raises InvalidInputError / IllegalActionError; ``t`` is unchanged.
     """
-    from . import commands
-
     faults: list[Fault] = []
     by_date: dict[_dt.date, list[SheetRow]] = {}
     for r in rows:
@@ -360,7 +356,7 @@ def apply_rows(t: Tournament, rows: Sequence[SheetRow]) -> Tournament:
     for day, group in sorted(by_date.items()):
         where = {"row": group[0].row}
         if day in known:
-            faults.append(EVENING_EXISTS(where, date=day.isoformat()))
+            faults.append(commands.EVENING_EXISTS(where, date=day.isoformat()))
         seen: dict[str, list[int]] = {}
         for r in group:
             seen.setdefault(name_key(r.player), []).append(r.row)

@@ -106,7 +106,7 @@ BAD_DATE = _k("bad_date", "", "a date is YYYY-MM-DD, not {value!r}", "edit.bad_d
 NO_EVENING = _k("no_evening", "", "no evening on {date} (evenings: {dates})", "edit.no_evening",
                 "service.no_evening")
 EVENING_EXISTS = _k("evening_exists", "", "there is already an evening on {date}",
-                    "edit.evening_exists", "service.evening_exists")
+                    "edit.evening_exists", "service.evening_exists", "import.evening_exists")
 BAD_STAGE = _k("bad_stage", "", "the stage is one of {known}, not {value!r}", "edit.bad_stage",
                "service.bad_stage")
 NO_TABLE = _k("no_table", "", "no table {number} (tables: {count})", "edit.no_table",
@@ -126,7 +126,8 @@ BAD_UNIT = _k("bad_unit", "", "a penalty is in 'table' or 'ranking' points, not 
               "edit.bad_unit", "service.penalty_unit")
 NO_REASON = _k("no_reason", "", "a penalty needs a reason", "edit.no_reason",
                "service.penalty_reason")
-NO_PENALTY = _k("no_penalty", "", "no penalty {number} (penalties: {count})", "edit.no_penalty")
+NO_PENALTY = _k("no_penalty", "", "no penalty {number} (penalties: {count})", "edit.no_penalty",
+                "cli.no_penalty")
 BAD_OUTCOME = _k("bad_outcome", "", "an appeal is {known}, not {value!r}", "edit.bad_outcome",
                  "service.appeal_outcome")
 BAD_LEVEL = _k("bad_level", "R10", "a disciplinary record is {known}, not {value!r}",
@@ -154,6 +155,7 @@ for _old, _kind in (
     ("service.left_but_scores", C.ABANDONED_SCORES),
     ("edit.not_at_table", C.ABANDONED_NOT_SEATED),
     ("service.left_not_seated", C.ABANDONED_NOT_SEATED),
+    ("service.not_seated_here", C.ABANDONED_NOT_SEATED),
     ("service.risiko_not_seated", C.RISIKO_NOT_SEATED),
     ("edit.sheet_not_seated", C.SHEET_NOT_SEATED),
     ("service.sheet_not_seated", C.SHEET_NOT_SEATED),

@@ -35,7 +35,6 @@ NOT_A_PLAYER = _k("not_a_player", "{tournament}: '{player}' is not a player of t
 # tournaments and players
 TOURNAMENT_NAME_MISSING = _k("tournament_name_missing", "a tournament needs a name")
 TOURNAMENT_EXISTS = _k("tournament_exists", "a tournament named '{tournament}' exists already")
-BAD_FORMAT = _k("bad_format", "the ruleset or format is refused: {error}")
 FORMAT_COMMITTEE = _k("format_committee", "{tournament} has evenings already: only the "
                       "committee changes its format")
 FORMAT_REASON = _k("format_reason", "{tournament} has evenings already: say why its format "
@@ -53,11 +52,9 @@ MERGE_BOTH_CARRY = _k("merge_both_carry", "'{player}' and '{other}' both have a 
                       "(R17) in {tournament}: correct one first", "R17")
 
 # evenings and arrivals
-BAD_SCHEDULE = _k("bad_schedule", "evening {evening}: {error}")
 BAD_TIME = _k("bad_time", "evening {evening}, {player}: {error}")
 
 # seating
-CANNOT_SEAT = _k("cannot_seat", "evening {evening}: {error}")
 TOO_FEW_TABLES = _k("too_few_tables", "evening {evening}: has {tables} tables; give at least "
                     "as many")
 
@@ -65,13 +62,10 @@ TOO_FEW_TABLES = _k("too_few_tables", "evening {evening}: has {tables} tables; g
 SHEET_FAULT = _k("sheet_fault", "evening {evening}, table {table}: {text}")
 NO_RESULT_YET = _k("no_result_yet", "evening {evening}, table {table}: enter the table's "
                    "result before marking who left", "R13")
-NOT_SEATED_HERE = _k("not_seated_here", "evening {evening}, table {table}: {player} is not "
-                     "seated here")
 
 # penalties, appeals, discipline
 ALREADY_VOIDED = _k("already_voided", "penalty {penalty} is already voided")
 APPEAL_VOIDED = _k("appeal_voided", "penalty {penalty} was voided: there is nothing to appeal")
-VOID_REASON = _k("void_reason", "say why it is voided")
 
 # stages
 SEMIFINAL_NOT_READY = _k("semifinal_not_ready", "{tournament}: the semifinal cannot be seated "
@@ -89,7 +83,6 @@ OUT_OF_RANGE = _k("out_of_range", "{field}: {value} is outside {low}..{high}")
 TOO_DEEP = _k("too_deep", "{field}: nested deeper than {limit} levels")
 NOT_JSON = _k("not_json", "{field}: not valid JSON ({error})")
 TOO_BIG = _k("too_big", "{field}: {size} bytes, more than the limit of {limit} bytes")
-CORRECTION_REASON = _k("correction_reason", "{field}: say why it is corrected")
 
 # the database's last line: a write refused by a constraint
 _AGAIN = "was changed at the same moment by another request: reload the page and check it"

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from risiko.names import name_key
+from risiko.tournament import checks as C
 from risiko.tournament import commands as cmds
 from risiko.tournament import model as dm
 from risiko.web.auditlog.services import audit
@@ -291,7 +292,7 @@ def mark_abandoned(table: GameTable, player: str, *, reason: str = "", who: str
         raise ServiceError(F.NO_RESULT_YET(_where(table)))
     (name,) = _names(table, [player], "player")
     if name not in seated(table):
-        raise ServiceError(F.NOT_SEATED_HERE(_where(table, player=name)))
+        raise ServiceError(C.ABANDONED_NOT_SEATED(_where(table, player=name)))
     gone = sorted(set(res.abandoned or ()) | {name})
     scores = res.scores
     risiko = res.risiko
