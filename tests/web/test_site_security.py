@@ -60,8 +60,9 @@ def test_the_login_limit_counts_the_address_the_trusted_proxy_saw(settings):
         c.post("/login/", {"username": "arbitro", "password": "x"},
                HTTP_X_FORWARDED_FOR="198.51.100.4")
     keys = dict(LoginThrottle.objects.values_list("key", "attempts"))
-    assert keys == {ratelimit._key("user", "arbitro"): 5,
-                    ratelimit._key("address", "198.51.100.4"): 5}
+    assert keys == {ratelimit._key("user", "arbitro", "198.51.100.4"): 5,
+                    ratelimit._key("address", "198.51.100.4"): 5,
+                    ratelimit._key("username", "arbitro"): 5}
 
 
 def test_an_untrusted_peer_cannot_choose_its_address(settings):

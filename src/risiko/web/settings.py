@@ -223,9 +223,12 @@ def _int(name: str, default: int) -> int:
 
 
 # The login limit, counted in the database (every worker shares it): attempts ...
-RISIKO_LOGIN_MAX_FAILURES = _int("RISIKO_LOGIN_MAX_FAILURES", 5)  # ... per username,
+# ... per username and address (or per username on a known device),
+RISIKO_LOGIN_MAX_FAILURES = _int("RISIKO_LOGIN_MAX_FAILURES", 5)
 RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS = _int(  # ... per client address, any username,
     "RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS", 30)
+RISIKO_LOGIN_MAX_FAILURES_PER_USERNAME = _int(  # ... per username, any address,
+    "RISIKO_LOGIN_MAX_FAILURES_PER_USERNAME", 20)
 RISIKO_LOGIN_WINDOW = _int("RISIKO_LOGIN_WINDOW", 15 * 60)  # ... in this many seconds
 
 

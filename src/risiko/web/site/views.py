@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods
 from risiko.web.core.models import FirstAccount
 from risiko.web.tournaments.models import Tournament
 
+from . import ratelimit
 from . import regulation as reg
 from .forms import FirstRefereeForm, RateLimitedAuthenticationForm
 from .middleware import from_this_machine, no_user_yet
@@ -84,11 +85,22 @@ def _first_referee(form: FirstRefereeForm) -> Any:
 
 
 class SiteLoginView(LoginView):
-    """Django's login view with the rate-limited form."""
+    """Django's login view with the rate-limited form; a successful login makes the browser
+    a known device of its username (:data:`~risiko.web.site.ratelimit.DEVICE_COOKIE`)."""
 
     template_name = "site/login.html"
     authentication_form = RateLimitedAuthenticationForm
     redirect_authenticated_user = True
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        username = form.get_user().get_username()
+        if ratelimit.known_device(self.request, username) is None:
+            response.set_cookie(
+                ratelimit.DEVICE_COOKIE, ratelimit.device_cookie(username),
+                max_age=ratelimit.DEVICE_MAX_AGE, httponly=True, samesite="Lax",
+                secure=bool(getattr(settings, "SESSION_COOKIE_SECURE", False)))
+        return response
 
 
 def admin_login(request: HttpRequest) -> HttpResponseBase:
