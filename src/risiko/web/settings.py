@@ -181,6 +181,13 @@ DATABASES = {"default": _database()}
 #: the largest file the console accepts (a sheet, a season file), in bytes; larger uploads are
 #: refused before they are read (risiko.web.core.uploads)
 RISIKO_UPLOAD_MAX_BYTES = int(os.environ.get("RISIKO_UPLOAD_MAX_BYTES") or 4 * 1024 * 1024)
+#: the largest body of any other request, in bytes: refused with 413 before it is read
+#: (risiko.web.asgi.BodyLimit)
+RISIKO_REQUEST_MAX_BYTES = int(os.environ.get("RISIKO_REQUEST_MAX_BYTES") or 1024 * 1024)
+# Nothing is spooled to disk: a body the door let in (at most the upload limit and 64 KiB for
+# the form) stays in memory, and so does an uploaded file.
+FILE_UPLOAD_MAX_MEMORY_SIZE = max(RISIKO_UPLOAD_MAX_BYTES + 64 * 1024, RISIKO_REQUEST_MAX_BYTES)
+FILE_UPLOAD_HANDLERS = ["django.core.files.uploadhandler.MemoryFileUploadHandler"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
