@@ -116,7 +116,10 @@ def test_a_semicolon_does_not_start_a_formula_for_an_italian_reader():
 def test_no_piece_runs_for_a_semicolon_reader_and_the_round_trip_holds(row):
     buf = io.StringIO(newline="")
     writer(buf).writerow(row)  # "\r\n": the csv module quotes a cell with "\r" then
-    for cell in _italian_cells(buf.getvalue()):
+    # the first piece is the first cell, read as a proper quoted field by both readers (the
+    # leading apostrophe's rule, tested above); every other piece starts after a ";" or a
+    # line break inside a cell, where quotes count for nothing
+    for cell in _italian_cells(buf.getvalue())[1:]:
         stripped = cell.lstrip(' "')
         # a cell that runs is only a number a spreadsheet reads as one ("-1", "+1")
         assert not _runs(cell) or _NUMBER.fullmatch(stripped.rstrip('"')), (row, cell)
