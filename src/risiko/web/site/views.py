@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from risiko.web.core.models import FirstAccount
 from risiko.web.tournaments.models import Tournament
@@ -29,6 +29,7 @@ from .middleware import from_this_machine, no_user_yet
 from .permissions import COMMITTEE, GROUPS, REFEREE, admin_has_permission
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The tournaments, newest first, each linking to ``/t/<slug>/``."""
     tournaments = Tournament.objects.all()
@@ -117,8 +118,10 @@ def admin_login(request: HttpRequest) -> HttpResponseBase:
     return redirect_to_login(request.GET.get("next") or reverse("admin:index"))
 
 
+@require_safe
 def regulation(request: HttpRequest, lang: str | None = None) -> HttpResponse:
-    """The regulation in ``lang`` (default: the page's language), linking to the other."""
+    """The regulation in ``lang`` (default: the page's language), linking to the other;
+    GET and HEAD only (405 otherwise)."""
     language = lang or (get_language() or "it")[:2]
     if language not in reg.LANGUAGES:
         if lang is not None:
