@@ -10,6 +10,14 @@ return can hide such a start ("CSV injection"): a player registered as
 plain text. Numbers stay numbers: an ``int``/``float``/``Decimal`` is written as it is, and so
 is a text cell that is nothing but a number (``"-25"``, ``"+3"``, ``"1.5"``).
 
+An Italian spreadsheet splits a CSV on ``;`` as well as on ``,`` (``;`` is the list separator
+of the Italian locale), ignoring the quotes of a file written with ``,``: the text after a
+``;`` inside a cell becomes a cell of its own, so ``Anna;=HYPERLINK(...)`` would run there
+(and the text after a line break inside a cell starts a row). :func:`safe_cell` therefore
+also puts the apostrophe right after every ``;`` or line break that is followed (after any
+spaces, apostrophes or double quotes) by a formula character: ``Anna;'=HYPERLINK(...)`` is
+text in both readings.
+
 The prefix is part of the cell: a program reading the CSV back takes it off with
 :func:`restore_cell` (:func:`risiko.sheet.parse_sheet_csv` does, and so should every importer
 of the project's CSV files). To keep the round trip exact, a text that already starts with
@@ -22,6 +30,8 @@ apostrophes followed by one of the dangerous characters gets one more apostrophe
 ('-25', -25, 'Anna', "'-Anna")
 >>> restore_cell("'-Anna"), restore_cell("'Ndrangheta"), restore_cell("-25")
 ('-Anna', "'Ndrangheta", '-25')
+>>> safe_cell("Anna;=1+1"), safe_cell("Rossi; Anna"), restore_cell("Anna;'=1+1")
+("Anna;'=1+1", 'Rossi; Anna', 'Anna;=1+1')
 >>> import io
 >>> buf = io.StringIO()
 >>> writer(buf, lineterminator="\\n").writerow(["@SUM(A1)", 3, None])
@@ -46,27 +56,35 @@ TRIGGERS = "=+-@\t\r"
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _DANGEROUS = re.compile(r"'*[=+\-@\t\r]", re.DOTALL)  # zero or more apostrophes, a trigger
 _ESCAPED = re.compile(r"'+[=+\-@\t\r]", re.DOTALL)  # one or more apostrophes, a trigger
+#: a ``;`` or a line break followed (after spaces, apostrophes, double quotes) by a trigger:
+#: the start of a cell for a reader splitting on ``;`` (it takes quotes literally inside a
+#: field, so a line break in a quoted cell starts a row); escaped: the apostrophe right after
+_SPLIT = re.compile(r"([;\r\n])(?=[ '\"]*[=+\-@\t\r])")
+_SPLIT_ESCAPED = re.compile(r"([;\r\n])'(?=[ '\"]*[=+\-@\t\r])")
 
 
 def safe_cell(value: Any) -> Any:
     """``value`` as a CSV cell a spreadsheet shows and never runs.
 
     Text starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (after any
-    apostrophes) gets :data:`PREFIX` in front, unless the whole text is a number. Anything
-    that is not a ``str`` (numbers, booleans, None) is returned unchanged."""
-    if not isinstance(value, str) or not _DANGEROUS.match(value):
+    apostrophes) gets :data:`PREFIX` in front, unless the whole text is a number; every
+    ``;`` or line break followed by one of them gets :data:`PREFIX` after it. Anything that is not a
+    ``str`` (numbers, booleans, None) is returned unchanged."""
+    if not isinstance(value, str):
         return value
-    if _NUMBER.fullmatch(value):
+    value = _SPLIT.sub(r"\1" + PREFIX, value)
+    if not _DANGEROUS.match(value) or _NUMBER.fullmatch(value):
         return value
     return PREFIX + value
 
 
 def restore_cell(text: str) -> str:
     """The text :func:`safe_cell` was given: one leading :data:`PREFIX` taken off a cell
-    that starts with apostrophes and a formula character; any other text is unchanged."""
+    that starts with apostrophes and a formula character, and one after each ``;`` or line
+    break followed by apostrophes and one; any other text is unchanged."""
     if _ESCAPED.match(text):
-        return text[len(PREFIX):]
-    return text
+        text = text[len(PREFIX):]
+    return _SPLIT_ESCAPED.sub(r"\1", text)
 
 
 def safe_row(row: Iterable[Any]) -> list[Any]:

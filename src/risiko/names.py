@@ -5,10 +5,16 @@ key, NFC + case folding (:func:`name_key`): ``"Luè"``, ``"Lue\\u0300"`` (a comb
 accent) and ``"LUÈ"`` are one player. Every door (web forms, CLI arguments, season files,
 sheets) reads names through these two functions.
 
+A name *search* (the check-in's "find a player", the admin's) also forgives accents:
+:func:`search_key` is the name's key without its combining marks, so ``erica``, ``nicolo`` and
+``zoe`` find Érica, Nicolò and Zoë (the console's script folds what is typed the same way).
+
 >>> clean_name("  Lue\\u0300   Rossi ") == "Luè Rossi"
 True
 >>> name_key("LUÈ") == name_key("Lue\\u0300") == "luè"
 True
+>>> [search_key(n) for n in ("Érica", "Nicolò", "ZOË", "Lue\\u0300")]
+['erica', 'nicolo', 'zoe', 'lue']
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from collections.abc import Iterable
 
 from .faults import InvalidInputError, define
 
-__all__ = ["clean_name", "key_values", "name_key", "same_name"]
+__all__ = ["clean_name", "key_values", "name_key", "same_name", "search_key"]
 
 
 def clean_name(name: str) -> str:
@@ -29,6 +35,14 @@ def clean_name(name: str) -> str:
 def name_key(name: str) -> str:
     """The comparison key of ``name``: :func:`clean_name`, case-folded, NFC again."""
     return unicodedata.normalize("NFC", clean_name(name).casefold())
+
+
+def search_key(text: str) -> str:
+    """The key a name search compares: :func:`name_key` with every combining mark (an
+    accent, a diaeresis) taken off, in NFC (``"Nicolò"`` -> ``"nicolo"``)."""
+    decomposed = unicodedata.normalize("NFD", name_key(text))
+    bare = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
+    return unicodedata.normalize("NFC", bare)
 
 
 def same_name(a: str, b: str) -> bool:

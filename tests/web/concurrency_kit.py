@@ -23,6 +23,14 @@ from urllib.parse import urlencode, urlsplit
 from django.conf import settings
 from django.test import Client
 
+from risiko.web.core.tokens import new_token
+
+
+def client_token(client: Client, path: str) -> str:
+    """A one-time form token for the form posting to ``path`` in the test client's session."""
+    cookie = client.cookies.get(settings.SESSION_COOKIE_NAME)
+    return new_token(cookie.value if cookie is not None else None, path)
+
 
 @dataclass(frozen=True)
 class Answer:
@@ -51,6 +59,10 @@ class Session:
             cookies[settings.SESSION_COOKIE_NAME] = client.cookies[
                 settings.SESSION_COOKIE_NAME].value
         return cls(base_url, cookies)
+
+    def token(self, path: str) -> str:
+        """A one-time form token for the form posting to ``path`` in this session."""
+        return new_token(self.cookies.get(settings.SESSION_COOKIE_NAME), path)
 
     def _headers(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
         return {

@@ -333,7 +333,8 @@ def test_a_write_the_database_refuses_is_a_message_naming_what_changed(played):
     assert err.value.fault.code == "service.conflict_arrival"
     assert err.value.fault.params["constraint"] == "one_current_arrival"
     assert Arrival.objects.filter(player=nico).count() == 1
-    services.record_arrival(e, "Nico", "21:05", who="w")  # the service supersedes: fine
+    services.record_arrival(e, "Nico", "21:05", reason="ora giusta",  # the service supersedes
+                            who="w")
     assert Arrival.objects.current().get(player=nico).at == "21:05"
 
 

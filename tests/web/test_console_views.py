@@ -263,7 +263,8 @@ def test_a_referee_runs_an_evening(ref_client):
     assert "escluso: <strong>1</strong>" in rows["Nico"]
 
     # a correction supersedes the earlier arrival (htmx or not)
-    r = c.post(reverse("console_arrival", args=[t.slug, DATE, ids["Ciro"]]), {"at": "21:12"})
+    r = c.post(reverse("console_arrival", args=[t.slug, DATE, ids["Ciro"]]),
+               {"at": "21:12", "reason": "era arrivato prima"})
     assert r.status_code == 302
     assert Arrival.objects.filter(evening=e, player__name="Ciro").count() == 2
     assert Arrival.objects.get(evening=e, player__name="Ciro", superseded=False).at == "21:12"
@@ -307,7 +308,7 @@ def test_a_referee_runs_an_evening(ref_client):
 
     # a correction: the previous values stay in the history
     data["score_1"] = 61
-    r = c.post(reverse("console_scores", args=[t.slug, DATE, 1]), data)
+    r = c.post(reverse("console_scores", args=[t.slug, DATE, 1]), {**data, "reason": "61"})
     page = c.get(r["Location"]).content.decode()
     assert "corretto: il risultato precedente resta nella cronologia" in page
     assert "sostituito" in page and f"{t1_names[0]} 57" in page and f"{t1_names[0]} 61" in page
@@ -350,11 +351,17 @@ def test_checkin_refusal_is_shown_in_the_row_and_nothing_saved(played, ref_clien
     r = _htmx(ref_client, url, {"at": "nine"})
     assert r.status_code == 400
     row = r.content.decode()
-    assert row.startswith('<li class="checkin-row') and 'class="errorlist nonfield"' in row
-    assert "Alba" in row and "nine" in row
+    # the time's fault names the field "at": shown under the time box
+    assert row.startswith('<li class="checkin-row')
+    assert re.search(rf'<ul class="errorlist" id="a{alba}_at_error"><li>[^<]*nine', row), row
+    assert "Alba" in row
     r = ref_client.post(url, {"at": "nine"})  # without htmx: the page with the row's error
-    assert r.status_code == 400 and "Alba" in r.content.decode()
-    assert 'class="errorlist nonfield"' in r.content.decode()
+    page = r.content.decode()
+    assert r.status_code == 400 and "Alba" in page
+    # ... and at the page's top, a link to that time box
+    top = page.index('id="refusals"')
+    assert top < page.index('id="checkin"')
+    assert re.search(rf'<a href="#a{alba}_at">Arrivo: [^<]*nine', page[top:]), page[top:top + 600]
     assert not Arrival.objects.exists() and AuditEntry.objects.count() == before
 
 
@@ -441,7 +448,7 @@ def test_the_sheet_pasted_or_uploaded_and_the_corrections(ref_client):
 
     csv = (EXAMPLES / "sheet-5-seats.csv").read_bytes()
     r = c.post(url, {"file": SimpleUploadedFile("tavolo1.csv", csv, "text/csv"),
-                     "abandoned": [players[4]]})
+                     "abandoned": [players[4]], "reason": "un giocatore è andato via"})
     assert r.status_code == 302
     first.refresh_from_db()
     assert first.superseded
@@ -505,7 +512,7 @@ def test_the_audit_log_lists_the_changes_with_the_username(ref_client):
     c.post(reverse("console_scores", args=[t.slug, DATE, 1]),
            {"score_1": 50, "score_2": 40, "score_3": 30})
     c.post(reverse("console_scores", args=[t.slug, DATE, 1]),
-           {"score_1": 55, "score_2": 40, "score_3": 30})
+           {"score_1": 55, "score_2": 40, "score_3": 30, "reason": "55, non 50"})
     entries = list(AuditEntry.objects.filter(tournament=t.name))
     assert {e.who for e in entries} == {"arbitro"}
     assert [e.action for e in reversed(entries)] == [

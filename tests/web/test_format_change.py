@@ -32,7 +32,6 @@ from risiko.tournament import get_format
 from risiko.web import services
 from risiko.web.auditlog.models import AuditEntry
 from risiko.web.core.models import FormToken
-from risiko.web.core.tokens import new_token
 from risiko.web.public import data
 from risiko.web.tournaments.models import Tournament
 
@@ -95,7 +94,7 @@ def test_compare_first_then_apply(committee: Session) -> None:
     page = committee.get(path)
     assert page.status == 200 and "Applica questo formato" not in _text(page.body)
     form = {"preset": "win-bonus", "params": "", "reason": "come il circolo di Pavia",
-            "expected": _expected(t), "action": "compare", "once": new_token()}
+            "expected": _expected(t), "action": "compare", "once": committee.token(path)}
     answer = committee.post(path, form)
     assert answer.status == 200, answer.body[:500]
     rows = _compare_rows(answer.body)
@@ -108,7 +107,7 @@ def test_compare_first_then_apply(committee: Session) -> None:
     compared = re.search(r'name="compared" value="([^"]*)"', answer.body).group(1)
     # apply what was compared
     answer = committee.post(path, {**form, "action": "apply", "compared": unescape(compared),
-                                   "once": new_token()})
+                                   "once": committee.token(path)})
     assert answer.status == 302, answer.body[:500]
     t.refresh_from_db()
     assert t.format["name"] == "win-bonus" and t.format["ranking_points"]["win_bonus"] == 50
@@ -124,19 +123,19 @@ def test_changed_parameters_and_an_apply_without_a_comparison(committee: Session
     path = reverse("console_format", args=[t.slug])
     form = {"preset": "win-bonus", "params": '{"ranking_points": {"win_bonus": 40}}',
             "reason": "bonus ridotto", "expected": _expected(t), "action": "apply",
-            "compared": "", "once": new_token()}
+            "compared": "", "once": committee.token(path)}
     answer = committee.post(path, form)  # never compared: shown, not applied
     assert answer.status == 200 and _changes() == 0
     assert "+ 40 al vincitore del tavolo" in _text(answer.body)
     assert "win_bonus 40 bonus al vincitore del tavolo" in _text(answer.body)  # parameters
     compared = unescape(re.search(r'name="compared" value="([^"]*)"', answer.body).group(1))
-    answer = committee.post(path, {**form, "compared": compared, "once": new_token()})
+    answer = committee.post(path, {**form, "compared": compared, "once": committee.token(path)})
     assert answer.status == 302
     t.refresh_from_db()
     assert t.format["ranking_points"] == {"formula": "win_bonus", "five_seat_factor": 1.25,
                                           "win_bonus": 40}
     bad = committee.post(path, {**form, "params": '{"ranking_points": {"bonus": 5}}',
-                                "once": new_token()})
+                                "once": committee.token(path)})
     assert bad.status == 400 and "non ha il parametro bonus" in _text(bad.body)
 
 
@@ -147,14 +146,15 @@ def test_after_the_first_evening_only_the_committee(referee: Session, committee:
     target = get_format("master").to_dict()
     form = {"preset": "master", "params": "", "reason": "", "expected": _expected(t),
             "action": "apply", "compared": json.dumps(target, sort_keys=True)}
-    answer = referee.post(path, {**form, "reason": "x", "once": new_token()})
+    answer = referee.post(path, {**form, "reason": "x", "once": referee.token(path)})
     assert answer.status == 400 and "solo il comitato ne cambia il formato" in _text(answer.body)
-    answer = committee.post(path, {**form, "once": new_token()})  # no reason given
+    answer = committee.post(path, {**form, "once": committee.token(path)})  # no reason given
     assert answer.status == 400 and "scrivi perché il formato cambia" in _text(answer.body)
     assert _changes() == 0
     fresh = services.create_tournament("Torneo nuovo", who="setup")
-    answer = referee.post(reverse("console_format", args=[fresh.slug]),
-                          {**form, "expected": _expected(fresh), "once": new_token()})
+    fresh_path = reverse("console_format", args=[fresh.slug])
+    answer = referee.post(fresh_path, {**form, "expected": _expected(fresh),
+                                       "once": referee.token(fresh_path)})
     assert answer.status == 302 and _changes() == 1  # no evening yet: a referee may
 
 
@@ -163,7 +163,8 @@ def test_the_same_change_sent_8_times_is_one_change(committee: Session) -> None:
     target = get_format("win-bonus").to_dict()
     form = {"preset": "win-bonus", "params": "", "reason": "deciso in assemblea",
             "expected": _expected(t), "action": "apply",
-            "compared": json.dumps(target, sort_keys=True), "once": new_token()}
+            "compared": json.dumps(target, sort_keys=True),
+            "once": committee.token(reverse("console_format", args=[t.slug]))}
     answers = fire(committee, reverse("console_format", args=[t.slug]), form, n=N)
     assert [a.status for a in answers] == [302] * N, [(a.status, a.body[:200]) for a in answers]
     assert FormToken.objects.count() == 1 and _changes() == 1
@@ -178,7 +179,8 @@ def test_two_changes_prepared_against_the_same_format_one_wins(committee: Sessio
         target = get_format(preset).to_dict()
         payloads.append({"preset": preset, "params": "", "reason": f"proposta {i}",
                          "expected": expected, "action": "apply",
-                         "compared": json.dumps(target, sort_keys=True), "once": new_token()})
+                         "compared": json.dumps(target, sort_keys=True),
+                         "once": committee.token(reverse("console_format", args=[t.slug]))})
     answers = fire(committee, reverse("console_format", args=[t.slug]), payloads)
     statuses = sorted(a.status for a in answers)
     assert statuses == [302] + [400] * (N - 1), [(a.status, a.body[:200]) for a in answers]

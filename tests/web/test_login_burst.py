@@ -1,8 +1,9 @@
 """The login limit holds against guesses sent at once (issue 8 item 5): against a real
 ``risiko serve`` (uvicorn, two worker processes, several requests at a time each, the
 production settings) on SQLite and PostgreSQL, 60 wrong passwords released together through
-a barrier get at most the limit checked, and the right password sent after them does not log
-in; the address limit holds the same way across usernames."""
+a barrier get at most the limit checked (the username's over all addresses, the username's
+from one address), and the right password sent after them does not log in; the address limit
+holds the same way across usernames."""
 
 from __future__ import annotations
 
@@ -70,10 +71,12 @@ def test_parallel_guesses_check_at_most_the_limit(tmp_path):
         # item 3, being added): the shared test server would refuse other clients
         pytest.skip("PostgreSQL without a connection pool")
     env = server_env(tmp_path)
-    env.update(RISIKO_LOGIN_MAX_FAILURES="5", RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS="12")
+    env.update(RISIKO_LOGIN_MAX_FAILURES="5", RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS="12",
+               RISIKO_LOGIN_MAX_FAILURES_PER_USERNAME="10")
     # several workers need a channel layer for the online tables (not used here)
     env.setdefault("REDIS_URL", os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15")
     make_user(env, "arbitro", PASSWORD, "referee")
+    make_user(env, "seconda", PASSWORD, "referee")
     # two server processes: the count must be the database's, not a process's memory
     with ServedApp(env, args=["--trusted-proxy", "127.0.0.1", "--workers", "2"]) as app:
         first = Browser(app.url)
@@ -85,7 +88,7 @@ def test_parallel_guesses_check_at_most_the_limit(tmp_path):
         posts = [({"username": "arbitro", "password": f"guess-{i}"},
                   {"X-Forwarded-For": f"198.51.100.{i + 1}"}) for i in range(60)]
         kinds = _kinds(app, posts, csrf)
-        assert kinds == {"checked": 5, "refused unchecked": 55}
+        assert kinds == {"checked": 10, "refused unchecked": 50}
 
         # the right password now: refused unchecked, no session
         b = Browser(app.url)
@@ -93,6 +96,11 @@ def test_parallel_guesses_check_at_most_the_limit(tmp_path):
         status, _h, body = b.post("/login/", {"username": "arbitro", "password": PASSWORD},
                                   {"X-Forwarded-For": "198.51.100.200"})
         assert _kind(status, body) == "refused unchecked" and "sessionid" not in b.cookies
+
+        # 30 wrong passwords for another username from one address: that pair's 5
+        posts = [({"username": "seconda", "password": f"guess-{i}"},
+                  {"X-Forwarded-For": "198.51.100.250"}) for i in range(30)]
+        assert _kinds(app, posts, csrf) == {"checked": 5, "refused unchecked": 25}
 
         # one address, many usernames at once: at most the address limit (12) checked
         posts = [({"username": f"ospite{i}", "password": "x"},

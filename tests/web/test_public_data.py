@@ -52,7 +52,7 @@ def test_the_loader_gives_the_selectors_tournament():
     # corrections, voided penalties and superseded appeals are not facts any more
     table = t.evenings.get(date="2027-03-02").tables.get(number=2)
     services.enter_scores(table, {"Ezio": 50, "Fede": 33, "Gino": 35, "Ivo": 0},
-                          abandoned=["Ivo"], who=WHO)
+                          abandoned=["Ivo"], reason="Ivo è andato via", who=WHO)
     pen = t.evenings.get(date="2027-03-02").penalties.get(player__name="Ciro")
     services.decide_appeal(pen, "annulled", referee="Sara", who=WHO)
     bice = t.evenings.get(date="2027-03-02").penalties.get(player__name="Bice")

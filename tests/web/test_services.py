@@ -84,7 +84,7 @@ def test_scores_corrections_are_kept_and_the_ranking_follows_the_last():
     services.enter_scores(table, {"Alba": 57, "Bice": 40, "Ciro": 12, "Dora": 30, "Ezio": 0},
                           who=WHO)
     services.enter_scores(table, {"Alba": 47, "Bice": 50, "Ciro": 12, "Dora": 30, "Ezio": 0},
-                          who="capo")
+                          reason="punteggi scambiati", who="capo")
     rows = selectors.standings(t).rows
     assert [(r.player, r.points) for r in rows[:2]] == [("Bice", 50), ("Alba", 47)]
     assert TableResult.objects.filter(table=table).count() == 2
@@ -254,7 +254,7 @@ def test_an_arrival_correction_that_excludes_a_seated_player_is_refused():
         services.record_arrival(e, name, "21:05", who=WHO)
     services.set_tables(e, [NAMES[:4]], who=WHO)
     with pytest.raises(services.ServiceError, match="table 1: Dora is seated but"):
-        services.record_arrival(e, "Dora", "21:45", who=WHO)
+        services.record_arrival(e, "Dora", "21:45", reason="orario sbagliato", who=WHO)
     current = e.arrivals.get(player__name="Dora", superseded=False)
     assert current.at == "21:05"
 
@@ -309,15 +309,18 @@ def test_the_same_scores_sent_again_write_nothing():
     assert _counts() == before
     assert not AuditEntry.objects.filter(action="correct result").exists()
     # one score otherwise is a correction: a new row and its audit entry
-    corrected = services.enter_scores(table, {**scores, "Alba": 51}, who=WHO)
+    corrected = services.enter_scores(table, {**scores, "Alba": 51}, reason="51, non 50",
+                                      who=WHO)
     assert not corrected.already_recorded
     assert _counts() == (before[0] + 1, before[1] + 1)
     assert AuditEntry.objects.filter(action="correct result").count() == 1
     # the same scores with a player who completed the objective are another result too
-    services.enter_scores(table, {**scores, "Alba": 100}, risiko=["Alba"], who=WHO)
+    services.enter_scores(table, {**scores, "Alba": 100}, risiko=["Alba"], reason="RisiKo!",
+                          who=WHO)
     assert services.enter_scores(table, {**scores, "Alba": 100}, risiko=["Alba"],
                                  who=WHO).already_recorded
-    assert not services.enter_scores(table, {**scores, "Alba": 100}, who=WHO).already_recorded
+    assert not services.enter_scores(table, {**scores, "Alba": 100}, reason="senza RisiKo!",
+                                     who=WHO).already_recorded
     assert TableResult.objects.count() == before[0] + 3
 
 
@@ -336,5 +339,6 @@ def test_the_same_sheet_sent_again_writes_nothing():
     again = services.enter_sheet(table, sheet, who=WHO)
     assert again.already_recorded and again.pk == first.pk and _counts() == before
     # the same sheet with a player who left is a correction
-    assert not services.enter_sheet(table, sheet, abandoned=["Dora"], who=WHO).already_recorded
+    assert not services.enter_sheet(table, sheet, abandoned=["Dora"], reason="Dora è andata via",
+                                    who=WHO).already_recorded
     assert _counts() == (before[0] + 1, before[1] + 1)

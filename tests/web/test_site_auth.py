@@ -221,8 +221,9 @@ def _fail(client: Client, n: int, username: str = "arbitro", ip: str = "127.0.0.
         assert r.status_code == 200
 
 
-def test_login_is_rate_limited_per_username_across_addresses(client, referee, monkeypatch):
-    # issue 8: the limit is per username from any address (it was per username and address)
+def test_login_is_rate_limited_per_username_and_address(client, referee, monkeypatch):
+    # issue 18: five failures per username from one address (a stranger at another address
+    # no longer locks the referee out); the username's own cap over all addresses is 20
     _fail(client, 5)
     blocked = client.post("/login/", {"username": "arbitro", "password": PASSWORD})
     assert blocked.status_code == 200
@@ -234,11 +235,11 @@ def test_login_is_rate_limited_per_username_across_addresses(client, referee, mo
     # the username is case-insensitive for the count
     again = client.post("/login/", {"username": "ARBITRO", "password": PASSWORD})
     assert "_auth_user_id" not in client.session and again.status_code == 200
-    # another address is refused too: the count is the username's
+    # from another address the referee logs in: the five were this address's
     other = Client()
-    refused = other.post("/login/", {"username": "arbitro", "password": PASSWORD},
-                         REMOTE_ADDR="10.1.2.3")
-    assert refused.status_code == 200 and "_auth_user_id" not in other.session
+    ok = other.post("/login/", {"username": "arbitro", "password": PASSWORD},
+                    REMOTE_ADDR="10.1.2.3")
+    assert ok.status_code == 302
     # another referee at the same address logs in (the address allows more attempts)
     _user("seconda", REFEREE)
     ok = Client().post("/login/", {"username": "seconda", "password": PASSWORD})
@@ -249,6 +250,63 @@ def test_login_is_rate_limited_per_username_across_addresses(client, referee, mo
     real = ratelimit.time.time
     monkeypatch.setattr(ratelimit.time, "time", lambda: real() + 15 * 60 + 1)
     assert client.post("/login/", {"username": "arbitro", "password": PASSWORD}).status_code == 302
+
+
+def test_guesses_spread_over_addresses_meet_the_username_cap(referee, settings):
+    assert settings.RISIKO_LOGIN_MAX_FAILURES_PER_USERNAME == 20
+    # 4 addresses x 5 wrong passwords = 20, the username's cap over all addresses
+    for i in range(4):
+        _fail(Client(), 5, ip=f"198.51.100.{i}")
+    # a fifth address, the right password, a browser that never logged in: refused unchecked
+    c = Client()
+    r = c.post("/login/", {"username": "arbitro", "password": PASSWORD}, REMOTE_ADDR="198.51.100.9")
+    assert r.status_code == 200 and "_auth_user_id" not in c.session
+    assert [e.code for e in r.context["form"].non_field_errors().as_data()] == ["rate_limited"]
+
+
+def test_a_known_device_is_not_locked_out_by_strangers(referee):
+    from risiko.web.site import ratelimit
+
+    venue = "192.0.2.40"  # the venue's Wi-Fi: everyone's address
+    phone = Client()
+    assert phone.post("/login/", {"username": "arbitro", "password": PASSWORD},
+                      REMOTE_ADDR=venue).status_code == 302
+    cookie = phone.cookies[ratelimit.DEVICE_COOKIE]
+    assert cookie["httponly"] and cookie["max-age"] == 365 * 24 * 3600
+    assert "arbitro" not in cookie.value  # a hash of the username, not the name
+    phone.post("/logout/")
+    # strangers at the venue: 5 wrong passwords for the referee, then 25 for other names
+    # (the address's 30), then 15 more from elsewhere (the username's 20 in all)
+    _fail(Client(), 5, ip=venue)
+    for i in range(25):
+        Client().post("/login/", {"username": f"ospite{i}", "password": "x"}, REMOTE_ADDR=venue)
+    for i in range(3):
+        _fail(Client(), 5, ip=f"203.0.113.{i}")
+    stranger = Client()
+    r = stranger.post("/login/", {"username": "arbitro", "password": PASSWORD},
+                      REMOTE_ADDR=venue)
+    assert r.status_code == 200 and "_auth_user_id" not in stranger.session
+    # the referee's phone logs in: its own count is untouched
+    assert phone.post("/login/", {"username": "arbitro", "password": PASSWORD},
+                      REMOTE_ADDR=venue).status_code == 302
+    phone.post("/logout/")
+    # its cookie is the referee's only: another username on that phone counts as unknown
+    assert ratelimit.known_device(_request_with(cookie.value), "seconda") is None
+    assert ratelimit.known_device(_request_with(cookie.value), "ARBITRO") is not None
+    assert ratelimit.known_device(_request_with(cookie.value + "x"), "arbitro") is None
+    # the phone's own failures are limited too: five, then refused
+    for _ in range(5):
+        phone.post("/login/", {"username": "arbitro", "password": "wrong"}, REMOTE_ADDR=venue)
+    r = phone.post("/login/", {"username": "arbitro", "password": PASSWORD}, REMOTE_ADDR=venue)
+    assert r.status_code == 200 and "_auth_user_id" not in phone.session
+
+
+def _request_with(cookie: str):
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/")
+    request.COOKIES["risiko_device"] = cookie
+    return request
 
 
 def test_an_address_is_limited_across_usernames_at_a_higher_threshold(referee, settings):
@@ -288,7 +346,8 @@ def test_rate_limit_window_expires(client, referee, monkeypatch):
     assert ratelimit.blocked_for("arbitro", "127.0.0.1") == 0
     # a new window: five more attempts are checked
     _fail(client, 5)
-    assert ratelimit.blocked_for("arbitro", "10.9.9.9") > 14 * 60
+    assert ratelimit.blocked_for("arbitro", "127.0.0.1") > 14 * 60
+    assert ratelimit.blocked_for("arbitro", "10.9.9.9") == 0  # the count is per address
 
 
 def test_a_successful_login_clears_the_failures(client, referee):

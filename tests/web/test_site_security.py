@@ -60,8 +60,9 @@ def test_the_login_limit_counts_the_address_the_trusted_proxy_saw(settings):
         c.post("/login/", {"username": "arbitro", "password": "x"},
                HTTP_X_FORWARDED_FOR="198.51.100.4")
     keys = dict(LoginThrottle.objects.values_list("key", "attempts"))
-    assert keys == {ratelimit._key("user", "arbitro"): 5,
-                    ratelimit._key("address", "198.51.100.4"): 5}
+    assert keys == {ratelimit._key("user", "arbitro", "198.51.100.4"): 5,
+                    ratelimit._key("address", "198.51.100.4"): 5,
+                    ratelimit._key("username", "arbitro"): 5}
 
 
 def test_an_untrusted_peer_cannot_choose_its_address(settings):
@@ -193,3 +194,39 @@ def test_the_board_style_carries_the_nonce():
     assert r.status_code == 200
     styles = re.findall(r"<style([^>]*)>", r.content.decode())
     assert styles and all(f'nonce="{_nonce(r)}"' in attrs for attrs in styles)
+
+
+# --- issue 18 §4: the regulation is read-only, the referees' pages are never kept -------------
+
+
+def test_the_regulation_refuses_writes():
+    _referee()
+    c = Client()
+    for path in ("/regulation/", "/regulation/en/"):
+        assert c.get(path).status_code == 200
+        assert c.head(path).status_code == 200
+        for method in (c.post, c.put, c.delete, c.patch):
+            response = method(path)
+            assert response.status_code == 405, (path, method.__name__)
+            assert response["Allow"] == "GET, HEAD"
+
+
+def test_console_pages_are_never_stored():
+    from risiko.web import services
+
+    user = _referee()
+    t = services.create_tournament("Torneo sociale", who="setup")
+    c = Client()
+    c.force_login(user)
+    for path in ("/arbitro/", f"/arbitro/t/{t.slug}/", f"/arbitro/t/{t.slug}/registro/",
+                 "/strumenti/"):
+        response = c.get(path)
+        assert response.status_code == 200, path
+        directives = {d.strip() for d in response["Cache-Control"].split(",")}
+        assert {"no-store", "private"} <= directives, path
+    # the console's login redirect too, for a browser that is not logged in
+    anonymous = Client().get(f"/arbitro/t/{t.slug}/")
+    assert anonymous.status_code == 302 and "no-store" in anonymous["Cache-Control"]
+    # a public page for a visitor keeps its own caching (no-cache: revalidated, not banned)
+    public = Client().get(f"/t/{t.slug}/")
+    assert "no-store" not in public.get("Cache-Control", "")

@@ -24,7 +24,6 @@ from risiko.objectives import get_objective
 from risiko.web import selectors, services
 from risiko.web.auditlog.models import AuditEntry
 from risiko.web.core.models import FormToken
-from risiko.web.core.tokens import new_token
 from risiko.web.evenings.models import Arrival, Evening
 from risiko.web.players.models import Player
 from risiko.web.results.models import Appeal, Discipline, Penalty, Seat, TableResult
@@ -85,7 +84,7 @@ def _club(arrived: bool = False, seated: bool = False, played: bool = False):
 def _once(session: Session, path: str, data: dict, n: int = N, files=None):
     """Post the same form (one token) ``n`` times at once; every answer is a redirect (the
     first one's, the others "already recorded") and the token is kept once."""
-    token = new_token()
+    token = session.token(path)
     answers = fire(session, path, {**data, "once": token}, n=n, files=files)
     assert [a.status for a in answers] == [302] * n, [(a.status, a.body[:300]) for a in answers]
     assert len({a.location for a in answers}) == 1
@@ -121,8 +120,9 @@ def test_arrival(session):
 def test_arrival_by_htmx_answers_the_same_row(session):
     t, _e = _club()
     anna = t.entries.get(player__name="Anna").player_id
-    answers = fire(session, reverse("console_arrival", args=[t.slug, DATE, anna]),
-                   {"at": "21:15", "once": new_token()}, headers={"HX-Request": "true"})
+    path = reverse("console_arrival", args=[t.slug, DATE, anna])
+    answers = fire(session, path, {"at": "21:15", "once": session.token(path)},
+                   headers={"HX-Request": "true"})
     assert [a.status for a in answers] == [200] * N
     assert all("in ritardo" in a.body for a in answers)
     assert Arrival.objects.filter(player_id=anna).count() == 1 and _audits("arrival") == 1
@@ -348,7 +348,8 @@ def test_identical_corrections_at_once_leave_one_current_arrival(session):
                    {"at": "21:05"})
     assert all(a.status == 302 for a in answers), [a.status for a in answers]
     assert Arrival.objects.current().filter(player_id=anna).count() == 1
-    assert Arrival.objects.filter(player_id=anna).count() == N  # each kept, superseded
+    # issue 18: the same arrival sent again writes nothing (no correction without a reason)
+    assert Arrival.objects.filter(player_id=anna).count() == 1 and _audits("arrival") == 1
 
 
 def test_the_same_scores_sent_again_at_once_write_nothing(session):
@@ -377,7 +378,7 @@ def test_two_referees_saving_at_once_both_get_through(session):
 
     def one(i: int):
         barrier.wait()
-        return session.post(paths[i], {**payloads[i], "once": new_token()})
+        return session.post(paths[i], {**payloads[i], "once": session.token(paths[i])})
 
     with ThreadPoolExecutor(2) as pool:
         answers = list(pool.map(one, range(2)))

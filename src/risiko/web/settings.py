@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "risiko.web.site.middleware.FirstRunMiddleware",
+    "risiko.web.site.middleware.NoStoreMiddleware",  # the referees' pages never kept
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -181,6 +182,13 @@ DATABASES = {"default": _database()}
 #: the largest file the console accepts (a sheet, a season file), in bytes; larger uploads are
 #: refused before they are read (risiko.web.core.uploads)
 RISIKO_UPLOAD_MAX_BYTES = int(os.environ.get("RISIKO_UPLOAD_MAX_BYTES") or 4 * 1024 * 1024)
+#: the largest body of any other request, in bytes: refused with 413 before it is read
+#: (risiko.web.asgi.BodyLimit)
+RISIKO_REQUEST_MAX_BYTES = int(os.environ.get("RISIKO_REQUEST_MAX_BYTES") or 1024 * 1024)
+# Nothing is spooled to disk: a body the door let in (at most the upload limit and 64 KiB for
+# the form) stays in memory, and so does an uploaded file.
+FILE_UPLOAD_MAX_MEMORY_SIZE = max(RISIKO_UPLOAD_MAX_BYTES + 64 * 1024, RISIKO_REQUEST_MAX_BYTES)
+FILE_UPLOAD_HANDLERS = ["django.core.files.uploadhandler.MemoryFileUploadHandler"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -223,9 +231,12 @@ def _int(name: str, default: int) -> int:
 
 
 # The login limit, counted in the database (every worker shares it): attempts ...
-RISIKO_LOGIN_MAX_FAILURES = _int("RISIKO_LOGIN_MAX_FAILURES", 5)  # ... per username,
+# ... per username and address (or per username on a known device),
+RISIKO_LOGIN_MAX_FAILURES = _int("RISIKO_LOGIN_MAX_FAILURES", 5)
 RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS = _int(  # ... per client address, any username,
     "RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS", 30)
+RISIKO_LOGIN_MAX_FAILURES_PER_USERNAME = _int(  # ... per username, any address,
+    "RISIKO_LOGIN_MAX_FAILURES_PER_USERNAME", 20)
 RISIKO_LOGIN_WINDOW = _int("RISIKO_LOGIN_WINDOW", 15 * 60)  # ... in this many seconds
 
 

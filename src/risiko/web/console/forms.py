@@ -39,9 +39,14 @@ def fault_messages(error: Exception) -> list[str]:
 
 
 def add_service_error(form: forms.BaseForm, error: Exception) -> None:
-    """Each fault of a ServiceError as an error of the whole form."""
-    for line in fault_messages(error):
-        form.add_error(None, line)
+    """Each fault of a ServiceError as an error of the form's field the fault names (its
+    subject ``field``, e.g. ``reason``), else of the whole form."""
+    found = getattr(error, "faults", None)
+    lines = fault_messages(error)
+    for i, line in enumerate(lines):
+        fault = found[i] if found and i < len(found) else None
+        name = str(getattr(fault, "subjects", {}).get("field") or "") if fault else ""
+        form.add_error(name if name in form.fields else None, line)
 
 
 def now_hhmm() -> str:

@@ -8,7 +8,9 @@ is stored can always be read back, on SQLite as on PostgreSQL.
   the one place the ranges live (decimal ranking points extend it with :class:`Range` of
   :class:`decimal.Decimal`), and always inside the column (32-bit or 16-bit integers).
 - JSON: at most :data:`MAX_JSON_DEPTH` levels, no NUL in its strings, integers inside 64 bits.
-- Uploads: at most ``settings.RISIKO_UPLOAD_MAX_BYTES`` (default :data:`UPLOAD_MAX_BYTES`).
+- Uploads: at most ``settings.RISIKO_UPLOAD_MAX_BYTES`` (default :data:`UPLOAD_MAX_BYTES`);
+  any other request body at most ``settings.RISIKO_REQUEST_MAX_BYTES`` (default
+  :data:`REQUEST_MAX_BYTES`), refused at the server's door (:mod:`risiko.web.asgi`).
 
 Every refusal is a :class:`~risiko.web.core.faults.ServiceError` naming the ``field``.
 
@@ -168,6 +170,27 @@ def upload_limit() -> int:
     from django.conf import settings
 
     return int(getattr(settings, "RISIKO_UPLOAD_MAX_BYTES", UPLOAD_MAX_BYTES))
+
+
+#: the default limit of any other request's body (bytes); RISIKO_REQUEST_MAX_BYTES overrides it
+REQUEST_MAX_BYTES = 1024 * 1024
+#: room for the form's other fields and the multipart boundaries around an uploaded file
+UPLOAD_OVERHEAD = 64 * 1024
+
+
+def request_limit() -> int:
+    """The largest request body accepted by a view that takes no file, in bytes
+    (``settings.RISIKO_REQUEST_MAX_BYTES``, default 1 MiB): refused before it is read
+    (:class:`risiko.web.asgi.BodyLimit`)."""
+    from django.conf import settings
+
+    return int(getattr(settings, "RISIKO_REQUEST_MAX_BYTES", REQUEST_MAX_BYTES))
+
+
+def upload_request_limit() -> int:
+    """The largest request body accepted by a view that takes a file, in bytes: the
+    upload limit and :data:`UPLOAD_OVERHEAD` for the rest of the form."""
+    return upload_limit() + UPLOAD_OVERHEAD
 
 
 def check_size(field: str, size: int) -> None:

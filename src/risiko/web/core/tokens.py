@@ -1,9 +1,13 @@
 """One-time form tokens: a double tap, a reload or a flaky phone network that posts the same
 form twice writes once.
 
-Every console form carries a hidden field ``once`` (``{% once_token %}`` of the ``once``
-template library), a random key signed with the site's secret and the time it was made, new
-each time the form is rendered (two tabs, a reloaded page: two tokens). A view decorated with
+Every console form carries a hidden field ``once`` (``{% once_token action %}`` of the
+``once`` template library), a random key signed with the site's secret and the time it was
+made, new each time the form is rendered (two tabs, a reloaded page: two tokens), and bound
+to the browser's session and to the form (the path it posts to): a token is taken only by
+the form it was made for, in the session it was made for; anywhere else it is refused (400)
+like a forged one, so a token spent on one form never makes another form's post answer
+"already recorded". A view decorated with
 :func:`once` keeps the key of a post that changed something in the database
 (:class:`~risiko.web.core.models.FormToken`, in the same transaction as the change, so every
 worker process knows it), with what it answered; a second post of the same key writes
@@ -21,12 +25,14 @@ import functools
 import secrets
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
+from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.core import signing
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 
 from risiko.web.auditlog.services import watch
@@ -39,19 +45,42 @@ _SALT = "risiko.web.core.tokens"
 _V = TypeVar("_V", bound=Callable[..., HttpResponseBase])
 
 
-def new_token() -> str:
-    """A fresh signed token (the field's value)."""
-    return signing.TimestampSigner(salt=_SALT).sign(secrets.token_urlsafe(18))
+def _binding(session_key: str | None, action: str) -> str:
+    """A keyed hash of the session and the form's path (the session key itself never goes
+    into a page)."""
+    return salted_hmac(_SALT, f"{session_key or '-'}\x00{action}").hexdigest()[:24]
 
 
-def token_key(value: str) -> str | None:
-    """The key of a token made here less than a day ago; None otherwise."""
+def new_token(session_key: str | None, action: str) -> str:
+    """A fresh signed token (the field's value) for the form posting to the path ``action``
+    in the session ``session_key`` (None: no session yet)."""
+    key = secrets.token_urlsafe(18)
+    return signing.TimestampSigner(salt=_SALT).sign(f"{key}.{_binding(session_key, action)}")
+
+
+def token_key(value: str, session_key: str | None, action: str) -> str | None:
+    """The key of a token made here less than a day ago for this session and form; None
+    otherwise."""
     try:
-        key = signing.TimestampSigner(salt=_SALT).unsign(
-            value, max_age=LIFETIME)
+        signed = signing.TimestampSigner(salt=_SALT).unsign(value, max_age=LIFETIME)
     except (signing.BadSignature, TypeError):
         return None
+    key, _dot, binding = signed.rpartition(".")
+    if not constant_time_compare(binding, _binding(session_key, action)):
+        return None
     return key if 0 < len(key) <= 64 else None
+
+
+def token_for(request: HttpRequest, action: str = "") -> str:
+    """A new token for the form of this page posting to ``action`` (a URL or a path; empty:
+    the page itself)."""
+    path = urlsplit(action).path if action else request.path
+    return new_token(_session_key(request), path or request.path)
+
+
+def _session_key(request: HttpRequest) -> str | None:
+    session = getattr(request, "session", None)
+    return session.session_key if session is not None else None
 
 
 def _replay(request: HttpRequest, row: FormToken) -> HttpResponseBase:
@@ -81,7 +110,7 @@ def once(view: _V) -> _V:
         raw = request.POST.get(FIELD)
         if not raw:
             return view(request, *args, **kwargs)
-        key = token_key(raw)
+        key = token_key(raw, _session_key(request), request.path)
         if key is None:
             return HttpResponse(
                 _("This form is more than a day old or was not made here: reload the page "

@@ -3,7 +3,9 @@
 ``@limit_upload`` (on views that take a file) answers 413 with a message when the request
 announces a body larger than ``settings.RISIKO_UPLOAD_MAX_BYTES`` (default 4 MB, see
 :func:`risiko.web.core.limits.upload_limit`): the body is never read. The form then checks
-the file's size again (:func:`risiko.web.core.limits.check_size`)."""
+the file's size again (:func:`risiko.web.core.limits.check_size`). Under ``risiko serve`` the
+server's door (:class:`risiko.web.asgi.BodyLimit`) has refused it already; the view's mark
+``takes_upload`` is what gives its path the upload limit there."""
 
 from __future__ import annotations
 
@@ -14,12 +16,12 @@ from typing import Any, TypeVar, cast
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.translation import gettext as _
 
-from .limits import upload_limit
+from .limits import UPLOAD_OVERHEAD, upload_limit
 
 _V = TypeVar("_V", bound=Callable[..., HttpResponseBase])
 
 #: room for the form's other fields and the multipart boundaries
-OVERHEAD = 64 * 1024
+OVERHEAD = UPLOAD_OVERHEAD
 
 
 def limit_upload(view: _V) -> _V:
@@ -39,4 +41,5 @@ def limit_upload(view: _V) -> _V:
                 status=413, content_type="text/plain; charset=utf-8")
         return view(request, *args, **kwargs)
 
+    wrapper.takes_upload = True  # type: ignore[attr-defined]  # risiko.web.asgi.body_limit
     return cast(_V, wrapper)

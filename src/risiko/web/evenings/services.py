@@ -40,6 +40,16 @@ def subjects(evening: Evening, **more: Any) -> dict[str, Any]:
     return {"evening": evening.date.isoformat(), **more}
 
 
+def require_reason(reason: str, evening: Evening, **more: Any) -> str:
+    """``reason`` checked (at most 300 characters) for a correction, which must say why:
+    ServiceError ``service.correction_reason`` on the field ``reason`` (naming ``evening``
+    and ``more``) when it is empty or blank."""
+    text = check_text("reason", reason, 300)
+    if not text.strip():
+        raise ServiceError(F.CORRECTION_REASON(subjects(evening, field="reason", **more)))
+    return text
+
+
 def clock(evening: Evening, value: Any, player: str, field: str) -> int:
     """Minutes of a time of day as referees write it (:func:`risiko.tournament.model.
     parse_clock`); ServiceError naming the evening, the player and the field."""
@@ -93,7 +103,9 @@ def record_arrival(
     who: str,
 ) -> tuple[Arrival, ArrivalRuling]:
     """Record (or correct, saying why in ``reason``) a player's arrival to the minute and
-    classify it (R3). A correction supersedes the arrival it replaces."""
+    classify it (R3). A correction supersedes the arrival it replaces; without a reason it is
+    refused (``service.correction_reason``). The same arrival (time, phoned, phoned at) sent
+    again writes nothing and returns the current row."""
     t = evening.tournament
     lock_tournament(t.pk)
     p = entry_player(t, player)
@@ -105,6 +117,13 @@ def record_arrival(
         dm.clock_name(phoned_minute) if phoned_minute is not None else None),
         evening=evening).answer
     old = list(evening.arrivals.current().filter(player=p))
+    same = [a for a in old if (a.at, a.phoned, a.phoned_at) == (
+        dm.clock_name(minute), bool(phoned),
+        dm.clock_name(phoned_minute) if phoned_minute is not None else "")]
+    if same:  # the same arrival sent again: nothing written, no reason needed
+        return same[0], ruling
+    if old:
+        require_reason(reason, evening, player=p.name)
     Arrival.objects.filter(pk__in=[a.pk for a in old]).update(superseded=True)
     row = create(
         Arrival, evening=evening, player=p, at=dm.clock_name(minute), phoned=bool(phoned),

@@ -21,7 +21,7 @@ from risiko.web.core.faults import ServiceError
 from risiko.web.core.limits import check_json, check_number, check_text, create
 from risiko.web.core.writes import lock_tournament, write
 from risiko.web.evenings.models import Evening
-from risiko.web.evenings.services import clock, subjects
+from risiko.web.evenings.services import clock, require_reason, subjects
 from risiko.web.players.models import Player
 from risiko.web.tournaments.services import decide, entry_player, players_by_key
 
@@ -258,12 +258,14 @@ def same_result(row: TableResult, values: Mapping[str, Any]) -> bool:
 def _new_result(table: GameTable, who: str, reason: str, **values: Any) -> TableResult:
     """The new current result of ``table`` (the old one superseded, an audit entry); the
     same result sent again (:func:`same_result`) writes nothing and returns the current
-    row with ``already_recorded`` True."""
+    row with ``already_recorded`` True; a different one is a correction and needs a reason
+    (ServiceError ``service.correction_reason`` otherwise)."""
     old = current_result(table)
     if old is not None and same_result(old, values):
         old.already_recorded = True
         return old
     if old is not None:
+        require_reason(reason, table.evening, table=table.number)
         TableResult.objects.filter(pk=old.pk).update(superseded=True)
     row = create(TableResult, table=table, entered_by=who, reason=reason, **values)
     kind = "sheet" if values.get("sheet") is not None else "scores"

@@ -16,7 +16,8 @@ from . import ratelimit
 
 class RateLimitedAuthenticationForm(AuthenticationForm):
     """Django's login form, refusing an attempt before its password is checked once the
-    username or the client address had too many (:mod:`risiko.web.site.ratelimit`)."""
+    username or the client address had too many (:mod:`risiko.web.site.ratelimit`); a
+    browser with the username's known-device cookie counts on its own."""
 
     error_messages = {
         **AuthenticationForm.error_messages,
@@ -32,8 +33,9 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
     def clean(self) -> dict[str, Any]:
         username = str(self.cleaned_data.get("username") or "")
         ip = ratelimit.client_ip(self.request)
+        device = ratelimit.known_device(self.request, username) if username else None
         if username:
-            refusal = ratelimit.reserve(username, ip)
+            refusal = ratelimit.reserve(username, ip, device)
             if refusal is not None:
                 minutes = math.ceil(refusal.seconds / 60)
                 code = "rate_limited" if refusal.scope == ratelimit.USER else (
@@ -48,7 +50,7 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
                 )
         cleaned = super().clean()  # a wrong password keeps the slot taken
         if username:
-            ratelimit.succeeded(username, ip)
+            ratelimit.succeeded(username, ip, device)
         return cleaned
 
 

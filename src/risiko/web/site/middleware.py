@@ -1,5 +1,6 @@
 """Middleware of the site: the client's address behind a trusted proxy, the
-Content-Security-Policy, the first run and the club's language.
+Content-Security-Policy, the first run, the club's language and ``no-store`` on the pages
+only referees see.
 
 First run: while the database has no user, every page leads to "create the first referee".
 
@@ -19,6 +20,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 
 from .proxy import Network, client_address, is_trusted, parse_networks
 
@@ -140,3 +142,26 @@ class ClubLanguageMiddleware:
         if not getattr(settings, "RISIKO_BROWSER_LANGUAGE", False):
             request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
         return self.get_response(request)
+
+
+#: The URL prefixes of the pages only referees and the committee see (console, board tools,
+#: administration): never kept by the browser or a proxy.
+PRIVATE_PREFIXES = ("/arbitro/", "/strumenti/", "/admin/")
+
+
+class NoStoreMiddleware:
+    """``Cache-Control: no-store`` (and ``private``) on every answer under
+    :data:`PRIVATE_PREFIXES` and on every answer to a logged-in user: a referee's page
+    (check-in, penalties with their reasons, the audit log) is never kept on a shared phone's
+    disk or in a proxy, nor shown again by the back button after logging out."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if request.path_info.startswith(PRIVATE_PREFIXES) or (
+                user is not None and user.is_authenticated):
+            patch_cache_control(response, no_store=True, private=True)
+        return response

@@ -17,17 +17,19 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from risiko.web.core.models import FirstAccount
 from risiko.web.tournaments.models import Tournament
 
+from . import ratelimit
 from . import regulation as reg
 from .forms import FirstRefereeForm, RateLimitedAuthenticationForm
 from .middleware import from_this_machine, no_user_yet
 from .permissions import COMMITTEE, GROUPS, REFEREE, admin_has_permission
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The tournaments, newest first, each linking to ``/t/<slug>/``."""
     tournaments = Tournament.objects.all()
@@ -84,11 +86,22 @@ def _first_referee(form: FirstRefereeForm) -> Any:
 
 
 class SiteLoginView(LoginView):
-    """Django's login view with the rate-limited form."""
+    """Django's login view with the rate-limited form; a successful login makes the browser
+    a known device of its username (:data:`~risiko.web.site.ratelimit.DEVICE_COOKIE`)."""
 
     template_name = "site/login.html"
     authentication_form = RateLimitedAuthenticationForm
     redirect_authenticated_user = True
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        username = form.get_user().get_username()
+        if ratelimit.known_device(self.request, username) is None:
+            response.set_cookie(
+                ratelimit.DEVICE_COOKIE, ratelimit.device_cookie(username),
+                max_age=ratelimit.DEVICE_MAX_AGE, httponly=True, samesite="Lax",
+                secure=bool(getattr(settings, "SESSION_COOKIE_SECURE", False)))
+        return response
 
 
 def admin_login(request: HttpRequest) -> HttpResponseBase:
@@ -105,8 +118,10 @@ def admin_login(request: HttpRequest) -> HttpResponseBase:
     return redirect_to_login(request.GET.get("next") or reverse("admin:index"))
 
 
+@require_safe
 def regulation(request: HttpRequest, lang: str | None = None) -> HttpResponse:
-    """The regulation in ``lang`` (default: the page's language), linking to the other."""
+    """The regulation in ``lang`` (default: the page's language), linking to the other;
+    GET and HEAD only (405 otherwise)."""
     language = lang or (get_language() or "it")[:2]
     if language not in reg.LANGUAGES:
         if lang is not None:

@@ -193,6 +193,7 @@ def _board_page(
         "score_rows": _score_rows(result),
         "save_errors": save_errors or [],
         "existing": existing,
+        "reason": str(request.POST.get("reason", ""))[:300] if request.method == "POST" else "",
         "territory_names": [territory_name(t, lang) for t in range(42)],
         **board_context(ruleset.board_name, interactive=True, lang=lang),
     }
@@ -264,8 +265,9 @@ def board_score(request: HttpRequest, slug: str, date: str, number: int) -> Http
 @require_POST
 @once
 def board_save(request: HttpRequest, slug: str, date: str, number: int) -> HttpResponseBase:
-    """Save the posted board as the table's result (``enter_sheet``); refused, with the
-    faults listed, while the sheet is incomplete."""
+    """Save the posted board as the table's result (``enter_sheet``; over a result already
+    there, a correction: the field ``reason`` says why); refused, with the faults listed,
+    while the sheet is incomplete or a correction says no reason."""
     table = _table(slug, date, number)
     try:
         seats = parse_state(_posted_state(request), _seated(table))
@@ -280,7 +282,7 @@ def board_save(request: HttpRequest, slug: str, date: str, number: int) -> HttpR
         return _board_page(request, table, seats, result, save_errors=errors, status=400)
     try:
         web_services.enter_sheet(table, result.sheet, abandoned=result.abandoned,
-                                 who=_who(request))
+                                 reason=str(request.POST.get("reason", "")), who=_who(request))
     except web_services.ServiceError as err:
         return _board_page(request, table, seats, result,
                            save_errors=fault_messages(err), status=400)

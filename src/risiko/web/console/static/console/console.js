@@ -1,6 +1,8 @@
 /* The referee console: small helpers, no build step.
    - check-in arrival times not yet recorded nor edited follow the clock (Europe/Rome);
-   - input[data-filter="#list"] hides the list's rows whose data-name does not match;
+   - input[data-filter="#list"] hides the list's rows whose data-name does not match: the
+     rows carry risiko.names.search_key of the name (case folded, accents off) and searchKey
+     folds what is typed the same way, so "erica", "nicolo", "zoe" find Érica, Nicolò, Zoë;
    - [data-print] buttons print the page. */
 (function () {
   "use strict";
@@ -15,6 +17,13 @@
     }
   }
 
+  // risiko.names.search_key in the browser: single spaces, accents off, case folded
+  function searchKey(text) {
+    return text.normalize("NFC").trim().split(/\s+/).join(" ").toLowerCase()
+      .replace(/\u00df/g, "ss").normalize("NFD").replace(/\p{M}/gu, "").normalize("NFC");
+  }
+  window.risikoSearchKey = searchKey;
+
   function tick() {
     document.querySelectorAll(".checkin-row:not(.on_time):not(.late):not(.excluded) input[name='at']").forEach(function (input) {
       if (!input.dataset.touched && document.activeElement !== input) { input.value = nowHHMM(); }
@@ -24,7 +33,7 @@
     if (e.target && e.target.name === "at") { e.target.dataset.touched = "1"; }
     var filter = e.target && e.target.dataset ? e.target.dataset.filter : null;
     if (filter) {
-      var q = e.target.value.trim().toLowerCase();
+      var q = searchKey(e.target.value);
       document.querySelectorAll(filter + " > li").forEach(function (li) {
         li.hidden = q !== "" && (li.dataset.name || "").indexOf(q) === -1;
       });
