@@ -167,3 +167,179 @@ def test_a_seat_that_never_opens_the_table_is_made_absent_after_the_stale_limit(
     assert Deadline.objects.get(table=table, kind="grace_end", seat=3).due == (
         t31 + dt.timedelta(seconds=60))
     assert services.sweep_presence(t31 + dt.timedelta(seconds=1)) == []  # once
+
+
+# ------------------------------------------------------------------------------ item 1
+class Spy:
+    """The channel layer's ``group_discard`` calls (the groups a socket left), on the
+    in-memory layer as on Redis."""
+
+    def __init__(self) -> None:
+        from channels.layers import get_channel_layer
+
+        self.layer = get_channel_layer()
+        self.left: list[str] = []
+        self._discard = self.layer.group_discard
+
+        async def discard(group: str, channel: str) -> None:
+            self.left.append(group)
+            await self._discard(group, channel)
+
+        self.layer.group_discard = discard
+
+
+def _disconnected(table: OnlineTable, spy: Spy) -> OnlineSeat:
+    """Anna's socket has ended: her seat counts no connection, no beat in this process,
+    both her groups left, she is absent and her grace period is pending (R11, R13)."""
+    anna = OnlineSeat.objects.get(table=table, position=1)
+    assert anna.pk not in consumers.LIVE_SEATS
+    assert sorted(spy.left) == sorted([services.public_group(table.pk),
+                                       services.seat_group(table.pk, 1)])
+    assert anna.connections == 0 and anna.absent_since is not None
+    assert Deadline.objects.filter(table=table, kind="grace_end", seat=1, fired=None,
+                                   guard=anna.absence_epoch).exists()
+    assert TableEvent.objects.filter(table=table).latest("seq").text == "# Anna disconnected"
+    return anna
+
+
+async def _anna(table: OnlineTable, token: str) -> tuple[Any, Spy]:
+    """Anna's socket, open (her seat beats in this process); the spy on the groups."""
+    comm = await connect(table, token)
+    assert list(consumers.LIVE_SEATS.values()) == [1]
+    return comm, Spy()
+
+
+@pytest.mark.parametrize("frame", [{"text_data": "not json {"}, {"text_data": "[1, 2]"},
+                                   {"bytes_data": b"\x00\x01"}])
+def test_a_malformed_frame_is_answered_with_a_fault_closed_1003_and_the_seat_disconnected(
+        frame: dict[str, Any], caplog: pytest.LogCaptureFixture) -> None:
+    """Text that is not JSON, JSON that is not an object, binary data: an ``error`` with the
+    fault in the viewer's language, a close with 1003, one log line and no traceback; the
+    seat's disconnection runs (it used to stay connected while the worker ran)."""
+    table, tokens = make_table(grace_seconds=60)
+    code = "online.not_text" if "bytes_data" in frame else "online.not_json"
+
+    async def go() -> Spy:
+        comm, spy = await _anna(table, tokens[0])
+        await comm.send_to(**frame)
+        error = checked(await comm.receive_json_from(timeout=5))
+        assert error["type"] == "error" and error["close"] == 1003
+        assert [f["code"] for f in error["faults"]] == [code]
+        assert (await comm.receive_output(timeout=5)) == {"type": "websocket.close",
+                                                          "code": 1003}
+        await comm.wait(timeout=5)
+        return spy
+
+    with caplog.at_level(logging.INFO, logger="risiko.web.online"):
+        spy = asyncio.run(go())
+    _disconnected(table, spy)
+    lines = [r for r in caplog.records if r.name.startswith("risiko.web.online")]
+    assert [r.getMessage() for r in lines] == [
+        f"online table {table.pk}: connection closed (1003): {code}"]
+    assert all(r.exc_info is None for r in caplog.records)
+
+
+def test_a_normal_close_disconnects_and_the_grace_period_brings_the_stand_in() -> None:
+    table, tokens = make_table(grace_seconds=60)
+
+    async def go() -> Spy:
+        comm, spy = await _anna(table, tokens[0])
+        await comm.disconnect()
+        return spy
+
+    spy = asyncio.run(go())
+    anna = _disconnected(table, spy)
+    grace = Deadline.objects.get(table=table, kind="grace_end", seat=1, guard=anna.absence_epoch)
+    assert services.fire(grace.pk) is not None
+    anna.refresh_from_db()
+    assert anna.stand_in  # a casual table with bots for the absent
+    table.refresh_from_db()
+    assert (1, table.seq) in _bot_deadlines(table)  # Anna is to act: the bot will
+
+
+def _scope(table: OnlineTable, token: str) -> dict[str, Any]:
+    return {"type": "websocket", "path": f"/ws/online/{table.code}/",
+            "query_string": f"lang=en&token={token}".encode(),
+            "headers": [(b"origin", b"http://localhost"), (b"host", b"localhost")],
+            "subprotocols": []}
+
+
+async def _until_state(sent: list[dict[str, Any]]) -> None:
+    for _ in range(200):
+        if any(m.get("text") and json.loads(m["text"])["type"] == "state" for m in sent):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("no state")
+
+
+def test_a_tab_closed_while_an_answer_is_on_its_way_disconnects() -> None:
+    """The client goes away; the server is sending it an answer (its ``sync``): sending
+    fails (uvicorn's ClientDisconnected is an OSError) before any ``websocket.disconnect``
+    reaches the consumer. The disconnection runs all the same."""
+    table, tokens = make_table(grace_seconds=60)
+
+    async def go() -> Spy:
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        sent: list[dict[str, Any]] = []
+        gone = asyncio.Event()
+
+        async def send(message: dict[str, Any]) -> None:
+            if gone.is_set():
+                raise OSError("the client went away")
+            sent.append(message)
+
+        task = asyncio.ensure_future(application(_scope(table, tokens[0]), inbox.get, send))
+        await inbox.put({"type": "websocket.connect"})
+        await _until_state(sent)
+        spy = Spy()
+        gone.set()
+        await inbox.put({"type": "websocket.receive", "text": json.dumps({"type": "sync"})})
+        await asyncio.wait_for(task, timeout=20)  # ended, the OSError said in one line
+        return spy
+
+    _disconnected(table, asyncio.run(go()))
+
+
+def test_a_cancelled_socket_task_still_disconnects() -> None:
+    """The server cancels the socket's task (a shutdown, a lost connection): the
+    disconnection is shielded from the cancellation and runs to its end."""
+    table, tokens = make_table(grace_seconds=60)
+
+    async def go() -> Spy:
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        sent: list[dict[str, Any]] = []
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        task = asyncio.ensure_future(application(_scope(table, tokens[0]), inbox.get, send))
+        await inbox.put({"type": "websocket.connect"})
+        await _until_state(sent)
+        spy = Spy()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        while consumers._LEAVING:
+            await asyncio.sleep(0.02)
+        return spy
+
+    _disconnected(table, asyncio.run(go()))
+
+
+def test_an_exception_in_a_handler_disconnects_then_is_raised(monkeypatch: Any) -> None:
+    """A fault of the server itself (here the action's service raising) ends the socket
+    with the exception (the server logs it); the seat is disconnected first."""
+    table, tokens = make_table(grace_seconds=60)
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    async def go() -> Spy:
+        comm, spy = await _anna(table, tokens[0])
+        monkeypatch.setattr(services, "apply", broken)
+        await comm.send_json_to({"type": "act", "id": "a1", "action": {"kind": "end"}})
+        with pytest.raises(RuntimeError, match="a bug"):
+            await comm.receive_output(timeout=10)
+        return spy
+
+    _disconnected(table, asyncio.run(go()))

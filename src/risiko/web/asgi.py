@@ -1,8 +1,9 @@
 """ASGI entry point (``risiko serve`` runs it with uvicorn).
 
 HTTP goes to Django; WebSockets (``ws/online/<code>/``, the online tables) to Django
-Channels, behind the session and authentication of the site and an origin check against
-``ALLOWED_HOSTS``; the lifespan starts the online tables' deadline scheduler.
+Channels, behind the session and authentication of the site and an origin check (the host
+among ``ALLOWED_HOSTS``, then scheme, host and port the site's own:
+:mod:`risiko.web.online.limits`); the lifespan starts the online tables' deadline scheduler.
 """
 
 from __future__ import annotations
@@ -16,13 +17,13 @@ django_application = get_asgi_application()  # sets Django up before the routes 
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from risiko.web.online.limits import SameOriginValidator  # noqa: E402
 from risiko.web.online.routing import websocket_urlpatterns  # noqa: E402
 from risiko.web.online.scheduler import LifespanApp  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": django_application,
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     "lifespan": LifespanApp(),
 })

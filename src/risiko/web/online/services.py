@@ -1218,6 +1218,45 @@ def disconnected(table_id: int, position: int) -> Outbox | None:
         return _absent(table, seat, timezone.now(), f"# {seat.name} disconnected")
 
 
+def leave(table_id: int, position: int, now: dt.datetime | None = None) -> Outbox | None:
+    """Seat ``position`` leaves the table (the protocol's ``leave``). In the lobby of a
+    casual table the seat is free again (its guest's token, its member forgotten). In play
+    it is absent now and its grace period is over at once: a bot stands in at a casual
+    table that has them, otherwise the referee is asked to declare R13 (R13: leaving the
+    table is abandoning it; a member coming back is the referee's to judge). None when
+    nothing changes (a tournament's lobby, a bot's seat, a game over)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = OnlineTable.objects.select_for_update().get(pk=table_id)
+        seat = OnlineSeat.objects.get(table=table, position=position)
+        outbox = Outbox(table.pk)
+        if table.status == "lobby":
+            if table.kind != "casual" or seat.kind not in ("guest", "member"):
+                return None
+            seat.kind, seat.guest_name, seat.token_hash = "open", "", ""
+            seat.user, seat.player, seat.joined = None, None, None
+            seat.save()
+            _broadcast(table, None, _seats(table), [], outbox)
+            return outbox
+        if table.status not in ("playing", "paused") or seat.kind == "bot":
+            return None
+        if seat.absent_since is None:
+            seat.absent_since = now
+            seat.absence_epoch += 1
+        s = settings_of(table)
+        if table.kind == "casual" and s["bot_for_absent"]:
+            seat.stand_in = True
+            text = f"# {seat.name} left the table: a bot plays for him until back"
+        else:
+            seat.r13_requested = True
+            text = f"# {seat.name} left the table: the referee is asked to declare R13"
+        seat.save()
+        ev = _event(table, actor=f"seat:{position}", kind="system", seat=position, text=text)
+        _save(table)
+        _broadcast(table, game_of(table), _seats(table), [ev], outbox)
+        return outbox
+
+
 def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str) -> Outbox | None:
     """Seat ``seat`` has no connection left (its row is saved): at a table in play it is
     absent from ``now`` and its grace period starts (R11, R13: docs/online.md)."""
