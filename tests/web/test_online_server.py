@@ -63,7 +63,7 @@ def test_serve_answers_a_websocket_uncompressed_even_when_the_client_offers_defl
     async def go() -> tuple[str | None, dict[str, Any]]:
         async with websockets.connect(  # the client offers permessage-deflate by default
                 f"{server_url}/ws/online/{table.code}/?lang=en",
-                origin="http://127.0.0.1") as ws:
+                origin=server_url.replace("ws://", "http://")) as ws:
             assert ws.request is not None and ws.response is not None
             assert "permessage-deflate" in ws.request.headers["Sec-WebSocket-Extensions"]
             welcome = json.loads(await asyncio.wait_for(ws.recv(), 20))

@@ -618,8 +618,10 @@ def test_a_seat_whose_worker_died_is_disconnected_when_its_heartbeat_goes_stale(
     t0 = timezone.now()
     services.connected(table.pk, 1, now=t0)  # on the worker that will die
     services.connected(table.pk, 2, now=t0)  # on the worker that lives
+    services.connected(table.pk, 3, now=t0)  # Carla too (a seat never connected is swept)
     anna = OnlineSeat.objects.get(table=table, position=1)
     bruno = OnlineSeat.objects.get(table=table, position=2)
+    carla = OnlineSeat.objects.get(table=table, position=3)
 
     def connected_now(at: dt.datetime) -> dict[int, bool]:
         return {x.position: services.is_connected(x, at)
@@ -627,12 +629,12 @@ def test_a_seat_whose_worker_died_is_disconnected_when_its_heartbeat_goes_stale(
 
     # 20 s on: both fresh; only Bruno's worker beats from now on
     t20 = t0 + dt.timedelta(seconds=20)
-    assert services.heartbeat([bruno.pk], now=t20) == 1
+    assert services.heartbeat([bruno.pk, carla.pk], now=t20) == 2
     assert services.sweep_presence(t20) == []
-    assert connected_now(t20) == {1: True, 2: True, 3: False}
+    assert connected_now(t20) == {1: True, 2: True, 3: True}
     # 31 s on: Anna's heartbeat (t0) is stale, Bruno's (t20) is not
     t31 = t0 + dt.timedelta(seconds=31)
-    assert connected_now(t31) == {1: False, 2: True, 3: False}  # the reader, before the sweep
+    assert connected_now(t31) == {1: False, 2: True, 3: True}  # the reader, before the sweep
     before = table.seq
     (outbox,) = services.sweep_presence(t31)
     anna.refresh_from_db()

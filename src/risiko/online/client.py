@@ -35,7 +35,9 @@ class TableClient:
         sep = "&" if "?" in url else "?"
         query = [f"lang={lang}"] + ([f"token={token}"] if token else [])
         self.url = url + sep + "&".join(query)
-        self.origin = origin or "http://" + url.split("://", 1)[1].split("/", 1)[0]
+        scheme, _, rest = url.partition("://")  # the server's own origin (issue 20)
+        self.origin = origin or ("https://" if scheme == "wss" else "http://") + rest.split(
+            "/", 1)[0]
         self.keep = keep
         self.messages: list[dict[str, Any]] = []
         self.role: str | None = None

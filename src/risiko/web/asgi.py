@@ -3,7 +3,8 @@
 HTTP goes to Django behind :class:`BodyLimit` (a request body larger than the limit is
 refused with 413 before Django reads it); WebSockets (``ws/online/<code>/``, the online
 tables) to Django Channels, behind the session and authentication of the site and an origin
-check against ``ALLOWED_HOSTS``; the lifespan starts the online tables' deadline scheduler.
+check (the host among ``ALLOWED_HOSTS``, then scheme, host and port the site's own:
+:mod:`risiko.web.online.limits`); the lifespan starts the online tables' deadline scheduler.
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ django_application = get_asgi_application()  # sets Django up before the routes 
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.http import parse_cookie  # noqa: E402
 from django.urls import Resolver404, resolve  # noqa: E402
 from django.utils import translation  # noqa: E402
 
 from risiko.web.core.limits import request_limit, upload_request_limit  # noqa: E402
+from risiko.web.online.limits import SameOriginValidator  # noqa: E402
 from risiko.web.online.routing import websocket_urlpatterns  # noqa: E402
 from risiko.web.online.scheduler import LifespanApp  # noqa: E402
 
@@ -131,6 +132,6 @@ async def _too_large(scope: Scope, send: Send, limit: int) -> None:
 
 application = ProtocolTypeRouter({
     "http": BodyLimit(django_application),
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     "lifespan": LifespanApp(),
 })

@@ -239,6 +239,16 @@ RISIKO_LOGIN_MAX_FAILURES_PER_USERNAME = _int(  # ... per username, any address,
     "RISIKO_LOGIN_MAX_FAILURES_PER_USERNAME", 20)
 RISIKO_LOGIN_WINDOW = _int("RISIKO_LOGIN_WINDOW", 15 * 60)  # ... in this many seconds
 
+# Online tables, continued (they read the environment through _int):
+#: the limits of one table socket (risiko.web.online.limits): messages per second and the
+#: burst allowed over it, then refused and closed (1008); table sockets at once per user
+#: (or browser session, or seat token) and per client address, per worker process: generous,
+#: the phones of a venue share the address of its Wi-Fi
+RISIKO_ONLINE_MESSAGES_PER_SECOND = _int("RISIKO_ONLINE_MESSAGES_PER_SECOND", 20)
+RISIKO_ONLINE_MESSAGE_BURST = _int("RISIKO_ONLINE_MESSAGE_BURST", 60)
+RISIKO_ONLINE_SOCKETS_PER_USER = _int("RISIKO_ONLINE_SOCKETS_PER_USER", 30)
+RISIKO_ONLINE_SOCKETS_PER_ADDRESS = _int("RISIKO_ONLINE_SOCKETS_PER_ADDRESS", 500)
+
 
 # Behind a reverse proxy: the proxies whose X-Forwarded-For / X-Forwarded-Proto are believed
 # (addresses or networks, comma separated; `risiko serve --trusted-proxy`). From anyone else

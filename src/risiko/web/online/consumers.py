@@ -5,13 +5,21 @@ a member's session, a referee, else a spectator), joins the table's groups (its 
 group, or the public one), and turns messages into calls of :mod:`.services` in a worker
 thread. After every change it sends the outbox to the groups (through the channel layer:
 in memory for one process, Redis for several workers).
+
+However a socket ends (a normal close, a frame refused, the client gone while an answer was
+on its way, an exception, the task cancelled) its disconnection runs once (:meth:`_leave`):
+the seat's live count, the groups left, the seat's grace period (R11, R13). A worker that
+dies never runs it: the seat stops beating and the scheduler's sweep makes it absent. The
+limits of one socket (origin, messages, sockets per user and address): :mod:`.limits`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import json
+import logging
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -23,13 +31,17 @@ from django.conf import settings
 from risiko.faults import RisikoError
 from risiko.online import adapter
 
-from . import scheduler, services
+from . import limits, scheduler, services
 from .models import OnlineTable
 from .services import Actor, Outbox
+
+log = logging.getLogger(__name__)
 
 #: this process's open connections of seats: OnlineSeat id -> count (the scheduler beats
 #: for them, :func:`services.heartbeat`)
 LIVE_SEATS: collections.Counter[int] = collections.Counter()
+#: disconnections under way (kept from the garbage collector while their task runs)
+_LEAVING: set[asyncio.Task[None]] = set()
 
 
 def in_thread(func: Any) -> Any:
@@ -96,6 +108,29 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     actor: Actor = Actor("spectator")
     lang: str = "it"
     joined: list[str]
+    #: what the socket holds until :meth:`_leave` gives it back (once): a count in
+    #: LIVE_SEATS, the seat's connection in the database, the socket caps' counts
+    beating: bool = False
+    seated: bool = False
+    claimed: tuple[str, str] | None = None
+    left: bool = False
+    bucket: limits.Bucket
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Channels' consumer, then the disconnection whatever ended it (:meth:`_leave`):
+        the client gone while a message was sent to it is one log line; any other
+        exception is raised on after the disconnection ran."""
+        try:
+            await super().__call__(scope, receive, send)
+        except OSError as e:
+            log.info("online table %s: the client went away (%s)", self.table_id or "-",
+                     type(e).__name__)
+        finally:
+            task = asyncio.ensure_future(self._leave())
+            _LEAVING.add(task)
+            task.add_done_callback(_LEAVING.discard)
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(task)  # cancelled again: the disconnection goes on
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` (a trip to a worker
@@ -108,6 +143,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def connect(self) -> None:
         self.joined = []
+        self.bucket = limits.Bucket()
         code = str(self.scope["url_route"]["kwargs"]["code"])
         query = parse_qs(self.scope.get("query_string", b"").decode())
         token = (query.get("token") or [None])[0]
@@ -120,6 +156,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         table, actor = found
         self.table_id, self.actor = table.pk, actor
         await self.accept()
+        claim = (limits.user_key(self.scope, actor.seat_id), limits.address_of(self.scope))
+        refused = limits.claim(*claim)
+        if refused is not None:
+            await self._close_with(refused, limits.CLOSE_LIMIT)
+            return
+        self.claimed = claim
         groups = [services.public_group(table.pk)]
         if actor.role == "seat" and actor.seat is not None:
             groups.append(services.seat_group(table.pk, actor.seat + 1))
@@ -135,27 +177,75 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if actor.role == "seat" and actor.seat is not None:
             if actor.seat_id is not None:
                 LIVE_SEATS[actor.seat_id] += 1
+                self.beating = True
             outbox = await in_thread(services.connected)(table.pk, actor.seat + 1)
+            self.seated = True
             await send_outbox(self.channel_layer, outbox)
         await self.send_json(await in_thread(_state)(table.pk, actor))
 
     async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        if self.table_id and self.actor.role == "seat" and self.actor.seat is not None:
-            seat_id = self.actor.seat_id
-            if seat_id is not None and LIVE_SEATS[seat_id] > 0:
-                LIVE_SEATS[seat_id] -= 1
-                if not LIVE_SEATS[seat_id]:
-                    del LIVE_SEATS[seat_id]
-            outbox = await in_thread(services.disconnected)(
-                self.table_id, self.actor.seat + 1)
-            await send_outbox(self.channel_layer, outbox)
+        await self._leave()
+
+    async def _leave(self) -> None:
+        """The disconnection, once however the socket ended: first what this process
+        counts (the seat stops beating: if the rest fails, the sweep makes it absent), then
+        the groups left and the seat's connection closed (its grace period, R11, R13)."""
+        if self.left:
+            return
+        self.left = True
+        if self.claimed is not None:
+            limits.release(*self.claimed)
+            self.claimed = None
+        seat_id = self.actor.seat_id
+        if self.beating and seat_id is not None and LIVE_SEATS[seat_id] > 0:
+            LIVE_SEATS[seat_id] -= 1
+            if not LIVE_SEATS[seat_id]:
+                del LIVE_SEATS[seat_id]
+        try:
+            for group in getattr(self, "joined", []):
+                await self.channel_layer.group_discard(group, self.channel_name)
+            if self.seated and self.actor.seat is not None:
+                outbox = await in_thread(services.disconnected)(
+                    self.table_id, self.actor.seat + 1)
+                await send_outbox(self.channel_layer, outbox)
+        except Exception as e:  # the heartbeat's sweep finishes it (docs/online.md)
+            log.warning("online table %s: seat %s's disconnection left to the sweep (%s)",
+                        self.table_id, (self.actor.seat or 0) + 1, type(e).__name__)
+
+    async def _close_with(self, fault: Any, code: int) -> None:
+        """Say ``fault`` (an ``error`` with the fault), close with ``code``, disconnect; one
+        log line."""
+        log.warning("online table %s: connection closed (%s): %s", self.table_id or "-",
+                    code, fault.code)
+        with contextlib.suppress(OSError, RuntimeError):
+            await self.send_json({"type": "error", "message": fault.message(self.lang),
+                                  "faults": services.fault_dicts([fault], self.lang),
+                                  "close": code})
+            await self.close(code=code)
+        await self._leave()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
+        """A frame: within the socket's allowance (else ``online.too_fast``, 1008), one
+        JSON object in text (else ``online.not_text`` / ``online.not_json``, 1003)."""
+        if self.left:
+            return  # closed: what was still queued is not served
+        if not self.bucket.take():
+            await self._close_with(self.bucket.fault(), limits.CLOSE_LIMIT)
+            return
+        if text_data is None:
+            await self._close_with(limits.NOT_TEXT(), limits.CLOSE_MALFORMED)
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            content = None
+        if not isinstance(content, dict):
+            await self._close_with(limits.NOT_JSON(), limits.CLOSE_MALFORMED)
+            return
+        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if not isinstance(content, dict):
-            await self.send_json({"type": "error", "message": "a message is a JSON object"})
-            return
         kind = content.get("type")
         if kind == "ping":
             await self.send_json({"type": "pong"})
@@ -164,11 +254,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                                                                        self.actor))
         elif kind in ("act", "referee"):
             await self._change(kind, content)
+        elif kind == "leave":
+            await self._leave_table()
         elif kind == "odds":
             await self.send_json(await in_thread(_odds)(
                 self.table_id, self.actor, content.get("from"), content.get("to"), self.lang))
         else:
             await self.send_json({"type": "error", "message": f"unknown message {kind!r}"})
+
+    async def _leave_table(self) -> None:
+        """``leave``: a seat gives its seat up (the lobby: the seat is free again; in play:
+        a bot stands in at once at a casual table, the referee is asked for R13 at a
+        tournament table); then the socket closes (1000), as a spectator's does."""
+        if self.seated and self.actor.seat is not None:
+            outbox = await in_thread(services.leave)(self.table_id, self.actor.seat + 1)
+            await send_outbox(self.channel_layer, outbox)
+        with contextlib.suppress(OSError, RuntimeError):
+            await self.send_json({"type": "bye"})
+            await self.close(code=limits.CLOSE_NORMAL)
+        await self._leave()
 
     async def _change(self, kind: str, content: dict[str, Any]) -> None:
         client_id = _text(content.get("id"))

@@ -1,8 +1,8 @@
 """The WebSocket protocol of online tables: one JSON Schema per message (docs/online.md).
 
-Client to server: ``act``, ``referee``, ``odds``, ``sync``, ``ping``. Server to client:
-``welcome``, ``state``, ``event``, ``private``, ``ack``, ``refused``, ``odds_result``, ``pong``,
-``error``.
+Client to server: ``act``, ``referee``, ``odds``, ``sync``, ``ping``, ``leave``. Server to
+client: ``welcome``, ``state``, ``event``, ``private``, ``ack``, ``refused``, ``odds_result``,
+``pong``, ``error``, ``bye``.
 Every message is a JSON object with a ``type``; seats are 1-based; territories are named as
 ``risiko board`` prints them. :func:`markdown` renders the schemas for the documentation (a
 test checks that docs/online.md shows exactly these).
@@ -189,6 +189,13 @@ CLIENT: dict[str, Schema] = {
         "type": "object", "additionalProperties": False, "required": ["type"],
         "properties": {"type": {"const": "ping"}},
     },
+    "leave": {
+        "type": "object", "additionalProperties": False, "required": ["type"],
+        "description": "leave the table: a seat in a casual table's lobby is free again; in "
+                       "play a bot stands in at once (casual) or the referee is asked for "
+                       "R13 (tournament); the server answers bye and closes (1000)",
+        "properties": {"type": {"const": "leave"}},
+    },
 }
 
 SERVER: dict[str, Schema] = {
@@ -254,8 +261,16 @@ SERVER: dict[str, Schema] = {
     "pong": {"type": "object", "required": ["type"], "properties": {"type": {"const": "pong"}}},
     "error": {
         "type": "object", "required": ["type", "message"],
-        "properties": {"type": {"const": "error"}, "message": {"type": "string"}},
+        "properties": {
+            "type": {"const": "error"}, "message": {"type": "string"},
+            "faults": {"type": "array", "items": _FAULT},
+            "close": {"type": "integer", "description": "the server closes the socket with "
+                      "this code: 1003 a frame that is not one JSON object in text, 1008 a "
+                      "limit (messages per second, sockets per user or address)"},
+        },
     },
+    "bye": {"type": "object", "required": ["type"], "description": "the answer to leave",
+            "properties": {"type": {"const": "bye"}}},
 }
 
 

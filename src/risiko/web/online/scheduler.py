@@ -5,7 +5,8 @@ first WebSocket connection. It wakes every ``RISIKO_ONLINE_TICK`` seconds (0.25)
 when its process scheduled a deadline, fires what is due through :func:`services.fire`
 (which claims each deadline in the transaction that applies it) and sends the outboxes.
 Every ``RISIKO_ONLINE_HEARTBEAT`` seconds (10) it beats for the seats its process holds a
-connection of and sweeps the seats whose heartbeat is stale (:func:`presence`).
+connection of, sweeps the seats whose heartbeat is stale and checks that every table in play
+has someone who will act (:func:`presence`; at start-up too).
 ``RISIKO_ONLINE_SCHEDULER = False`` turns it off (tests that fire deadlines themselves).
 """
 
@@ -91,14 +92,18 @@ async def tick() -> int:
 
 async def presence() -> int:
     """Beat for this process's connected seats, then sweep the seats whose workers stopped
-    beating (they count as disconnected: their grace period starts). Returns how many seats
-    this sweep made absent."""
+    beating (they count as disconnected: their grace period starts), then check that every
+    table in play has someone who will act (:func:`services.keep_tables_alive`: the first
+    time at start-up, a table left stalled in the database). Returns how many seats this
+    sweep made absent."""
     layer = get_channel_layer()
     from .consumers import LIVE_SEATS, in_thread, send_outbox
 
     await in_thread(services.heartbeat)(list(LIVE_SEATS))
     outboxes = await in_thread(services.sweep_presence)()
     for outbox in outboxes:
+        await send_outbox(layer, outbox)
+    for outbox in await in_thread(services.keep_tables_alive)():
         await send_outbox(layer, outbox)
     return len(outboxes)
 

@@ -672,8 +672,11 @@ def _broadcast(table: OnlineTable, game: Game | None, seats: list[OnlineSeat],
                private_for: Iterable[int] | None = None) -> None:
     """One ``event`` to the table's public group (every connection: seats, spectators,
     referees; ``private`` null), after a ``private`` message to each seat whose secrets
-    changed (``private_for``: 0-based seats; None = every seat)."""
+    changed (``private_for``: 0-based seats; None = every seat). Every change of a table
+    ends here, inside its transaction: first the invariant that someone will act
+    (:func:`_someone_acts`)."""
     now = timezone.now()
+    _someone_acts(table, game, seats, now, outbox)
     if game is not None:
         wanted = range(len(seats)) if private_for is None else sorted(set(private_for))
         for s in wanted:
@@ -1215,6 +1218,45 @@ def disconnected(table_id: int, position: int) -> Outbox | None:
         return _absent(table, seat, timezone.now(), f"# {seat.name} disconnected")
 
 
+def leave(table_id: int, position: int, now: dt.datetime | None = None) -> Outbox | None:
+    """Seat ``position`` leaves the table (the protocol's ``leave``). In the lobby of a
+    casual table the seat is free again (its guest's token, its member forgotten). In play
+    it is absent now and its grace period is over at once: a bot stands in at a casual
+    table that has them, otherwise the referee is asked to declare R13 (R13: leaving the
+    table is abandoning it; a member coming back is the referee's to judge). None when
+    nothing changes (a tournament's lobby, a bot's seat, a game over)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = OnlineTable.objects.select_for_update().get(pk=table_id)
+        seat = OnlineSeat.objects.get(table=table, position=position)
+        outbox = Outbox(table.pk)
+        if table.status == "lobby":
+            if table.kind != "casual" or seat.kind not in ("guest", "member"):
+                return None
+            seat.kind, seat.guest_name, seat.token_hash = "open", "", ""
+            seat.user, seat.player, seat.joined = None, None, None
+            seat.save()
+            _broadcast(table, None, _seats(table), [], outbox)
+            return outbox
+        if table.status not in ("playing", "paused") or seat.kind == "bot":
+            return None
+        if seat.absent_since is None:
+            seat.absent_since = now
+            seat.absence_epoch += 1
+        s = settings_of(table)
+        if table.kind == "casual" and s["bot_for_absent"]:
+            seat.stand_in = True
+            text = f"# {seat.name} left the table: a bot plays for him until back"
+        else:
+            seat.r13_requested = True
+            text = f"# {seat.name} left the table: the referee is asked to declare R13"
+        seat.save()
+        ev = _event(table, actor=f"seat:{position}", kind="system", seat=position, text=text)
+        _save(table)
+        _broadcast(table, game_of(table), _seats(table), [ev], outbox)
+        return outbox
+
+
 def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str) -> Outbox | None:
     """Seat ``seat`` has no connection left (its row is saved): at a table in play it is
     absent from ``now`` and its grace period starts (R11, R13: docs/online.md)."""
@@ -1235,6 +1277,84 @@ def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str) -
     return outbox
 
 
+def _someone_acts(table: OnlineTable, game: Game | None, seats: list[OnlineSeat],
+                  now: dt.datetime, outbox: Outbox | None = None,
+                  verify_clock: bool = False) -> str:
+    """The invariant of a table in play: someone will act (issue 20). Checked inside the
+    transaction of every change (:func:`_broadcast`) and by the scheduler at start-up and
+    every heartbeat (:func:`keep_tables_alive`); what is missing is scheduled, never acted
+    here. Returns who will act:
+
+    - ``"none"``: not in play (lobby, paused, over) or nobody to act;
+    - ``"bot"``: the seat to act is a bot or a stand-in: a bot deadline guarded by the
+      table's current seq (one written before a later event is stale: made again);
+    - ``"clock"``: the turn clock runs (R11): its ``turn_end`` deadline (``verify_clock``:
+      looked up, and made again at ``turn_deadline`` when missing);
+    - ``"human"``: the seat to act is present (a seat that never connects or whose worker
+      died is made absent by :func:`sweep_presence`);
+    - ``"absence"``: the seat to act is absent: its grace period or absence limit is
+      pending (made due now when missing), or the referee is asked for R13 (R11, R13)."""
+    if table.status != "playing" or game is None or game.over or game.to_act is None:
+        return "none"
+    seat = next((x for x in seats if x.position == game.to_act + 1), None)
+    if seat is None:
+        return "none"
+    pending = Deadline.objects.filter(table=table, fired=None, seat=seat.position)
+    if _is_bot_turn(seat):
+        if not pending.filter(kind="bot", guard=table.seq).exists():
+            delay = int(settings_of(table)["bot_delay_ms"])
+            _deadline(table, "bot", now + dt.timedelta(milliseconds=delay),
+                      seat=seat.position, guard=table.seq, outbox=outbox)
+        return "bot"
+    if table.turn_deadline is not None:
+        if verify_clock and not Deadline.objects.filter(
+                table=table, fired=None, kind="turn_end", guard=table.clock_epoch).exists():
+            _deadline(table, "turn_end", max(now, table.turn_deadline), seat=seat.position,
+                      guard=table.clock_epoch, outbox=outbox)
+        return "clock"
+    if seat.absent_since is None:
+        return "human"
+    if seat.r13_requested or pending.filter(
+            kind__in=("grace_end", "absence_limit"), guard=seat.absence_epoch).exists():
+        return "absence"
+    grace_fired = Deadline.objects.filter(table=table, kind="grace_end", seat=seat.position,
+                                          guard=seat.absence_epoch).exists()
+    _deadline(table, "absence_limit" if grace_fired else "grace_end", now,
+              seat=seat.position, guard=seat.absence_epoch, outbox=outbox)
+    return "absence"
+
+
+def keep_tables_alive(now: dt.datetime | None = None) -> list[Outbox]:
+    """The scheduler's check of :func:`_someone_acts` over every table in play (at start-up
+    and every heartbeat): a table whose bot, clock or absent seat has no pending deadline
+    (a database left so by an older server, a deadline lost) gets it. Only the tables where
+    it can be missing are read (no running clock deadline, and a bot, a stand-in or an
+    absent seat); each is checked again under its row lock. Returns the outboxes (a
+    deadline to wake for)."""
+    now = now or timezone.now()
+    clock = Deadline.objects.filter(table=models.OuterRef("pk"), fired=None, kind="turn_end",
+                                    guard=models.OuterRef("clock_epoch"))
+    special = OnlineSeat.objects.filter(table=models.OuterRef("pk")).filter(
+        Q(kind="bot") | Q(stand_in=True) | Q(absent_since__isnull=False))
+    ids = list(OnlineTable.objects.filter(status="playing").filter(
+        ~models.Exists(clock), models.Exists(special)).values_list("pk", flat=True))
+    out = []
+    for table_id in ids:
+        with transaction.atomic():
+            table = _locked(table_id)
+            if table.status != "playing":
+                continue
+            outbox = Outbox(table.pk)
+            before = Deadline.objects.filter(table=table).count()
+            who = _someone_acts(table, game_of(table), _seats(table), now, outbox,
+                                verify_clock=True)
+            if Deadline.objects.filter(table=table).count() != before:
+                log.warning("online table %s: nobody was going to act; %s scheduled",
+                            table.code, who)
+                out.append(outbox)
+    return out
+
+
 def heartbeat(seat_ids: Iterable[int], now: dt.datetime | None = None) -> int:
     """A worker is alive and holds connections of these seats (OnlineSeat ids): their
     heartbeat is ``now``. One query; returns the rows updated."""
@@ -1249,18 +1369,28 @@ def sweep_presence(now: dt.datetime | None = None) -> list[Outbox]:
     """Seats counted as connected whose heartbeat is stale (every worker holding their
     connections died, or the server was stopped) lose those connections: at a table in play
     they become absent now and their grace period starts, as if they had disconnected (R11,
-    R13). Each seat is checked again under its table's row lock. Returns the outboxes."""
+    R13). So are the seats of a table in play that have no connection and were never
+    made absent (a player who sat down and never opened the table, or left it in the
+    lobby) once the table has played the stale limit without them. Each seat is checked
+    again under its table's row lock. Returns the outboxes."""
     now = now or timezone.now()
     limit = now - presence_stale_after()
-    stale = list(OnlineSeat.objects.filter(connections__gt=0).filter(
+    stale = set(OnlineSeat.objects.filter(connections__gt=0).filter(
+        Q(heartbeat__isnull=True) | Q(heartbeat__lt=limit)).values_list("table_id", "position"))
+    stale |= set(OnlineSeat.objects.filter(
+        connections__lte=0, absent_since__isnull=True, kind__in=("member", "guest"),
+        table__status__in=("playing", "paused"), table__started__lt=limit).filter(
         Q(heartbeat__isnull=True) | Q(heartbeat__lt=limit)).values_list("table_id", "position"))
     out = []
-    for table_id, position in stale:
+    for table_id, position in sorted(stale):
         with transaction.atomic():
             table = OnlineTable.objects.select_for_update().get(pk=table_id)
             seat = OnlineSeat.objects.get(table=table, position=position)
-            if seat.connections == 0 or is_connected(seat, now):
-                continue  # it came back meanwhile
+            if is_connected(seat, now) or (seat.connections <= 0
+                                           and seat.absent_since is not None):
+                continue  # it came back meanwhile, or is absent already
+            if seat.heartbeat is not None and seat.heartbeat >= limit:
+                continue  # a connection closed within the limit: its own grace period
             seat.connections = 0
             outbox = _absent(table, seat, now, f"# {seat.name}: connection lost")
         if outbox is not None:

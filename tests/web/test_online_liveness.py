@@ -1,0 +1,345 @@
+"""Online tables that never stall (issue 20, items 1 and 2).
+
+Every way a seat's socket ends runs the disconnection (the seat's live count, the channel
+groups left, the grace period, the stand-in bot, the R13 request); presence expires by
+heartbeat when no worker learns of it; and every table in play always has someone who will
+act (a present human, a running clock, a scheduled bot, a pending grace period), checked
+after every change and by the scheduler at start-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import logging
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from test_online_ws import _online, checked, connect, make_table, run  # noqa: F401
+
+from risiko.web.asgi import application
+from risiko.web.online import consumers, scheduler, services
+from risiko.web.online.models import Deadline, OnlineSeat, OnlineTable, TableEvent
+
+pytestmark = [pytest.mark.online, pytest.mark.db, pytest.mark.django_db(transaction=True)]
+
+
+def _due_now(table: OnlineTable, kind: str) -> None:
+    """The table's pending deadlines of ``kind`` due a second ago (the same tick)."""
+    Deadline.objects.filter(table=table, kind=kind, fired=None).update(
+        due=timezone.now() - dt.timedelta(seconds=1))
+
+
+def _bot_deadlines(table: OnlineTable) -> list[tuple[int, int]]:
+    """The pending bot deadlines as (seat, guard)."""
+    return list(Deadline.objects.filter(table=table, kind="bot", fired=None)
+                .values_list("seat", "guard"))
+
+
+# ------------------------------------------------------------------------------ item 2
+@pytest.mark.parametrize("absent", [2, 3])
+def test_grace_periods_ending_in_one_tick_leave_a_bot_to_act_with_no_clock(absent: int) -> None:
+    """Anna (seat 1, to act: the initial placement, which no clock times) and one or two
+    others disconnect; their grace periods end in the same scheduler tick. Each end writes
+    "a bot plays for ..." (one event each), so the stand-in's deadline for Anna, guarded by
+    the seq after the first of them, is stale after the second: the invariant schedules it
+    again at the final seq, and the bot places for Anna."""
+    table, _ = make_table(grace_seconds=1, bot_delay_ms=0)
+    for position in range(1, absent + 1):
+        services.connected(table.pk, position)
+        services.disconnected(table.pk, position)
+    table.refresh_from_db()
+    seq = table.seq
+    assert services.game_of(table).to_act == 0 and table.turn_deadline is None
+    _due_now(table, "grace_end")
+
+    fired = asyncio.run(scheduler.tick())  # one tick: every grace end, then the stand-in
+
+    table.refresh_from_db()
+    # the grace ends: one event each ("a bot plays for ..."); then the bot, due at once
+    # (bot_delay_ms 0), fires in the same tick only if it was due when the tick read them;
+    # either way a bot stands in for each absent seat and one is scheduled for Anna
+    seats = {x.position: x for x in OnlineSeat.objects.filter(table=table)}
+    assert all(seats[p].stand_in for p in range(1, absent + 1))
+    texts = list(TableEvent.objects.filter(table=table, seq__gt=seq, seq__lte=seq + absent)
+                 .values_list("text", flat=True))
+    assert texts == [f"# a bot plays for {n} until back" for n in ["Anna", "Bruno", "Carla"]
+                     ][:absent]
+    assert fired == absent
+    assert table.seq == seq + absent
+    # guarded by the seq after the last (the first one, guarded by an older seq, is stale)
+    assert (1, table.seq) in _bot_deadlines(table)
+    # the next tick: the stand-in places Anna's armies (an action of bot:1)
+    asyncio.run(scheduler.tick())
+    assert TableEvent.objects.filter(table=table, actor="bot:1").count() == 1
+    table.refresh_from_db()
+    assert table.seq == seq + absent + 1
+
+
+def test_a_table_left_stalled_in_the_database_is_moved_by_the_scheduler_at_start_up(
+        settings: Any) -> None:
+    """A table in play whose seat to act (Anna, a stand-in) has no bot deadline (what the
+    bug of item 2 left: a table stuck across restarts), and another whose absent seat to
+    act has no grace period pending: the scheduler's first round at start-up schedules
+    both, and its ticks play the stand-in's placement."""
+    stuck, _ = make_table(bot_delay_ms=0)
+    OnlineSeat.objects.filter(table=stuck, position=1).update(
+        stand_in=True, absent_since=timezone.now(), absence_epoch=1)
+    lost, _ = make_table(grace_seconds=600)
+    OnlineSeat.objects.filter(table=lost, position=1).update(
+        absent_since=timezone.now(), absence_epoch=1)
+    assert not Deadline.objects.filter(table__in=[stuck, lost], fired=None).exists()
+    settings.RISIKO_ONLINE_SCHEDULER = True
+
+    async def go() -> None:
+        scheduler.ensure_started()
+        try:
+            for _ in range(200):
+                if await _count_bot_events(stuck):
+                    return
+                await asyncio.sleep(0.05)
+        finally:
+            await scheduler.stop()
+        raise AssertionError("the stand-in never played")
+
+    run(go)
+    assert TableEvent.objects.filter(table=stuck, actor="bot:1").count() == 1
+    lost.refresh_from_db()
+    grace = Deadline.objects.get(table=lost, kind="grace_end", seat=1, guard=1)
+    # made due at once: the grace of a seat whose deadline was lost is not given again
+    assert grace.due <= timezone.now()
+
+
+async def _count_bot_events(table: OnlineTable) -> int:
+    return await consumers.in_thread(
+        lambda: TableEvent.objects.filter(table=table, actor="bot:1").count())()
+
+
+def test_someone_acts_says_who_for_each_kind_of_seat() -> None:
+    """The invariant's answer, worked out from the table: a present guest to act (human),
+    the same guest absent with her grace pending (absence), a running clock (clock), a
+    stand-in (bot); a paused table has nobody to act."""
+    table, _ = make_table(grace_seconds=60)
+    now = timezone.now()
+
+    def who() -> str:
+        table.refresh_from_db()
+        seats = services._seats(table)
+        return services._someone_acts(table, services.game_of(table), seats, now)
+
+    assert who() == "human"
+    services.connected(table.pk, 1)
+    services.disconnected(table.pk, 1)
+    assert who() == "absence"
+    OnlineSeat.objects.filter(table=table, position=1).update(stand_in=True)
+    assert who() == "bot"
+    OnlineTable.objects.filter(pk=table.pk).update(status="paused")
+    assert who() == "none"
+    clocked, _ = make_table(clock_seconds=60)
+    OnlineTable.objects.filter(pk=clocked.pk).update(turn_deadline=now)
+    clocked.refresh_from_db()
+    assert services._someone_acts(clocked, services.game_of(clocked),
+                                  services._seats(clocked), now) == "clock"
+
+
+def test_a_seat_that_never_opens_the_table_is_made_absent_after_the_stale_limit(
+        settings: Any) -> None:
+    """Carla sat down (a guest) and never opened the table: no connection ever counted,
+    no disconnection ever comes. Once the table has played 30 s without her, the sweep
+    makes her absent and her grace period starts; before, nothing."""
+    settings.RISIKO_ONLINE_PRESENCE_STALE = 30.0
+    table, _ = make_table(grace_seconds=60)
+    t0 = timezone.now()
+    for position in (1, 2):
+        services.connected(table.pk, position, now=t0)
+    ids = list(OnlineSeat.objects.filter(table=table, position__in=(1, 2))
+               .values_list("pk", flat=True))
+    assert services.sweep_presence(t0 + dt.timedelta(seconds=20)) == []
+    t31 = t0 + dt.timedelta(seconds=31)
+    services.heartbeat(ids, now=t31)
+    assert len(services.sweep_presence(t31)) == 1  # Carla alone
+    carla = OnlineSeat.objects.get(table=table, position=3)
+    assert (carla.absent_since, carla.connections) == (t31, 0)
+    assert TableEvent.objects.filter(table=table).latest("seq").text == (
+        "# Carla: connection lost")
+    assert Deadline.objects.get(table=table, kind="grace_end", seat=3).due == (
+        t31 + dt.timedelta(seconds=60))
+    assert services.sweep_presence(t31 + dt.timedelta(seconds=1)) == []  # once
+
+
+# ------------------------------------------------------------------------------ item 1
+class Spy:
+    """The channel layer's ``group_discard`` calls (the groups a socket left), on the
+    in-memory layer as on Redis."""
+
+    def __init__(self) -> None:
+        from channels.layers import get_channel_layer
+
+        self.layer = get_channel_layer()
+        self.left: list[str] = []
+        self._discard = self.layer.group_discard
+
+        async def discard(group: str, channel: str) -> None:
+            self.left.append(group)
+            await self._discard(group, channel)
+
+        self.layer.group_discard = discard
+
+
+def _disconnected(table: OnlineTable, spy: Spy) -> OnlineSeat:
+    """Anna's socket has ended: her seat counts no connection, no beat in this process,
+    both her groups left, she is absent and her grace period is pending (R11, R13)."""
+    anna = OnlineSeat.objects.get(table=table, position=1)
+    assert anna.pk not in consumers.LIVE_SEATS
+    assert sorted(spy.left) == sorted([services.public_group(table.pk),
+                                       services.seat_group(table.pk, 1)])
+    assert anna.connections == 0 and anna.absent_since is not None
+    assert Deadline.objects.filter(table=table, kind="grace_end", seat=1, fired=None,
+                                   guard=anna.absence_epoch).exists()
+    assert TableEvent.objects.filter(table=table).latest("seq").text == "# Anna disconnected"
+    return anna
+
+
+async def _anna(table: OnlineTable, token: str) -> tuple[Any, Spy]:
+    """Anna's socket, open (her seat beats in this process); the spy on the groups."""
+    comm = await connect(table, token)
+    assert list(consumers.LIVE_SEATS.values()) == [1]
+    return comm, Spy()
+
+
+@pytest.mark.parametrize("frame", [{"text_data": "not json {"}, {"text_data": "[1, 2]"},
+                                   {"bytes_data": b"\x00\x01"}])
+def test_a_malformed_frame_is_answered_with_a_fault_closed_1003_and_the_seat_disconnected(
+        frame: dict[str, Any], caplog: pytest.LogCaptureFixture) -> None:
+    """Text that is not JSON, JSON that is not an object, binary data: an ``error`` with the
+    fault in the viewer's language, a close with 1003, one log line and no traceback; the
+    seat's disconnection runs (it used to stay connected while the worker ran)."""
+    table, tokens = make_table(grace_seconds=60)
+    code = "online.not_text" if "bytes_data" in frame else "online.not_json"
+
+    async def go() -> Spy:
+        comm, spy = await _anna(table, tokens[0])
+        await comm.send_to(**frame)
+        error = checked(await comm.receive_json_from(timeout=5))
+        assert error["type"] == "error" and error["close"] == 1003
+        assert [f["code"] for f in error["faults"]] == [code]
+        assert (await comm.receive_output(timeout=5)) == {"type": "websocket.close",
+                                                          "code": 1003}
+        await comm.wait(timeout=5)
+        return spy
+
+    with caplog.at_level(logging.INFO, logger="risiko.web.online"):
+        spy = asyncio.run(go())
+    _disconnected(table, spy)
+    lines = [r for r in caplog.records if r.name.startswith("risiko.web.online")]
+    assert [r.getMessage() for r in lines] == [
+        f"online table {table.pk}: connection closed (1003): {code}"]
+    assert all(r.exc_info is None for r in caplog.records)
+
+
+def test_a_normal_close_disconnects_and_the_grace_period_brings_the_stand_in() -> None:
+    table, tokens = make_table(grace_seconds=60)
+
+    async def go() -> Spy:
+        comm, spy = await _anna(table, tokens[0])
+        await comm.disconnect()
+        return spy
+
+    spy = asyncio.run(go())
+    anna = _disconnected(table, spy)
+    grace = Deadline.objects.get(table=table, kind="grace_end", seat=1, guard=anna.absence_epoch)
+    assert services.fire(grace.pk) is not None
+    anna.refresh_from_db()
+    assert anna.stand_in  # a casual table with bots for the absent
+    table.refresh_from_db()
+    assert (1, table.seq) in _bot_deadlines(table)  # Anna is to act: the bot will
+
+
+def _scope(table: OnlineTable, token: str) -> dict[str, Any]:
+    return {"type": "websocket", "path": f"/ws/online/{table.code}/",
+            "query_string": f"lang=en&token={token}".encode(),
+            "headers": [(b"origin", b"http://localhost"), (b"host", b"localhost")],
+            "subprotocols": []}
+
+
+async def _until_state(sent: list[dict[str, Any]]) -> None:
+    for _ in range(200):
+        if any(m.get("text") and json.loads(m["text"])["type"] == "state" for m in sent):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("no state")
+
+
+def test_a_tab_closed_while_an_answer_is_on_its_way_disconnects() -> None:
+    """The client goes away; the server is sending it an answer (its ``sync``): sending
+    fails (uvicorn's ClientDisconnected is an OSError) before any ``websocket.disconnect``
+    reaches the consumer. The disconnection runs all the same."""
+    table, tokens = make_table(grace_seconds=60)
+
+    async def go() -> Spy:
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        sent: list[dict[str, Any]] = []
+        gone = asyncio.Event()
+
+        async def send(message: dict[str, Any]) -> None:
+            if gone.is_set():
+                raise OSError("the client went away")
+            sent.append(message)
+
+        task = asyncio.ensure_future(application(_scope(table, tokens[0]), inbox.get, send))
+        await inbox.put({"type": "websocket.connect"})
+        await _until_state(sent)
+        spy = Spy()
+        gone.set()
+        await inbox.put({"type": "websocket.receive", "text": json.dumps({"type": "sync"})})
+        await asyncio.wait_for(task, timeout=20)  # ended, the OSError said in one line
+        return spy
+
+    _disconnected(table, asyncio.run(go()))
+
+
+def test_a_cancelled_socket_task_still_disconnects() -> None:
+    """The server cancels the socket's task (a shutdown, a lost connection): the
+    disconnection is shielded from the cancellation and runs to its end."""
+    table, tokens = make_table(grace_seconds=60)
+
+    async def go() -> Spy:
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        sent: list[dict[str, Any]] = []
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        task = asyncio.ensure_future(application(_scope(table, tokens[0]), inbox.get, send))
+        await inbox.put({"type": "websocket.connect"})
+        await _until_state(sent)
+        spy = Spy()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        while consumers._LEAVING:
+            await asyncio.sleep(0.02)
+        return spy
+
+    _disconnected(table, asyncio.run(go()))
+
+
+def test_an_exception_in_a_handler_disconnects_then_is_raised(monkeypatch: Any) -> None:
+    """A fault of the server itself (here the action's service raising) ends the socket
+    with the exception (the server logs it); the seat is disconnected first."""
+    table, tokens = make_table(grace_seconds=60)
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    async def go() -> Spy:
+        comm, spy = await _anna(table, tokens[0])
+        monkeypatch.setattr(services, "apply", broken)
+        await comm.send_json_to({"type": "act", "id": "a1", "action": {"kind": "end"}})
+        with pytest.raises(RuntimeError, match="a bug"):
+            await comm.receive_output(timeout=10)
+        return spy
+
+    _disconnected(table, asyncio.run(go()))
