@@ -145,3 +145,25 @@ def test_csv_and_italian(app: typer.Typer, tmp_path: Path) -> None:
                         "259.20,1,1,4,1")
     both = run(app, "ranking", "--year", "2024", "--csv", "--json")
     assert both.exit_code == 2 and "--json or --csv, not both" in both.output
+
+
+def test_a_workbook_imports_like_its_report(app: typer.Typer, tmp_path: Path) -> None:
+    pytest.importorskip("xlwt")
+    from risiko.national.report import read_report
+    from risiko.national.workbook import write_workbook
+
+    xls = tmp_path / "open.xls"
+    exported = run(app, "workbook", str(write(tmp_path / "open.json",
+                                                report(dates=FOUR_ROUNDS))), "-o", str(xls))
+    assert exported.exit_code == 0, exported.output
+    assert xls.read_bytes() == write_workbook(read_report(report(dates=FOUR_ROUNDS)))
+    result = run(app, "import", "--club", "milano", str(xls))
+    assert result.exit_code == 0, result.output
+    rows = [(p["national_id"], p["points"], p["games"], p["wins"])
+            for p in ranking(app)["players"]]
+    assert rows == [(101, 259.2, 4, 1), (102, 195.44, 4, 1), (103, 185.91, 4, 1),
+                    (104, 176.85, 4, 1), (105, 168.22, 4, 1), (106, 160.02, 4, 1)]
+    # the same tournament from its JSON report is the same tournament: a new revision
+    # only because the workbook's keys and clubs differ from the report's
+    again = run(app, "import", str(tmp_path / "open.json"))
+    assert again.exit_code == 0 and "revision 2 now in force" in again.stdout

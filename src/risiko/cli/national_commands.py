@@ -77,16 +77,18 @@ def _say(fault: Fault) -> str:
     return fault.message(current_language())
 
 
-def read_file(path: Path) -> Any:
+def read_file(path: Path, club_id: str | None = None, resolve: Any = None) -> Any:
     """The report in ``path``: a ``risiko-report/1`` JSON file, or a GestioneTorneo
-    workbook (``.xls``) read into one. Raises :class:`~risiko.faults.RisikoError` (the
-    file's faults) or ``OSError``."""
+    workbook (``.xls``) read into one (``club_id``: its club's id, default its organiser;
+    ``resolve``: finds the national id of a player given with a birth date only). Raises
+    :class:`~risiko.faults.RisikoError` (the file's faults) or ``OSError``."""
     if path.suffix.lower() == ".xls":
         try:
             from ..national.workbook import read_workbook
         except ImportError:
             fail(NATIONAL_EXTRA(), code=1)
-        return read_workbook(path.read_bytes(), source=path.name)
+        return read_workbook(path.read_bytes(), source=path.name, club_id=club_id,
+                             resolve=resolve)
     from ..national.report import parse_report
 
     return parse_report(path.read_text(encoding="utf-8"))
@@ -97,19 +99,22 @@ def import_files(
     files: Annotated[list[Path], typer.Argument(
         metavar="FILE...", help="reports (JSON) or GestioneTorneo workbooks (.xls)",
         show_default=False)],
+    club: Annotated[str | None, typer.Option(
+        "--club", help="the club's id for workbooks (default: the workbook's organiser)")
+    ] = None,
     by: ByOpt = "",
     json_out: JsonOpt = False,
 ) -> None:
     """Import tournament reports: each file whole or not at all, every bad field named."""
     start_django()
-    from risiko.web.national.services import import_report
+    from risiko.web.national.services import find_player, import_report
 
     author = who(by)
     done: list[dict[str, Any]] = []
     refused = 0
     for path in files:
         try:
-            report = read_file(path)
+            report = read_file(path, club, find_player)
             outcome = import_report(report, source=path.name, by=author)
         except OSError as e:
             faults = [CANNOT_READ(path=str(path), reason=os_reason(e))]

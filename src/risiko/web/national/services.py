@@ -47,7 +47,8 @@ from .models import (
     TournamentRevision,
 )
 
-__all__ = ["Imported", "exclusions", "import_report", "ranking", "tournament_results"]
+__all__ = ["Imported", "exclusions", "find_player", "import_report", "ranking",
+           "tournament_results"]
 
 REGISTER_NAME = define(
     "national.register_name", "",
@@ -133,6 +134,16 @@ def import_report(report: Report, *, source: str = "", by: str) -> Imported:
               summary=f"{label}: revisione {number}",
               data={"source": source, "number": number, "tables": report.tables})
     return Imported(label, number, new, False)
+
+
+def find_player(name: str, surname: str, born: date) -> int | None:
+    """The national id of the registered player of this name, surname (compared as
+    :func:`risiko.names.name_key` does) and birth date; None when there is none or more than
+    one."""
+    key = name_key(f"{name} {surname}")
+    found = [p.national_id for p in NationalPlayer.objects.filter(birth_date=born)
+             if name_key(f"{p.name} {p.surname}") == key]
+    return found[0] if len(found) == 1 else None
 
 
 def exclusions() -> dict[int, ExclusionRule]:
