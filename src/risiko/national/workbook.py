@@ -182,7 +182,8 @@ def _date(book: Any, sheet: Any, row: int, col: int) -> date | str | None:
     if kind in (xlrd.XL_CELL_EMPTY, xlrd.XL_CELL_BLANK) or value == "":
         return None
     if kind in (xlrd.XL_CELL_DATE, xlrd.XL_CELL_NUMBER):
-        return xlrd.xldate.xldate_as_datetime(value, book.datemode).date()
+        moment: datetime = xlrd.xldate.xldate_as_datetime(value, book.datemode)
+        return moment.date()
     try:
         return datetime.strptime(str(value).strip(), "%d/%m/%Y").date()
     except ValueError:
@@ -517,9 +518,10 @@ def write_workbook(report: Report) -> bytes:
             c.write(0, col, head)
         by_key = {p.key: p for p in report.players}
         for row, (key, position) in enumerate(report.standings, start=1):
-            for col, value in ((0, position), (1, by_key[key].name), (2, by_key[key].surname),
-                               (3, totals.get(key, 0)), (4, ids[key])):
-                c.write(row, col, value)
+            cells: tuple[object, ...] = (position, by_key[key].name, by_key[key].surname,
+                                         totals.get(key, 0), ids[key])
+            for col, cell in enumerate(cells):
+                c.write(row, col, cell)
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
