@@ -143,19 +143,6 @@ def import_files(
         raise typer.Exit(1)
 
 
-def _csv(data: dict[str, Any]) -> None:
-    categories = list(data["rules"]["categories"])
-    writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerow(["position", "national_id", "name", "club", "points",
-                     *(f"points_{c}" for c in categories), "tournaments", "played", "games",
-                     "wins"])
-    for p in data["players"]:
-        writer.writerow([p["position"], p["national_id"], p["name"], p["club"],
-                         f"{p['points']:.2f}",
-                         *(f"{p['by_category'][c]:.2f}" for c in categories),
-                         p["tournaments"], p["played"], p["games"], p["wins"]])
-
-
 def _points(value: float) -> str:
     text = f"{value:.2f}"
     return text.replace(".", ",") if current_language() == "it" else text
@@ -194,13 +181,13 @@ def ranking(
     start_django()
     from risiko.web.national.services import ranking as compute
 
-    data = compute(year).to_json()
+    result = compute(year)
     if json_out:
-        emit_json(data)
+        emit_json(result.to_json())
     elif csv_out:
-        _csv(data)
+        csv.writer(sys.stdout, lineterminator="\n").writerows(result.csv_rows())
     else:
-        _table(data)
+        _table(result.to_json())
 
 
 @national_app.command("workbook")

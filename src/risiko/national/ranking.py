@@ -310,6 +310,20 @@ class NationalRanking:
     counts: Mapping[Category, CategoryCount]
     players: tuple[PlayerRanking, ...]
 
+    def csv_rows(self) -> list[list[str]]:
+        """The list as CSV rows, header first: the JSON's fields, ``points_<category>`` for
+        each ranked category, points with 2 decimals (``risiko national ranking --csv``)."""
+        categories = list(self.counts)
+        rows = [["position", "national_id", "name", "club", "points",
+                 *(f"points_{c.value}" for c in categories), "tournaments", "played",
+                 "games", "wins"]]
+        for p in self.players:
+            rows.append([str(p.position), str(p.national_id), p.name, p.club,
+                         str(display_points(p.points)),
+                         *(str(display_points(p.by_category[c])) for c in categories),
+                         str(p.tournaments), str(p.played), str(p.games), str(p.wins)])
+        return rows
+
     def to_json(self) -> dict[str, Any]:
         """``{"year", "rules", "players": [...]}`` (``risiko national ranking --json``)."""
         return {
