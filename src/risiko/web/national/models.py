@@ -22,6 +22,7 @@ the current revisions.
 
 from __future__ import annotations
 
+from django.core.validators import RegexValidator
 from django.db import models
 
 from risiko.national.categories import Category
@@ -68,7 +69,10 @@ class Exclusion(models.Model):
 
     player = models.OneToOneField(NationalPlayer, on_delete=models.CASCADE,
                                   related_name="exclusion")
-    years = models.CharField("anni esclusi", max_length=200, blank=True)
+    years = models.CharField(
+        "anni esclusi", max_length=200, blank=True,
+        validators=[RegexValidator(r"^\s*(\d{4}\s*(,\s*\d{4}\s*)*)?$",
+                                   "Anni separati da virgole: 2023, 2024")])
     start = models.DateField("inizio squalifica", null=True, blank=True)
     end = models.DateField("fine squalifica", null=True, blank=True)
     reason = models.CharField("motivazione", max_length=300, blank=True)
