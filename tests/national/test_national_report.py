@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from decimal import Decimal
 
 import pytest
 from national_kit import report
@@ -122,3 +123,18 @@ def test_messages_in_italian() -> None:
         read_report(data)
     assert caught.value.messages("it") == ["club: manca"]
     assert caught.value.messages("en") == ["club: missing"]
+
+
+def test_the_example_of_the_docs() -> None:
+    # examples/national/open-2024.json: an open of 4 rounds x 2 tables (T = 8), 8 players
+    # of whom 2 anonymous; Anna Bassi 1st: 1.2 * (100 + 8) * 2 = 259.2
+    from pathlib import Path
+
+    from risiko.national.ranking import display_points, national_ranking
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "national" / "open-2024.json"
+    got = parse_report(path.read_text(encoding="utf-8"))
+    assert write_report(got) == path.read_text(encoding="utf-8")  # canonical as written
+    assert (got.tables, got.year, len(got.players)) == (8, 2024, 8)
+    first = national_ranking(2024, [got.result()]).players[0]
+    assert (first.name, display_points(first.points)) == ("Anna Bassi", Decimal("259.20"))
