@@ -258,6 +258,13 @@ def test_exclusions_for_a_year_and_disqualifications_by_dates() -> None:
     assert shown(three.points) == 185.91
     assert (three.played, three.games) == (1, 4)
     assert [h.why for h in three.history] == ["counted", "disqualified"]
+    # disqualified at his first tournament of the year: kept in his history all the same
+    early = Exclusion(start=date(2024, 1, 1), end=date(2024, 3, 31), reason="squalifica")
+    again = national_ranking(2024, [a, b], {3: early})
+    three = next(p for p in again.players if p.national_id == 3)
+    assert [h.why for h in three.history] == ["disqualified", "counted"]
+    # only disqualified tournaments: not listed (elaboraTabellini adds him at one not covered)
+    assert 3 not in [p.national_id for p in national_ranking(2024, [a], {3: early}).players]
     # player 2 is out of 2024 altogether, listed again in 2025
     c = tournament("c", Category.OPEN, 8, [2], day=date(2025, 1, 10))
     assert [p.national_id for p in national_ranking(2025, [c], exclusions).players] == [2]

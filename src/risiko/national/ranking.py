@@ -23,7 +23,9 @@ is applied:
   players, id ≤ 0 in the Java, are left out), unless excluded for the year (an
   :class:`Exclusion` naming the year, or with neither years nor a start: always) or
   disqualified over the tournament's dates (:meth:`Exclusion.covers`: that tournament is
-  skipped for him, games included). His games and wins are counted over every tournament of
+  skipped for him, games included; his history shows it). A player disqualified over every
+  tournament he played is not listed (the Java adds a player at his first tournament not
+  covered). His games and wins are counted over every tournament of
   the year, finished or not; ``played`` counts those tournaments.
 - **Finished** (``TorneoPubblicato.isConcluso``: a game in the last planned round): only a
   finished tournament gives scores. A finished tournament without standings gives a 0 line
@@ -424,6 +426,7 @@ def national_ranking(year: int, tournaments: Iterable[TournamentResult],
     players: dict[int, PlayerRanking] = {}
     taken: dict[int, dict[Category, list[_Taken]]] = {}
     latest: dict[int, tuple[date, int]] = {}
+    waiting: dict[int, list[HistoryLine]] = {}
     for index, t in enumerate(chosen):
         category_rules = year_rules.categories.get(t.category)
         below = category_rules is not None and not category_rules.meets_min_tables(t.tables)
@@ -433,13 +436,16 @@ def national_ranking(year: int, tournaments: Iterable[TournamentResult],
             if exclusion is not None and exclusion.forbids_year(year):
                 continue
             if exclusion is not None and exclusion.covers(t.first_date, t.last_date):
+                line = HistoryLine(t, p.position, _ZERO, False, "disqualified", below)
                 if p.national_id in players:
-                    players[p.national_id].history.append(
-                        HistoryLine(t, p.position, _ZERO, False, "disqualified", below))
+                    players[p.national_id].history.append(line)
+                else:  # kept for his history, should he play later in the year
+                    waiting.setdefault(p.national_id, []).append(line)
                 continue
             player = players.get(p.national_id)
             if player is None:
-                player = players[p.national_id] = PlayerRanking(p.national_id, p.name, p.club)
+                player = players[p.national_id] = PlayerRanking(
+                    p.national_id, p.name, p.club, history=waiting.pop(p.national_id, []))
                 taken[p.national_id] = {}
             if (t.last_date, index) >= latest.get(p.national_id, (date.min, -1)):
                 latest[p.national_id] = (t.last_date, index)
