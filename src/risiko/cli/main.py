@@ -59,6 +59,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("tournament_commands",
                    "A tournament in the database, or in a season file with --file: players, "
                    "evenings, arrivals, tables, results, penalties, standings, stages."),
+    "national": ("national_commands",
+                 "The national ranking: import tournament reports and GestioneTorneo "
+                 "workbooks, print a year's list (JSON, CSV)."),
     "serve": ("web_commands", "Serve the club's web app (migrations applied on first use)."),
     "backup": ("web_commands",
                "Back up the SQLite database (online, safe while serving) or a season file."),

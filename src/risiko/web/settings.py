@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "risiko.web.console",
     "risiko.web.tools",
     "risiko.web.online",
+    "risiko.web.national",
 ]
 
 MIDDLEWARE = [

@@ -21,6 +21,7 @@ urlpatterns = [
     path("arbitro/", include("risiko.web.console.urls")),
     path("strumenti/", include("risiko.web.tools.urls")),
     path("online/", include("risiko.web.online.urls")),
+    path("nazionale/", include("risiko.web.national.urls")),
     path("", include("risiko.web.public.urls")),
     path("", include("risiko.web.site.urls")),
 ]

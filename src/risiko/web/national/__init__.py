@@ -1,0 +1,1 @@
+"""The national ranking's store: clubs, national players, tournaments with their revisions."""

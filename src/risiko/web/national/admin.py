@@ -1,0 +1,72 @@
+"""The national ranking in the administration: clubs, the register and its exclusions are
+edited here (audit-logged, :class:`~risiko.web.auditlog.admin.AuditedAdmin`); tournaments and
+their revisions are read only (they change only by an import, each report kept)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from risiko.web.auditlog.admin import AuditedAdmin
+
+from .models import Club, Exclusion, NationalPlayer, NationalTournament, TournamentRevision
+
+
+@admin.register(Club)
+class ClubAdmin(AuditedAdmin):
+    list_display = ("name", "key", "region")
+    search_fields = ("name", "key")
+
+
+class ExclusionInline(admin.StackedInline):  # type: ignore[type-arg]
+    model = Exclusion
+    extra = 0
+
+
+@admin.register(NationalPlayer)
+class NationalPlayerAdmin(AuditedAdmin):
+    list_display = ("national_id", "surname", "name", "birth_date")
+    search_fields = ("surname", "name", "=national_id")
+    inlines = [ExclusionInline]
+
+
+@admin.register(Exclusion)
+class ExclusionAdmin(AuditedAdmin):
+    list_display = ("player", "years", "start", "end", "reason")
+    search_fields = ("player__surname", "player__name", "=player__national_id")
+    autocomplete_fields = ("player",)
+
+
+class ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Seen, never changed here."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class RevisionInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = TournamentRevision
+    fields = ("number", "received", "by", "source", "category", "rounds", "last_date",
+              "finished", "tables")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(NationalTournament)
+class NationalTournamentAdmin(ReadOnly):
+    list_display = ("name", "club", "first_date", "year", "current")
+    list_filter = ("year", "club")
+    search_fields = ("name", "club__name")
+    inlines = [RevisionInline]

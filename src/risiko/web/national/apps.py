@@ -1,0 +1,11 @@
+"""App config."""
+
+from django.apps import AppConfig
+
+
+class NationalConfig(AppConfig):
+    """The national ranking (issue 21)."""
+
+    name = "risiko.web.national"
+    label = "national"
+    verbose_name = "Ranking nazionale"

@@ -1,0 +1,190 @@
+"""Writing and reading the national ranking's store.
+
+- :func:`import_report`: one checked report in one transaction: the club and new players
+  registered, the tournament found by club, name and first date (created the first time),
+  a new revision when the report differs from the one in force (the same report again
+  writes nothing), its results; audit-logged. A national id the register knows under another
+  name refuses the whole report (a fault per player), nothing written.
+- :func:`tournament_results` / :func:`ranking`: the year's list recomputed from the revisions
+  in force (:func:`risiko.national.ranking.national_ranking`), tournaments in the order they
+  were first published.
+
+Concurrency: the tournament row is locked (``select_for_update``; SQLite's IMMEDIATE
+transactions serialise writers) before its revision number is read; the constraints
+``national_tournament_once``, ``national_revision_once`` and ``national_result_once`` are the
+"only one" behind each rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.db import transaction
+from django.db.models import F
+
+from risiko.faults import define
+from risiko.names import name_key
+from risiko.national.categories import Category
+from risiko.national.ranking import (
+    Exclusion as ExclusionRule,
+)
+from risiko.national.ranking import (
+    NationalRanking,
+    Participation,
+    TournamentResult,
+    national_ranking,
+)
+from risiko.national.report import Report, ReportError
+
+from ..auditlog.services import audit
+from .models import (
+    Club,
+    Exclusion,
+    NationalPlayer,
+    NationalResult,
+    NationalTournament,
+    TournamentRevision,
+)
+
+__all__ = ["Imported", "exclusions", "find_player", "import_report", "ranking",
+           "tournament_results"]
+
+REGISTER_NAME = define(
+    "national.register_name", "",
+    "{at}: national id {national_id} is {registered} in the register, not {given}")
+REGISTER_BIRTH = define(
+    "national.register_birth", "",
+    "{at}: national id {national_id} was born on {registered} in the register, not {given}")
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did: the ``tournament`` (its label), the revision ``number`` in force
+    after it, ``new`` (the tournament was not known) and ``unchanged`` (the same report was
+    in force already: nothing written)."""
+
+    tournament: str
+    number: int
+    new: bool
+    unchanged: bool
+
+
+def _players(report: Report) -> dict[str, NationalPlayer]:
+    """The register's player of each named key (new ones created); refuses the report when
+    a national id is registered under another name or birth date."""
+    faults = []
+    people: dict[str, NationalPlayer] = {}
+    for i, p in enumerate(report.players):
+        if p.national_id is None:
+            continue
+        known, created = NationalPlayer.objects.get_or_create(
+            national_id=p.national_id,
+            defaults={"name": p.name, "surname": p.surname, "birth_date": p.birth_date})
+        if not created and name_key(f"{known.name} {known.surname}") != name_key(p.full_name):
+            faults.append(REGISTER_NAME(at=f"players[{i}]", national_id=p.national_id,
+                                        registered=f"{known.name} {known.surname}",
+                                        given=p.full_name))
+        elif (not created and known.birth_date and p.birth_date
+              and known.birth_date != p.birth_date):
+            faults.append(REGISTER_BIRTH(at=f"players[{i}]", national_id=p.national_id,
+                                         registered=known.birth_date.isoformat(),
+                                         given=p.birth_date.isoformat()))
+        people[p.key] = known
+    if faults:
+        raise ReportError(faults)
+    return people
+
+
+def import_report(report: Report, *, source: str = "", by: str) -> Imported:
+    """Store ``report`` (checked by :func:`risiko.national.report.read_report`) as the
+    revision in force of its tournament; see the module's docstring. Raises
+    :class:`~risiko.national.report.ReportError` (nothing written) when the register
+    disagrees with it."""
+    canonical = report.to_json()
+    with transaction.atomic():
+        club, _ = Club.objects.get_or_create(key=report.club_id,
+                                             defaults={"name": report.club_name})
+        people = _players(report)
+        found, new = NationalTournament.objects.get_or_create(
+            club=club, name=report.name, first_date=report.dates[0],
+            defaults={"year": report.year, "current": 0})
+        tournament = NationalTournament.objects.select_for_update().get(pk=found.pk)
+        label = str(tournament)
+        if tournament.current:
+            in_force = tournament.revisions.get(number=tournament.current)
+            if in_force.report == canonical:
+                return Imported(label, tournament.current, False, True)
+        number = tournament.current + 1
+        revision = TournamentRevision.objects.create(
+            tournament=tournament, number=number, report=canonical, source=source[:300],
+            by=by[:150], category=report.category.value, rounds=report.rounds,
+            last_date=report.dates[-1], finished=report.finished, tables=report.tables,
+            has_standings=bool(report.standings))
+        result = report.result()
+        keys = {p.national_id: p.key for p in report.players if p.national_id is not None}
+        NationalResult.objects.bulk_create(
+            NationalResult(revision=revision, player=people[keys[part.national_id]],
+                           name=part.name[:170], club=part.club[:120], games=part.games,
+                           wins=part.wins, position=part.position)
+            for part in result.participants)
+        tournament.current, tournament.year = number, report.year
+        tournament.save(update_fields=["current", "year"])
+        audit(by, "national.import", target=revision,
+              summary=f"{label}: revisione {number}",
+              data={"source": source, "number": number, "tables": report.tables})
+    return Imported(label, number, new, False)
+
+
+def find_player(name: str, surname: str, born: date) -> int | None:
+    """The national id of the registered player of this name, surname (compared as
+    :func:`risiko.names.name_key` does) and birth date; None when there is none or more than
+    one."""
+    key = name_key(f"{name} {surname}")
+    found = [p.national_id for p in NationalPlayer.objects.filter(birth_date=born)
+             if name_key(f"{p.name} {p.surname}") == key]
+    return found[0] if len(found) == 1 else None
+
+
+def exclusions() -> dict[int, ExclusionRule]:
+    """Every player's exclusion, by national id."""
+    out: dict[int, ExclusionRule] = {}
+    for e in Exclusion.objects.select_related("player"):
+        years = frozenset(int(y) for y in e.years.replace(" ", "").split(",") if y)
+        out[e.player.national_id] = ExclusionRule(years, e.start, e.end, e.reason)
+    return out
+
+
+def tournament_results(year: int) -> list[TournamentResult]:
+    """The tournaments of ``year`` as their revisions in force give them, in the order they
+    were first published."""
+    rows = list(
+        TournamentRevision.objects.filter(tournament__year=year)
+        .filter(number=F("tournament__current"))
+        .order_by("tournament_id")
+        .values_list("id", "tournament_id", "tournament__club__name",
+                     "tournament__club__key", "tournament__name", "tournament__first_date",
+                     "category", "rounds", "last_date", "finished", "tables",
+                     "has_standings"))
+    by_revision: dict[int, list[Participation]] = {r[0]: [] for r in rows}
+    for revision_id, national_id, name, club, games, wins, position in (
+            NationalResult.objects.filter(revision_id__in=list(by_revision))
+            .order_by("id")
+            .values_list("revision_id", "player__national_id", "name", "club", "games",
+                         "wins", "position")):
+        by_revision[revision_id].append(
+            Participation(national_id, name, club, games, wins, position))
+    out = []
+    for (revision_id, _t, club_name, club_key, name, first, category, rounds, last, finished,
+         tables, has_standings) in rows:
+        first_date: date = first
+        out.append(TournamentResult(
+            f"{first_date:%Y%m%d} - {club_key} - {name}", club_name, name,
+            Category(category), rounds, first_date, last, finished, tables, has_standings,
+            tuple(by_revision[revision_id])))
+    return out
+
+
+def ranking(year: int) -> NationalRanking:
+    """The national list of ``year`` from the store (exclusions included)."""
+    return national_ranking(year, tournament_results(year), exclusions())

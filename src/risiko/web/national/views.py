@@ -1,0 +1,128 @@
+"""Public pages of the national ranking (Italian first; no login): the list of a year, its
+tournaments, a player's history; the list as JSON and CSV (the ``risiko national ranking``
+contracts).
+
+- ``national_home`` (``/nazionale/``): the latest year with a tournament (or this year);
+- ``national_year`` (``/nazionale/<year>/``): position, player, club, points, points per
+  category, results counted, tournaments played, games, wins, win %;
+- ``national_year_json`` / ``national_year_csv`` (``/nazionale/<year>.json``, ``.csv``);
+- ``national_tournaments`` (``/nazionale/<year>/tornei/``): the year's tournaments;
+- ``national_player`` (``/nazionale/giocatore/<national id>/``): every year he played, each
+  tournament's position and points, counted or not and why (never lost: every year is
+  recomputed from the revisions in force).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+from typing import Any
+
+from django.db.models import F, Max
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_safe
+
+from risiko.national.categories import CODES
+from risiko.national.ranking import HistoryLine, display_points
+
+from . import services
+from .models import NationalPlayer, NationalResult, NationalTournament
+
+#: why a result counted or not, as the player's page says it
+WHY = {
+    "counted": _("counted"),
+    "best_n": _("beyond the category's best results"),
+    "max_rounds": _("beyond the category's rounds"),
+    "max_games_played": _("beyond the category's games"),
+    "not_ranked": _("a category that does not count"),
+    "not_finished": _("not finished"),
+    "no_standings": _("no standings"),
+    "not_in_standings": _("not in the standings"),
+    "disqualified": _("disqualified"),
+}
+
+
+def _points(value: Any) -> str:
+    return str(display_points(value))
+
+
+@require_safe
+def national_home(request: HttpRequest) -> HttpResponse:
+    """The latest year with a tournament."""
+    year = NationalTournament.objects.aggregate(y=Max("year"))["y"] or date.today().year
+    return redirect("national_year", year=year)
+
+
+@require_safe
+def national_year(request: HttpRequest, year: int) -> HttpResponse:
+    """The national list of ``year``."""
+    ranking = services.ranking(year)
+    categories = list(ranking.counts)
+    rows = [{
+        "position": p.position, "national_id": p.national_id, "name": p.name,
+        "club": p.club, "points": _points(p.points),
+        "by_category": [_points(p.by_category[c]) for c in categories],
+        "tournaments": p.tournaments, "played": p.played, "games": p.games, "wins": p.wins,
+        "win_rate": f"{100 * p.wins / p.games:.0f}%" if p.games else "–",
+    } for p in ranking.players]
+    return render(request, "national/year.html", {
+        "year": year, "rows": rows, "since": ranking.rules.since,
+        "categories": [(c.value, CODES[c], ranking.counts[c]) for c in categories],
+    })
+
+
+@require_safe
+def national_year_json(request: HttpRequest, year: int) -> JsonResponse:
+    """The list as ``risiko national ranking --json`` gives it."""
+    response = JsonResponse(services.ranking(year).to_json(),
+                            json_dumps_params={"ensure_ascii": False})
+    response["Access-Control-Allow-Origin"] = "*"  # public, read-only data
+    return response
+
+
+@require_safe
+def national_year_csv(request: HttpRequest, year: int) -> HttpResponse:
+    """The list as ``risiko national ranking --csv`` gives it."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(services.ranking(year).csv_rows())
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="ranking-{year}.csv"'
+    return response
+
+
+@require_safe
+def national_tournaments(request: HttpRequest, year: int) -> HttpResponse:
+    """The tournaments of ``year`` (revisions in force), in order of publication."""
+    tournaments = services.tournament_results(year)
+    return render(request, "national/tournaments.html", {
+        "year": year, "tournaments": tournaments})
+
+
+def _line(line: HistoryLine) -> dict[str, Any]:
+    t = line.tournament
+    return {"date": t.last_date, "name": t.name, "club": t.club,
+            "category": t.category.value, "position": line.position,
+            "points": _points(line.points), "counted": line.counted,
+            "why": WHY[line.why], "below_min_tables": line.below_min_tables}
+
+
+@require_safe
+def national_player(request: HttpRequest, national_id: int) -> HttpResponse:
+    """A player's history: every year he played, newest first."""
+    player = NationalPlayer.objects.filter(national_id=national_id).first()
+    if player is None:
+        raise Http404
+    years = sorted(set(NationalResult.objects.filter(
+        player=player, revision__number=F("revision__tournament__current")).values_list(
+        "revision__tournament__year", flat=True)), reverse=True)
+    seasons = []
+    for year in years:
+        entry = next((p for p in services.ranking(year).players
+                      if p.national_id == national_id), None)
+        seasons.append({"year": year, "entry": entry,
+                        "points": _points(entry.points) if entry else None,
+                        "lines": [_line(h) for h in entry.history] if entry else []})
+    return render(request, "national/player.html", {"player": player, "seasons": seasons})

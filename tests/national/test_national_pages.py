@@ -1,0 +1,74 @@
+"""Issue 21: the national ranking's public pages (Italian first), JSON and CSV.
+
+The report is national_kit's open of 4 rounds (T = 8): Anna Bassi 1st 259.20, Bruno Conti
+2nd 195.44 (216 * exp(-0.1)), ...; a nazionale the same year counts nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.test import Client
+from national_kit import report
+
+from risiko.national.report import read_report
+
+pytestmark = [pytest.mark.db, pytest.mark.django_db]
+
+FOUR_ROUNDS = ("2024-03-02", "2024-03-09", "2024-03-16", "2024-03-23")
+
+
+@pytest.fixture
+def stored() -> None:
+    """Past the first run (a user exists), two reports stored."""
+    from django.contrib.auth.models import User
+
+    from risiko.web.national.services import import_report
+
+    User.objects.create_user("arbitro", password="tavolo-rosso-42")
+
+    import_report(read_report(report(dates=FOUR_ROUNDS)), by="t")
+    import_report(read_report(report(name="Nazionale", category="CNI",
+                                     dates=("2024-06-01", "2024-06-02"))), by="t")
+
+
+def test_the_list_in_italian(stored: None) -> None:
+    page = Client().get("/nazionale/2024/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Ranking nazionale 2024" in html
+    assert "Regole in vigore dal 2024." in html
+    assert '<a href="/nazionale/giocatore/101/">Anna Bassi</a>' in html
+    assert "259.20" in html and "195.44" in html
+    assert Client().get("/nazionale/").url == "/nazionale/2024/"
+
+
+def test_json_and_csv_are_the_commands_contracts(stored: None) -> None:
+    from risiko.web.national.services import ranking
+
+    data = json.loads(Client().get("/nazionale/2024.json").content)
+    assert data == ranking(2024).to_json()
+    assert [p["points"] for p in data["players"][:2]] == [259.2, 195.44]
+    rows = list(csv.reader(io.StringIO(Client().get("/nazionale/2024.csv").content.decode())))
+    assert rows[0][:5] == ["position", "national_id", "name", "club", "points"]
+    assert rows[1][:5] == ["1", "101", "Anna Bassi", "MILANO [Club Milano]", "259.20"]
+
+
+def test_a_players_history_says_what_counted_and_why(stored: None) -> None:
+    html = Client().get("/nazionale/giocatore/101/").content.decode()
+    assert "Anna Bassi" in html and "ID nazionale 101" in html
+    assert "Posizione 1, 259.20 punti." in html
+    assert "Open di Primavera" in html and "valido" in html
+    # the nazionale (classe 0, not a ranked category): listed, not counted, and why
+    assert "Nazionale" in html and "tipologia che non vale per il ranking" in html
+    assert Client().get("/nazionale/giocatore/999/").status_code == 404
+
+
+def test_the_tournaments_of_a_year(stored: None) -> None:
+    html = Client().get("/nazionale/2024/tornei/").content.decode()
+    assert "Tornei 2024" in html
+    assert "Open di Primavera" in html and "Nazionale" in html
+    assert "Ancora nessun torneo" in Client().get("/nazionale/2023/tornei/").content.decode()
