@@ -56,6 +56,21 @@ def test_top_level_help_lists_every_command() -> None:
         assert name in result.stdout
 
 
+def test_version_says_which_build_runs() -> None:
+    import risiko.game
+    from risiko import __version__
+
+    # the editable install of the suite runs src/*.py: the pure build; an installed
+    # compiled build (make unit-compiled) has risiko.game as a C extension instead
+    compiled = not risiko.game.__file__.endswith(".py")
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    build = "compiled (mypyc)" if compiled else "pure (Python)"
+    assert result.stdout == f"risiko-club {__version__}, build {build}\n"
+    # --version imports no command module either
+    assert not any(m.endswith("_commands") for m in _imported_after("--version"))
+
+
 def test_lang_option_says_faults_in_italian_and_json_stays_english(tmp_path) -> None:
     runner = CliRunner()
     args = ["tournament", "--file", str(tmp_path / "none.json"), "standings"]

@@ -2,8 +2,11 @@
 working game commands, and the web commands fail with one clear line.
 
 In a fresh virtual environment outside the source tree (a temporary directory): a copy of
-the project (``pyproject.toml``, ``README.md``, ``src``) is installed without extras, then
+the project (``pyproject.toml``, ``README.md``, ``setup.py``, the build backend, ``src``) is
+installed without extras, as the pure build (``RISIKO_BUILD=pure``: the compiled build is
+``tools/compiled_check.py``'s), then
 
+- ``risiko --version`` says the pure build;
 - Django is not there (the library and the CLI do not need it);
 - ``risiko odds``, ``play`` (with a record), ``replay``, ``position``, ``legal``, ``score``
   and ``tournament --file`` work;
@@ -33,18 +36,16 @@ def main() -> int:
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="risiko-install-") as tmp:
         base = Path(tmp)
-        copy = base / "project"
-        copy.mkdir()
-        for name in ("pyproject.toml", "README.md"):
-            shutil.copy2(ROOT / name, copy / name)
-        shutil.copytree(ROOT / "src", copy / "src", ignore=shutil.ignore_patterns(
-            "__pycache__", "*.egg-info", "*.pyc"))
+        copy = copy_project(base / "project")
         venv = base / "venv"
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         bin_dir = venv / "bin"
+        # the pure build (RISIKO_BUILD=pure): this check is about the extras and the
+        # commands, and stays fast; the compiled build has its own pass (compiled_check.py)
         pip = subprocess.run(
             [str(bin_dir / "pip"), "install", "--quiet", "--disable-pip-version-check",
-             str(copy)], capture_output=True, text=True, check=False)
+             str(copy)], capture_output=True, text=True, check=False,
+            env={**os.environ, "RISIKO_BUILD": "pure"})
         if pip.returncode != 0:
             return failed("pip install . (no extras)", pip)
         installed = time.monotonic() - start
@@ -60,6 +61,9 @@ def main() -> int:
             cwd=base, check=False)
         if no_django.returncode == 0:
             return failed("Django must not come with `pip install .`", no_django)
+        done = run("--version")
+        if done.returncode != 0 or "build pure" not in done.stdout:
+            return failed("risiko --version says the pure build", done)
         rec = base / "game.txt"
         pos = base / "pos.json"
         checks: list[tuple[str, list[str]]] = [
@@ -95,6 +99,22 @@ def main() -> int:
     print(f"install check: pip install . (no extras) in {installed:.1f} s; game commands "
           f"work, web commands say risiko-club[web]; {total:.1f} s in all")
     return 0
+
+
+#: what a build of the project needs: the build backend (tools/build_backend.py), setup.py
+#: (the compiled build), the metadata and the sources
+PROJECT_FILES = ("pyproject.toml", "README.md", "setup.py", "MANIFEST.in",
+                 "tools/build_backend.py")
+
+
+def copy_project(copy: Path) -> Path:
+    """A copy of what ``pip install .`` reads (no caches, no built extensions) at ``copy``."""
+    (copy / "tools").mkdir(parents=True)
+    for name in PROJECT_FILES:
+        shutil.copy2(ROOT / name, copy / name)
+    shutil.copytree(ROOT / "src", copy / "src", ignore=shutil.ignore_patterns(
+        "__pycache__", "*.egg-info", "*.pyc", "*.so"))
+    return copy
 
 
 def failed(what: str, done: subprocess.CompletedProcess[str]) -> int:

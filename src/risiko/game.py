@@ -35,7 +35,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from types import MemberDescriptorType
 from typing import Any
 
 from . import rules
@@ -117,8 +117,11 @@ BAD_SEATS = define("game.bad_seats", "", "{seats} seats: a table has {least} to 
 
 
 def _attack(source: int, target: int, attacker: Dice, defender: Dice) -> Attack:
-    """``Attack(source, target, attacker, defender)`` without the frozen dataclass's
-    ``__init__`` (twice as fast; the same value)."""
+    """``Attack(source, target, attacker, defender)``; in the pure build without the frozen
+    dataclass's ``__init__`` (twice as fast; the same value). The compiled build's dataclass
+    is a native class, made only by its own (fast) constructor."""
+    if not _SLOTTED:
+        return Attack(source, target, attacker, defender)
     new = _new(Attack)
     _set_source(new, source)
     _set_target(new, target)
@@ -128,6 +131,8 @@ def _attack(source: int, target: int, attacker: Dice, defender: Dice) -> Attack:
 
 
 _new = object.__new__
+#: True when Attack is a Python class with slots (the pure build)
+_SLOTTED = isinstance(vars(Attack)["source"], MemberDescriptorType)
 # the slots' own setters: a frozen dataclass refuses setattr, its slot descriptors do not
 _set_source: Callable[[Attack, int], None] = vars(Attack)["source"].__set__
 _set_target: Callable[[Attack, int], None] = vars(Attack)["target"].__set__
@@ -157,6 +162,11 @@ class Game:
     applied (dice included); ``closing_rolls`` the closing turns (R2); ``rolls`` the attack
     rolls.
     """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Game:
+        # an empty game for :meth:`from_state` and :meth:`copy`, which fill it without
+        # ``__init__`` (written out so that the compiled build, mypyc, allows ``cls.__new__``)
+        return object.__new__(cls)
 
     def __init__(
         self,
@@ -274,12 +284,15 @@ class Game:
         """An independent copy: state, history and logs copied; the chance object is shared
         unless ``chance`` gives another one (a shared seeded chance interleaves its draws)."""
         game = Game.__new__(Game)
-        game.__dict__.update(self.__dict__)
         game.state = self.state.copy()
+        game.chance = self.chance if chance is None else chance
         game.history = list(self.history)
         game.closing_rolls = list(self.closing_rolls)
-        if chance is not None:
-            game.chance = chance
+        game.rolls = self.rolls
+        game._start = self._start
+        game.deal = self.deal
+        game.deck_order = self.deck_order
+        game.late_seats = self.late_seats
         return game
 
     # ------------------------------------------------------------------ reading
@@ -575,11 +588,17 @@ class Game:
             base, owned = rules.do_trade(st, action.cards)
             bonus = st.ruleset.owned_card_bonus
             action = Trade(action.cards, base, tuple((t, bonus) for t in owned))
-        elif type(action) is EndTurn or type(action) is Fortify:
+        elif type(action) is EndTurn:
             if action.closing is None and rules.needs_closing_roll(st):
-                action = replace(action, closing=roll(self.chance, 2))
-            if type(action) is Fortify:
-                rules.do_fortify(st, action.source, action.target, action.armies)
+                action = EndTurn(roll(self.chance, 2))
+            closing = rules.do_end_turn(st, action.closing)
+            if closing is not None:
+                self.closing_rolls.append(closing)
+        elif type(action) is Fortify:
+            if action.closing is None and rules.needs_closing_roll(st):
+                action = Fortify(action.source, action.target, action.armies,
+                                 roll(self.chance, 2))
+            rules.do_fortify(st, action.source, action.target, action.armies)
             closing = rules.do_end_turn(st, action.closing)
             if closing is not None:
                 self.closing_rolls.append(closing)

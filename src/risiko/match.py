@@ -11,9 +11,15 @@ from .game import OVER, Game
 from .ruleset import CLUB_MILANO, Ruleset
 from .view import SeatView
 
+try:  # the marker of the compiled build (mypyc); at run time it changes nothing
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - the library needs nothing beyond the standard library
+    from ._build import mypyc_attr
+
 DEFAULT_PLAYERS = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Franco")
 
 
+@mypyc_attr(native_class=False)  # the compiled build: a native class cannot extend it
 class AgentError(RuntimeError):
     """A bot returned an action the game refused (a bug in the bot)."""
 

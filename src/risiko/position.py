@@ -171,7 +171,7 @@ def parse_position(
     assert isinstance(raw_seats, list)
     players = tuple(s.player for s in sheet.seats)
 
-    st = State.__new__(State)
+    st = State()
     st.ruleset = rs
     st.players = players
     st.n = n

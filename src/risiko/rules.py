@@ -995,7 +995,7 @@ def new_state(
     one army each), the objectives (numbers), the deck (top first); ``late`` seats serve
     ``late_penalty_turns`` penalised turns (R3). The arguments are checked by the caller."""
     n = len(players)
-    st = State.__new__(State)
+    st = State()
     st.ruleset = ruleset
     st.players = tuple(players)
     st.n = n

@@ -102,6 +102,44 @@ class ClosingRoll:
         }
 
 
+#: the fields of a :class:`State` (its ``__slots__``), named once here so that the copy and
+#: ``==`` follow them (the compiled build, mypyc, cannot read ``__slots__`` back)
+SLOTS: tuple[str, ...] = (
+    "adjacency",
+    "armies",
+    "closing_round",
+    "conquests",
+    "deck",
+    "forfeited",
+    "hands",
+    "last_round",
+    "last_rounds_at",
+    "late_left",
+    "move_from",
+    "move_min",
+    "move_to",
+    "n",
+    "neighbours",
+    "objectives",
+    "outcome",
+    "owned",
+    "owner",
+    "penalised",
+    "pending",
+    "phase",
+    "players",
+    "risiko_seat",
+    "round",
+    "ruleset",
+    "seat",
+    "setup_left",
+    "status",
+    "step_left",
+    "totals",
+    "widened",
+)
+
+
 class State:
     """One table's state. Seats are 0-based; territories and cards are ints (see
     :mod:`risiko.board`, :mod:`risiko.cards`).
@@ -123,40 +161,7 @@ class State:
     every field is.
     """
 
-    __slots__ = (
-        "adjacency",
-        "armies",
-        "closing_round",
-        "conquests",
-        "deck",
-        "forfeited",
-        "hands",
-        "last_round",
-        "last_rounds_at",
-        "late_left",
-        "move_from",
-        "move_min",
-        "move_to",
-        "n",
-        "neighbours",
-        "objectives",
-        "outcome",
-        "owned",
-        "owner",
-        "penalised",
-        "pending",
-        "phase",
-        "players",
-        "risiko_seat",
-        "round",
-        "ruleset",
-        "seat",
-        "setup_left",
-        "status",
-        "step_left",
-        "totals",
-        "widened",
-    )
+    __slots__ = SLOTS
 
     ruleset: Ruleset
     players: tuple[str, ...]
@@ -191,13 +196,10 @@ class State:
     risiko_seat: int | None
     outcome: Outcome | None
 
-    #: the fields compared by ``==`` (all but the derived board tables)
-    FIELDS: tuple[str, ...] = ()
-
     def copy(self) -> State:
         """An independent copy (lists copied; the ruleset, board tables and objectives are
         immutable and shared)."""
-        new = State.__new__(State)
+        new = State()
         for name in _SCALARS:
             setattr(new, name, getattr(self, name))
         new.owner = self.owner.copy()
@@ -215,7 +217,7 @@ class State:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in State.FIELDS)
+        return all(getattr(self, f) == getattr(other, f) for f in FIELDS)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -238,5 +240,6 @@ _LISTS = (
     "owner", "armies", "owned", "totals", "hands", "deck", "status", "late_left",
     "setup_left", "forfeited",
 )
-_SCALARS = tuple(s for s in State.__slots__ if s not in _LISTS)
-State.FIELDS = tuple(s for s in State.__slots__ if s not in ("adjacency", "neighbours"))
+_SCALARS = tuple(s for s in SLOTS if s not in _LISTS)
+#: the fields compared by ``==`` (all but the derived board tables)
+FIELDS: tuple[str, ...] = tuple(s for s in SLOTS if s not in ("adjacency", "neighbours"))

@@ -122,8 +122,29 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    """``--version``: the version and which build of the game library runs (issue 16)."""
+    if value:
+        from .. import __version__
+        from .._build import build
+
+        kind = "compiled (mypyc)" if build() == "compiled" else "pure (Python)"
+        typer.echo(f"risiko-club {__version__}, build {kind}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _top(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="The version and the build of the game library: pure (Python) or compiled "
+            "(mypyc).",
+            is_eager=True,
+            callback=_version,
+        ),
+    ] = False,
     lang: Annotated[
         str | None,
         typer.Option(

@@ -1,0 +1,92 @@
+"""The two builds of the game library (issue 16): pure Python and compiled (mypyc).
+
+What the compiled build made the source spell out (the copies, the fields, the actions'
+``__init__``) is bound here to what it spells out: these run on both builds (``make unit``
+and ``make unit-compiled``); the few that read what only a Python class keeps
+(``__annotations__``, ``__dict__``, signatures) are marked pure-only, with the reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import pytest
+
+import risiko.game
+from helpers import finish_setup, new_game
+from risiko import actions
+from risiko._build import build
+from risiko.match import AgentError, play_bots
+from risiko.state import FIELDS, SLOTS, State
+
+COMPILED = build() == "compiled"
+pure_only = pytest.mark.skipif(
+    COMPILED, reason="a compiled (native) class keeps no __annotations__, __dict__ or "
+    "Python signature to read back")
+
+
+def test_the_build_is_where_the_game_module_comes_from() -> None:
+    # a C extension (mypyc) is the compiled build; src/*.py or site-packages *.py the pure
+    assert (not risiko.game.__file__.endswith(".py")) == COMPILED
+
+
+@pure_only
+def test_the_state_fields_are_its_annotated_attributes() -> None:
+    assert set(SLOTS) == set(State.__annotations__)
+    assert set(FIELDS) == set(SLOTS) - {"adjacency", "neighbours"}
+
+
+def test_a_state_copy_has_every_field_equal_and_its_own_lists() -> None:
+    game = play_bots(["random"], 4, seed=3, last_rounds_at=3)
+    copy = game.state.copy()
+    for name in SLOTS:
+        value = getattr(game.state, name)
+        assert getattr(copy, name) == value, name
+        if isinstance(value, list):  # the lists (and the lists in them) are the copy's own
+            assert getattr(copy, name) is not value, name
+            assert all(a is not b for a, b in zip(getattr(copy, name), value, strict=True)
+                       if isinstance(a, list))
+    assert copy == game.state
+
+
+@pure_only
+def test_a_game_copy_has_every_attribute_of_the_game() -> None:
+    game = new_game(4)
+    finish_setup(game)
+    assert set(vars(game.copy())) == set(vars(game))
+    assert set(vars(risiko.game.Game.from_state(game.state))) == set(vars(game))
+
+
+@pure_only
+@pytest.mark.parametrize("name", actions._FAST_INIT)
+def test_an_action_init_written_out_is_the_dataclass_one(name: str) -> None:
+    cls = getattr(actions, name)
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    fields = dataclasses.fields(cls)
+    assert [p.name for p in params] == [f.name for f in fields]
+    assert [p.default for p in params] == [
+        inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default
+        for f in fields]
+
+
+@pytest.mark.parametrize("name", actions._FAST_INIT)
+def test_an_action_made_by_its_init_keeps_every_field_and_stays_frozen(name: str) -> None:
+    cls = getattr(actions, name)
+    values = {"territory": 3, "armies": 2, "cards": (1, 2, 3), "value": 8, "bonus": ((1, 2),),
+              "source": 4, "target": 5, "attacker_dice": (6, 1), "defender_dice": (2,),
+              "closing": (3, 4)}
+    names = [f.name for f in dataclasses.fields(cls)]
+    given = {n: values[n] for n in names}
+    made = cls(**given)
+    assert {n: getattr(made, n) for n in names} == given
+    assert made == cls(*given.values()) and hash(made) == hash(cls(*given.values()))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(made, names[0], given[names[0]])
+
+
+def test_the_bots_error_is_still_a_runtime_error() -> None:
+    # match.AgentError is a non-native class in the compiled build (it extends RuntimeError)
+    assert issubclass(AgentError, RuntimeError)
+    with pytest.raises(RuntimeError, match="bot"):
+        raise AgentError("bot x at seat 1: refused")
