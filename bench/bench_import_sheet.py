@@ -102,8 +102,12 @@ def main() -> None:
         del cells
         if args.only != "db":
             from risiko.cli.tournament_store import FileStore
-            from risiko.tournament.commands import new_tournament
             from risiko.tournament.season import dump_season
+
+            try:
+                from risiko.tournament.commands import new_tournament
+            except ImportError:  # the code before issue 17, for a side-by-side run
+                from risiko.tournament.edit import new_tournament  # type: ignore
 
             season = Path(tmp) / "season.json"
             import json
