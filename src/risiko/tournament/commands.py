@@ -119,7 +119,8 @@ NOT_SEATED = _k("not_seated", "", "{player} is not seated at a table", "edit.not
                 "service.not_seated", "service.penalty_no_table")
 SWAP_SAME = _k("swap_same", "", "choose two different players", "service.swap_same")
 STAGE_NOT_READY = _k("stage_not_ready", "R18", "the {stage} cannot be seated yet: {reasons}",
-                     "edit.stage_not_ready")
+                     "edit.stage_not_ready", "service.semifinal_not_ready",
+                     "service.final_not_ready", "service.not_enough_results")
 NOT_A_STAGE = _k("not_a_stage", "R18", "a stage seated from the ranking is the semifinal or "
                  "the final, not {value!r}", "edit.not_a_stage", "service.stage_kind")
 BAD_UNIT = _k("bad_unit", "", "a penalty is in 'table' or 'ranking' points, not {value!r}",

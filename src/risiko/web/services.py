@@ -33,14 +33,13 @@ from typing import Any, TypeVar
 
 from django.db import models
 
-from risiko.faults import Fault
+from risiko.faults import RisikoError
 from risiko.names import name_key
 from risiko.tournament import commands as cmds
 from risiko.tournament import model as dm
 from risiko.web.auditlog.models import AuditEntry
 from risiko.web.auditlog.services import audit
-from risiko.web.core import faults as F
-from risiko.web.core.faults import ServiceError, as_faults, error_faults
+from risiko.web.core.faults import ServiceError, error_faults
 from risiko.web.core.limits import check_json, check_row
 from risiko.web.core.repair import draw_players_key
 from risiko.web.core.writes import lock_tournament, write
@@ -128,12 +127,6 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------------ stages
-def _stage_of(reason: Any) -> str:
-    if isinstance(reason, Fault):
-        return str(reason.subjects.get("stage", ""))
-    return str(reason).split(":", 1)[0]
-
-
 @write
 def seat_stage(
     t: Tournament, date: str | _dt.date, stage: str, *, chief_referee: str = "", who: str
@@ -141,25 +134,15 @@ def seat_stage(
     """Open the semifinal or final evening on ``date`` and seat it from the ranking (R18:
     semifinal tables 1, 2, 8, 9, 10 and 3..7; final = the finalists in seat-choice order).
     ServiceError with the reasons when the stage cannot be seated yet (results missing, a
-    tie straddling a cut without a draw of lots)."""
-    from risiko.tournament.finals import compute_stages
-
+    tie straddling a cut without a draw of lots): the command's
+    (:func:`risiko.tournament.commands.stage_tables`)."""
     lock_tournament(t.pk)
-    if stage not in ("semifinal", "final"):
-        raise ServiceError(cmds.NOT_A_STAGE(value=str(stage)[:40]))
-    stages = compute_stages(load_tournament(t))
-    if stage == "semifinal":
-        tables = stages.semifinal_tables
-    else:
-        tables = (stages.finalists,) if stages.finalists else None
-    if not tables:  # why: the pending reasons of that stage (all of them if none is)
-        pending = list(stages.pending)
-        why = [p for p in pending if _stage_of(p) == stage] or pending
-        kind = F.SEMIFINAL_NOT_READY if stage == "semifinal" else F.FINAL_NOT_READY
-        raise ServiceError(kind(tournament=t.name),
-                           *(as_faults(why) if why else [F.NOT_ENOUGH_RESULTS()]))
+    try:
+        tables = cmds.stage_tables(load_tournament(t), stage)
+    except RisikoError as err:
+        raise ServiceError(*err.faults) from None
     evening = open_evening(t, date, stage=stage, chief_referee=chief_referee, who=who)
-    set_tables(evening, [list(x) for x in tables], who=who)
+    set_tables(evening, tables, who=who)
     return evening
 
 
