@@ -40,7 +40,7 @@ from risiko.tournament import model as dm
 from risiko.web.auditlog.models import AuditEntry
 from risiko.web.auditlog.services import audit
 from risiko.web.core.faults import ServiceError, error_faults
-from risiko.web.core.limits import check_json, check_row
+from risiko.web.core.limits import check_json, check_row, check_text
 from risiko.web.core.repair import draw_players_key
 from risiko.web.core.writes import lock_tournament, write
 from risiko.web.evenings.models import Arrival, Evening
@@ -213,7 +213,7 @@ def _row(model: type[_M], **values: Any) -> _M:
 
 
 def insert_rows(model: Any, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
-    """Insert ``rows`` (values of ``columns``: integers, ids and short text, checked
+    """Insert ``rows`` (values of ``columns``: integers, ids, short text and JSON, checked
     already) into ``model``'s table with one ``executemany``; the columns not named take
     their default (``created``: now). The path of the biggest imports (100,000 seats of a
     club sheet): Django's ``bulk_create`` prepares every value of every row through its
@@ -222,6 +222,7 @@ def insert_rows(model: Any, columns: Sequence[str], rows: Sequence[Sequence[Any]
     from django.utils import timezone
 
     named = [model._meta.get_field(c) for c in columns]
+    as_json = [i for i, f in enumerate(named) if isinstance(f, models.JSONField)]
     rest = [f for f in model._meta.concrete_fields
             if f not in named and not f.primary_key]
     fixed = []
@@ -232,8 +233,16 @@ def insert_rows(model: Any, columns: Sequence[str], rows: Sequence[Sequence[Any]
     names = ", ".join(qn(f.column) for f in (*named, *rest))
     marks = ", ".join(["%s"] * (len(named) + len(rest)))
     sql = f"INSERT INTO {qn(model._meta.db_table)} ({names}) VALUES ({marks})"
+    def values(r: Sequence[Any]) -> tuple[Any, ...]:
+        if not as_json:
+            return (*r, *fixed)
+        out = list(r)
+        for i in as_json:  # JSON as the database takes it (text, or jsonb)
+            out[i] = named[i].get_db_prep_save(out[i], connection)
+        return (*out, *fixed)
+
     with connection.cursor() as cursor:
-        cursor.executemany(sql, [(*r, *fixed) for r in rows])
+        cursor.executemany(sql, [values(r) for r in rows])
 
 
 def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.Evening],
@@ -264,14 +273,15 @@ def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.
             recorded_by=who)
         for e in evenings for a in e.arrivals
     ])
-    GameTable.objects.bulk_create([
-        row(GameTable, evening_id=evening_of[e.date], number=number)
+    insert_rows(GameTable, ["evening", "number"], [
+        (evening_of[e.date], number)  # 1..the evening's tables
         for e in evenings for number in range(1, len(e.tables) + 1)
     ])
     table_of = {(ev, number): pk for pk, ev, number in GameTable.objects.filter(
         evening_id__in=evening_of.values()).values_list("pk", "evening_id", "number")}
     seats: list[tuple[int, int, int, int]] = []
-    results: list[TableResult] = []
+    results: list[tuple[Any, ...]] = []
+    by = check_text("entered_by", who or "", 150)
     penalties: list[tuple[int, dm.Penalty, str, int | None]] = []
     for e in evenings:
         ev = evening_of[e.date]
@@ -279,18 +289,20 @@ def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.
             table_id = table_of[(ev, number)]
             seats += [(ev, table_id, player(seated).pk, pos)  # ids and 1..6 (checked)
                       for pos, seated in enumerate(tb.seats, start=1)]
-            named = {"winners": sorted(tb.winners), "eliminated": list(tb.eliminated)}
+            # the checked tournament's values: names of the table, whole scores, a sheet
+            # the library scored (its JSON as the library writes it)
+            named = (sorted(tb.winners), list(tb.eliminated), by)
             if tb.sheet is not None:
-                results.append(row(TableResult, table_id=table_id, sheet=tb.sheet.to_dict(),
-                                   abandoned=sorted(tb.abandoned), entered_by=who, **named))
+                results.append((table_id, tb.sheet.to_dict(), None, [],
+                                sorted(tb.abandoned), *named))
             elif tb.scores is not None:
-                results.append(row(TableResult, table_id=table_id, scores=dict(tb.scores),
-                                   risiko=sorted(tb.risiko), abandoned=sorted(tb.abandoned),
-                                   entered_by=who, **named))
+                results.append((table_id, None, dict(tb.scores), sorted(tb.risiko),
+                                sorted(tb.abandoned), *named))
             penalties += [(ev, pen, "table", table_id) for pen in tb.penalties]
         penalties += [(ev, pen, "ranking", None) for pen in e.penalties]
     insert_rows(Seat, ["evening", "table", "player", "position"], seats)
-    TableResult.objects.bulk_create(results)
+    insert_rows(TableResult, ["table", "sheet", "scores", "risiko", "abandoned", "winners",
+                              "eliminated", "entered_by"], results)
     penalty_rows = [
         row(Penalty, evening_id=ev, table_id=table_id, player=player(p.player), unit=unit,
             points=p.points, reason=p.reason, referee=p.referee,
