@@ -39,11 +39,12 @@ def decide(t: Tournament, cmd: cmds.Command, *, evening: Any = None) -> cmds.App
     ``evening`` (the row the command changes; None: the tournament's own facts): a
     qualifying evening's command loads that evening's facts only (its checks read nothing
     else), a semifinal's or final's the whole tournament (the stages come from the
-    ranking, R18), as does a semifinal or final opened."""
+    ranking, R18), as does a semifinal or final opened and a change of format."""
     from risiko.web.selectors import load_tournament
 
     stage = evening.stage if evening is not None else getattr(cmd, "stage", "qualifying")
-    if isinstance(cmd, cmds.OpenEvening) and stage != "qualifying":
+    if isinstance(cmd, cmds.SetFormat) or (isinstance(cmd, cmds.OpenEvening)
+                                           and stage != "qualifying"):
         domain = load_tournament(t)
     elif evening is None:
         domain = load_tournament(t, facts_of=0)
@@ -182,12 +183,6 @@ def set_format(t: Tournament, format: Mapping[str, Any], *, committee: bool,
     when the recorded facts disagree with the new format (a semifinal already seated
     otherwise, ...). The same format again writes nothing. Audit-logged with the old and
     the new format."""
-    from dataclasses import replace
-
-    from risiko.tournament.checks import tournament_faults
-    from risiko.tournament.finals import compute_stages
-    from risiko.web.selectors import load_tournament
-
     lock_tournament(t.pk)
     t.refresh_from_db(fields=["format"])
     check_json("format", format)
@@ -206,10 +201,7 @@ def set_format(t: Tournament, format: Mapping[str, Any], *, committee: bool,
             raise ServiceError(F.FORMAT_COMMITTEE(tournament=t.name))
         if not reason:
             raise ServiceError(F.FORMAT_REASON(tournament=t.name))
-    domain = replace(load_tournament(t), format=fmt)
-    faults = list(tournament_faults(domain)) or list(compute_stages(domain).faults)
-    if faults:
-        raise ServiceError(*faults)
+    decide(t, cmds.SetFormat(new))
     old = t.format
     t.format = new
     t.save(update_fields=["format"])
