@@ -44,3 +44,39 @@ def test_the_file_mode_walk_through_of_docs_tournament_runs(tmp_path: Path) -> N
     rows = json.loads(out)["standings"]
     assert [(r["player"], r["points"]) for r in rows] == [("Alba", 57), ("Bice", 40),
                                                           ("Ciro", 12)]
+
+
+def _where_names() -> list[str]:
+    """The names in the "where" column of docs/rules.md's table of clauses."""
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    rows = [ln.split("|") for ln in text.splitlines() if re.match(r"\| R\d", ln)]
+    assert len(rows) >= 10
+    return [name for row in rows for name in re.findall(r"`([^`]+)`", row[2])]
+
+
+def test_every_function_docs_rules_names_exists() -> None:
+    """``rules.do_trade``, ``game.Game.room``, ``closing``...: each name of the "where"
+    column is a module of ``risiko`` or an attribute of one (``Game.new`` (``late=``): a
+    keyword argument written apart in the prose), or a command (``risiko legal``)."""
+    import importlib
+    import inspect
+
+    names = _where_names()
+    assert "rules.do_end_turn" in names and "cards.set_value" in names
+    for name in names:
+        if name.startswith("risiko "):  # a command: `risiko legal`
+            from typer.testing import CliRunner
+
+            from risiko.cli.main import app
+
+            assert CliRunner().invoke(app, [*name.split()[1:], "--help"]).exit_code == 0, name
+            continue
+        if name.endswith("="):  # a keyword argument: `late=`
+            assert name[:-1] in inspect.signature(importlib.import_module(
+                "risiko.game").Game.new).parameters
+            continue
+        parts = name.split(".")
+        obj = importlib.import_module(f"risiko.{parts[0]}")
+        for part in parts[1:]:
+            assert hasattr(obj, part), f"docs/rules.md names {name}: no {part} in {obj}"
+            obj = getattr(obj, part)

@@ -4,6 +4,8 @@ a traceback; a member that inflates past the limit is refused before it is opene
 from __future__ import annotations
 
 import io
+import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -88,3 +90,46 @@ def test_a_member_larger_than_the_limit_is_refused_before_it_is_opened(
     monkeypatch.undo()
     res = cli("tournament", "--file", str(season), "--write", "import-sheet", str(book))
     assert res.exit_code == 0, res.output
+
+
+def _declaring(last_row: int, sheet_ref: bytes = b"A1:XFD1048576") -> bytes:
+    """The good sheet claiming the size ``sheet_ref`` and holding one more cell, in column
+    XFD (the last, 16,384th) of row ``last_row``: a few kB that a reader believing the
+    declared size turns into 17 billion cells."""
+    far = (b'<row r="%d"><c r="XFD%d" t="inlineStr"><is><t>x</t></is></c></row>'
+           % (last_row, last_row))
+
+    def change(name: str, body: bytes) -> bytes:
+        if not _sheet_xml(name):
+            return body
+        body = re.sub(rb'<dimension ref="[^"]*" ?/>', b'<dimension ref="%s"/>' % sheet_ref,
+                      body)
+        return body.replace(b"</sheetData>", far + b"</sheetData>")
+
+    return _rezip(_good_xlsx(), change)
+
+
+def test_a_sheet_declaring_a_million_rows_is_refused_not_read(tmp_path: Path) -> None:
+    """Before: a 5 kB workbook like this one made the reader fill 1,048,576 rows of 16,384
+    cells (gigabytes, then a MemoryError traceback). The declared size is not believed, a
+    row keeps its first 64 cells, and past 500,000 rows the reading stops."""
+    season = new_season(tmp_path)
+    book = tmp_path / "serate.xlsx"
+    book.write_bytes(_declaring(1_048_576))
+    assert book.stat().st_size < 10_000
+    res = cli("tournament", "--file", str(season), "--write", "import-sheet", str(book))
+    assert res.exit_code == 2, res.output
+    assert f"more than {sheetfile.MAX_ROWS} rows" in res.output
+
+
+def test_a_cell_in_the_last_column_does_not_widen_every_row(tmp_path: Path) -> None:
+    """The same cell in column XFD of row 20 (a few empty rows below the sheet): the rows
+    are read to their 64th cell, the row holding only that far cell is empty and skipped,
+    the sheet's 18 rows are imported (2 evenings)."""
+    season = new_season(tmp_path)
+    book = tmp_path / "serate.xlsx"
+    book.write_bytes(_declaring(20))
+    res = cli("tournament", "--file", str(season), "--write", "import-sheet", str(book),
+              "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["evenings"] == ["2027-01-12", "2027-01-19"]

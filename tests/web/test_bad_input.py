@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
@@ -25,7 +24,7 @@ from risiko.web.results.models import Appeal, Discipline, Penalty, Seat, TableRe
 from risiko.web.tools.models import ClosingEvent
 from risiko.web.tournaments.models import CarryOver, Draw, Tournament
 
-pytestmark = [pytest.mark.db, pytest.mark.django_db]
+pytestmark = [pytest.mark.db, pytest.mark.django_db, pytest.mark.usefixtures("fast_hashing")]
 
 NAMES = ["Alba", "Bice", "Ciro", "Dora", "Ezio", "Fede", "Gino", "Ilia", "Lino", "Mara",
          "Nico"]
@@ -49,18 +48,6 @@ BAD = {
     "conquests": ["-1", "43", HUGE, "abc"],
     "seat": ["0", "7", "-1", HUGE, "abc"],
 }
-
-
-def _user(name: str, *groups: str) -> User:
-    user = User.objects.create_user(name, password="tavolo-rosso-42")
-    for g in groups:
-        user.groups.add(Group.objects.get_or_create(name=g)[0])
-    return user
-
-
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -158,10 +145,10 @@ def _refused(r) -> bool:
     return 400 <= r.status_code < 500 and bool(body.strip()) and message
 
 
-def test_random_bad_values_are_refused_and_nothing_is_written(played):
+def test_random_bad_values_are_refused_and_nothing_is_written(played, make_user):
     t, e, pen = played
     c = Client()
-    c.force_login(_user("arbitro", "referee", "committee"))  # merging is the committee's
+    c.force_login(make_user("arbitro", "referee", "committee"))  # merging is the committee's
     endpoints = _endpoints(t, e, pen)
     before = _facts()
 
@@ -188,7 +175,7 @@ ARMIES = ["0", "", "401", *SUPPORT]
 CARDS = ["Zanzibar", "a\x00b", "x" * 10_000, ",,,", "jolly," * 500]
 
 
-def test_random_bad_values_to_the_tools_apis_and_the_login_are_refused(played, settings):
+def test_random_bad_values_to_the_tools_apis_and_the_login_are_refused(played, settings, make_user):
     """The referee's calculators answer bad numbers and names with 400 and the reason (JSON:
     ``error``), the pages with their forms with a message; a login with a NUL, a 10 kB name
     or a wrong type is refused as a failed login (never a 500, on PostgreSQL either)."""
@@ -196,7 +183,7 @@ def test_random_bad_values_to_the_tools_apis_and_the_login_are_refused(played, s
     settings.RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS = 10_000
     t, _e, pen = played
     c = Client()
-    c.force_login(_user("arbitro", "referee"))
+    c.force_login(make_user("arbitro", "referee"))
     apis = [
         (reverse("attack_api"), {"attacker": "5", "defender": "3"},
          {"attacker": ARMIES, "defender": ARMIES, "support": SUPPORT,
@@ -244,9 +231,9 @@ def test_random_bad_values_to_the_tools_apis_and_the_login_are_refused(played, s
         assert c.get(page).status_code == 200, page
 
 
-def test_uploads_too_deep_too_big_or_not_json_are_refused(played, settings):
+def test_uploads_too_deep_too_big_or_not_json_are_refused(played, settings, make_user):
     boss = Client()
-    boss.force_login(_user("comitato", "committee"))
+    boss.force_login(make_user("comitato", "committee"))
     url = reverse("console_import")
     before = _facts()
     for content in (DEEP.encode(), b'{"name": "a\\u0000"}', b"\xff\xfe", b"{"):
@@ -266,14 +253,14 @@ def test_bad_tournament_keys_in_the_api_are_404(played, key, settings):
     assert r.status_code == 404 and "error" in json.loads(r.content)
 
 
-def test_a_stored_fact_that_cannot_be_read_is_named_not_a_500(played):
+def test_a_stored_fact_that_cannot_be_read_is_named_not_a_500(played, make_user):
     """A penalty saved by an older version with an unreadable time ("24:00"): the pages
     still answer, the console names the fact to the referees."""
     t, e, pen = played
     Penalty.objects.filter(pk=pen.pk).update(at="24:00")
     Arrival.objects.create(evening=e, player=Player.objects.get(name="Nico"), at="zz:zz")
     c = Client()
-    c.force_login(_user("arbitro", "referee"))
+    c.force_login(make_user("arbitro", "referee"))
     for page in _pages(t, pen):
         assert c.get(page).status_code == 200, page
     page = c.get(reverse("console_tournament", args=[t.slug])).content.decode()
@@ -339,7 +326,7 @@ def test_a_write_the_database_refuses_is_a_message_naming_what_changed(played):
 
 
 @pytest.mark.parametrize("day", ["9999-12-31", "1999-12-31", "2100-01-01"])
-def test_an_evening_outside_the_years_2000_2099_is_refused_at_every_door(played, day):
+def test_an_evening_outside_the_years_2000_2099_is_refused_at_every_door(played, day, make_user):
     from risiko.tournament.model import EVENING_YEARS
 
     assert EVENING_YEARS == (2000, 2099)
@@ -351,7 +338,7 @@ def test_an_evening_outside_the_years_2000_2099_is_refused_at_every_door(played,
     assert (fault.code, fault.params["date"]) == ("time.evening_date_range", day)
     assert f"not on {day}" in fault.message("en") and f"non il {day}" in fault.message("it")
     c = Client()
-    c.force_login(_user("arbitro", "referee"))
+    c.force_login(make_user("arbitro", "referee"))
     r = c.post(reverse("console_open_evening", args=[t.slug]),
                {"date": day, "stage": "qualifying"})
     assert r.status_code == 400 and day in r.content.decode() and "2099" in r.content.decode()
@@ -360,7 +347,7 @@ def test_an_evening_outside_the_years_2000_2099_is_refused_at_every_door(played,
     season["name"] = "Copia"
     season["evenings"][0]["date"] = day
     boss = Client()
-    boss.force_login(_user("comitato", "committee"))
+    boss.force_login(make_user("comitato", "committee"))
     r = boss.post(reverse("console_import"), {"file": SimpleUploadedFile(
         "s.json", json.dumps(season).encode(), "application/json")})
     assert r.status_code == 400 and day in r.content.decode(), r.content.decode()[:500]
@@ -369,14 +356,14 @@ def test_an_evening_outside_the_years_2000_2099_is_refused_at_every_door(played,
         assert c.get(page).status_code == 200, page
 
 
-def test_a_stored_evening_dated_9999_12_31_is_named_not_a_500(played):
+def test_a_stored_evening_dated_9999_12_31_is_named_not_a_500(played, make_user):
     """A database written before dates were checked may hold an evening on the last day of
     the calendar (the standings once added a day to it: OverflowError): the pages answer,
     the console names the evening, the others are computed as before."""
     t, _e, pen = played
     Evening.objects.create(tournament=t, date="9999-12-31", stage="qualifying")
     c = Client()
-    c.force_login(_user("arbitro", "referee"))
+    c.force_login(make_user("arbitro", "referee"))
     for page in _pages(t, pen):
         assert c.get(page).status_code == 200, page
     page = c.get(reverse("console_tournament", args=[t.slug])).content.decode()

@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.contrib.staticfiles import finders
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -23,23 +22,9 @@ from risiko.web import selectors
 from risiko.web.auditlog.models import AuditEntry
 from risiko.web.tournaments.models import Tournament
 
-pytestmark = [pytest.mark.db, pytest.mark.django_db]
+pytestmark = [pytest.mark.db, pytest.mark.django_db, pytest.mark.usefixtures("fast_hashing")]
 
 SEASON = Path(__file__).resolve().parents[2] / "examples" / "season-2027.json"
-
-
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def _client(name: str, *groups: str) -> Client:
-    user = User.objects.create_user(name, password="tavolo-rosso-42")
-    for g in groups:
-        user.groups.add(Group.objects.get_or_create(name=g)[0])
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 def _upload(data: object, name: str = "torneo.json") -> SimpleUploadedFile:
@@ -66,15 +51,15 @@ def _enter(c: Client, t: Tournament, date: str, number: int, scores: dict[str, i
     return c.post(reverse("console_scores", args=[t.slug, date, number]), data)
 
 
-def test_import_draw_semifinal_final_and_the_final_standings():
+def test_import_draw_semifinal_final_and_the_final_standings(login):
     full = json.loads(SEASON.read_text(encoding="utf-8"))
     expected = compute_season(full)
-    boss = _client("comitato", "committee")
+    boss = login("comitato", "committee")
     r = boss.post(reverse("console_import"), {"file": _upload(_qualifying_only()), "name": ""})
     t = Tournament.objects.get(name="Torneo sociale 2027")
     assert r.status_code == 302 and r["Location"] == reverse("console_tournament",
                                                              args=[t.slug])
-    ref = _client("arbitro", "referee")
+    ref = login("arbitro", "referee")
     stages_url = reverse("console_stages", args=[t.slug])
 
     # Dora and Ezio share the 10th place: the semifinal waits for a draw of lots (said in
@@ -149,8 +134,8 @@ def test_import_draw_semifinal_final_and_the_final_standings():
                                                                               "arbitro"}
 
 
-def test_standings_csv_and_json():
-    boss = _client("comitato", "committee")
+def test_standings_csv_and_json(login):
+    boss = login("comitato", "committee")
     boss.post(reverse("console_import"), {"file": _upload(json.loads(SEASON.read_text()))})
     t = Tournament.objects.get()
     expected = compute_season(json.loads(SEASON.read_text()))
@@ -169,8 +154,8 @@ def test_standings_csv_and_json():
     assert "evenings" not in data
 
 
-def test_import_refusals_are_shown_and_nothing_is_created():
-    boss = _client("comitato", "committee")
+def test_import_refusals_are_shown_and_nothing_is_created(login):
+    boss = login("comitato", "committee")
     url = reverse("console_import")
     r = boss.post(url, {"file": SimpleUploadedFile("x.json", b'{"name": ', "application/json")})
     assert r.status_code == 400 and "JSON non valido" in r.content.decode()
@@ -187,11 +172,11 @@ def test_import_refusals_are_shown_and_nothing_is_created():
     assert r.status_code == 302 and Tournament.objects.count() == 2
 
 
-def test_the_console_can_draw_the_lots():
-    _client("comitato", "committee").post(reverse("console_import"),
+def test_the_console_can_draw_the_lots(login):
+    login("comitato", "committee").post(reverse("console_import"),
                                           {"file": _upload(_qualifying_only())})
     t = Tournament.objects.get()
-    ref = _client("arbitro", "referee")
+    ref = login("arbitro", "referee")
     r = ref.post(reverse("console_draw", args=[t.slug]), {
         "stage": "semifinal", "order": "Dora\nEzio", "shuffle": "on", "referee": "Luca"})
     assert r.status_code == 302

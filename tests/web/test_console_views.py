@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
@@ -21,9 +20,8 @@ from risiko.web.evenings.models import Arrival, Evening
 from risiko.web.results.models import Appeal, GameTable, Penalty, TableResult
 from risiko.web.tournaments.models import Tournament
 
-pytestmark = [pytest.mark.db, pytest.mark.django_db]
+pytestmark = [pytest.mark.db, pytest.mark.django_db, pytest.mark.usefixtures("fast_hashing")]
 
-PASSWORD = "tavolo-rosso-42"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NAMES = ["Alba", "Bice", "Ciro", "Dora", "Ezio", "Fede", "Gino", "Ilia", "Lino", "Mara",
          "Nico"]
@@ -31,39 +29,10 @@ DATE = "2027-03-02"
 
 
 @pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _clear_cache():
     cache.clear()
     yield
     cache.clear()
-
-
-def _user(name: str, *groups: str) -> User:
-    user = User.objects.create_user(name, password=PASSWORD)
-    for g in groups:
-        user.groups.add(Group.objects.get_or_create(name=g)[0])
-    return user
-
-
-@pytest.fixture
-def referee() -> User:
-    return _user("arbitro", "referee")
-
-
-@pytest.fixture
-def committee() -> User:
-    return _user("comitato", "committee")
-
-
-@pytest.fixture
-def ref_client(referee) -> Client:
-    c = Client()
-    c.force_login(referee)
-    return c
 
 
 @pytest.fixture
@@ -140,9 +109,9 @@ def test_anonymous_users_are_sent_to_login(played):
         assert response["Location"].startswith("/login/?next="), url
 
 
-def test_a_user_in_no_group_gets_403(played):
+def test_a_user_in_no_group_gets_403(played, make_user):
     client = Client()
-    client.force_login(_user("giocatore"))
+    client.force_login(make_user("giocatore"))
     for url in [*_page_urls(*played), reverse("console_import")]:
         assert _call(client, url).status_code == 403, url
 

@@ -24,7 +24,6 @@ from pathlib import Path
 
 import pytest
 from concurrency_kit import Session, fire
-from django.contrib.auth.models import Group, User
 from django.urls import reverse
 from test_ranking_pages import _rows
 
@@ -42,27 +41,20 @@ N = 8
 
 
 @pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def _fresh_pages(fast_hashing):
     data.clear_cache()
     yield
     data.clear_cache()
 
 
-def _user(name: str, group: str) -> User:
-    user = User.objects.create_user(name, password="tavolo-rosso-42")
-    user.groups.add(Group.objects.get_or_create(name=group)[0])
-    return user
+@pytest.fixture
+def committee(live_server, make_user) -> Session:
+    return Session.logged_in(live_server.url, make_user("presidente", "committee"))
 
 
 @pytest.fixture
-def committee(live_server) -> Session:
-    return Session.logged_in(live_server.url, _user("presidente", "committee"))
-
-
-@pytest.fixture
-def referee(live_server) -> Session:
-    return Session.logged_in(live_server.url, _user("arbitro", "referee"))
+def referee(live_server, make_user) -> Session:
+    return Session.logged_in(live_server.url, make_user("arbitro", "referee"))
 
 
 def _qualified() -> Tournament:

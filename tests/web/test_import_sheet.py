@@ -47,8 +47,13 @@ def test_the_sheet_in_the_database_gives_the_published_standings() -> None:
     assert Arrival.objects.count() == 0  # no arrival times: everyone on time
     fabio = TableResult.objects.get(table__evening__date="2027-01-12", table__number=2)
     assert fabio.winners == ["Fabio"]
-    assert AuditEntry.objects.filter(action="import sheet").count() == 1
-    assert AuditEntry.objects.filter(action="open evening", who="committee").count() == 2
+    # one audit entry for the import, saying what each evening brought and who was new
+    (entry,) = AuditEntry.objects.filter(who="committee")
+    assert entry.action == "import sheet"
+    assert entry.data["players"] == sorted(["Anna", "Bruno", "Carla", "Dario", "Elena",  # not Ivo
+                                            "Fabio", "Gina", "Luca"])
+    assert [(e["date"], e["tables"], e["results"]) for e in entry.data["evenings"]] == [
+        ("2027-01-12", 2, 2), ("2027-01-19", 2, 2)]
     # the same sheet again: its evenings exist already, nothing written
     with pytest.raises(services.ServiceError) as err:
         services.import_sheet(t, read_rows([HEADER, *ROWS]), who="committee")

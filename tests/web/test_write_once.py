@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from concurrency_kit import Session, fire
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.urls import reverse
 
 from risiko.board import parse_territory
@@ -30,7 +30,8 @@ from risiko.web.results.models import Appeal, Discipline, Penalty, Seat, TableRe
 from risiko.web.tools.models import ClosingEvent
 from risiko.web.tournaments.models import CarryOver, Draw, Tournament
 
-pytestmark = [pytest.mark.db, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.db, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("fast_hashing")]
 
 N = 8
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fede", "Gino", "Ilia", "Lino", "Mara",
@@ -40,28 +41,14 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SEASON = EXAMPLES / "season-2027.json"
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def referee() -> User:
-    user = User.objects.create_user("arbitro", password="tavolo-rosso-42")
-    user.groups.add(Group.objects.get_or_create(name="referee")[0])
-    return user
-
-
 @pytest.fixture
 def session(live_server, referee) -> Session:
     return Session.logged_in(live_server.url, referee)
 
 
 @pytest.fixture
-def committee(live_server) -> Session:
-    user = User.objects.create_user("comitato", password="tavolo-rosso-42")
-    user.groups.add(Group.objects.get_or_create(name="committee")[0])
-    return Session.logged_in(live_server.url, user)
+def committee(live_server, make_user) -> Session:
+    return Session.logged_in(live_server.url, make_user("comitato", "committee"))
 
 
 def _club(arrived: bool = False, seated: bool = False, played: bool = False):

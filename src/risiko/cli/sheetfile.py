@@ -27,6 +27,8 @@ SHEET_KIND = define("cli.sheet_kind", "",
 WORKSHEET_CSV = define("cli.worksheet_csv", "",
                        "--worksheet names a worksheet of an .xlsx file; a CSV file has one")
 NOT_XLSX = define("cli.not_xlsx", "", "{path}: not a readable xlsx workbook")
+TOO_MANY_ROWS = define("cli.xlsx_too_many_rows", "",
+                       "{path}: more than {limit} rows: a club sheet has fewer (split it)")
 MEMBER_TOO_BIG = define("cli.xlsx_member_too_big", "",
                         "{path}: {member} is {size} bytes uncompressed, more than the "
                         "{limit} bytes a club sheet needs: not read")
@@ -61,6 +63,11 @@ def sheet_cells(path: Path, worksheet: str | None = None) -> list[list[Any]]:
 #: rows of a club sheet is about 15 MB): a small file that inflates to gigabytes is refused
 #: before it is opened
 MAX_MEMBER_BYTES = 64 * 1024 * 1024
+#: the most rows read (with the empty rows a sheet skips to, as the workbook numbers them)
+MAX_ROWS = 500_000
+#: the columns read of each row (a club sheet has half a dozen; a cell in column XFD does
+#: not make every row 16,384 cells)
+MAX_COLUMNS = 64
 
 #: what a damaged or hostile workbook raises while it is read (zip, XML, openpyxl's reading)
 _BAD_WORKBOOK = (KeyError, ValueError, TypeError, AttributeError, IndexError, SyntaxError,
@@ -102,8 +109,15 @@ def _xlsx_cells(path: Path, worksheet: str | None) -> list[list[Any]]:
             sheet = book[worksheet]
         else:
             fail(WORKSHEET_UNKNOWN(worksheet=worksheet, names=list(book.sheetnames)))
-        # read-only: the rows stream from the zip member, never the whole tree in memory
-        return [list(row) for row in sheet.iter_rows(values_only=True)]
+        # read-only: the rows stream from the zip member, never the whole tree in memory;
+        # the size the sheet declares (A1:XFD1048576 in a 5 kB file) is not believed
+        sheet.reset_dimensions()
+        rows: list[list[Any]] = []
+        for row in sheet.iter_rows(values_only=True):
+            if len(rows) == MAX_ROWS:
+                fail(TOO_MANY_ROWS(path=str(path), limit=MAX_ROWS))
+            rows.append(list(row[:MAX_COLUMNS]))  # an empty row stays empty, not padded
+        return rows
     except (zipfile.BadZipFile, zlib.error, *_BAD_WORKBOOK):
         fail(NOT_XLSX(path=str(path)))
     finally:

@@ -118,7 +118,7 @@ def _group(
 
 
 def _store(ctx: typer.Context) -> Store:
-    store = ctx.find_object(Store)
+    store: Store | None = ctx.find_object(FileStore) or ctx.find_object(DatabaseStore)
     return store if store is not None else DatabaseStore()
 
 

@@ -374,6 +374,7 @@ def apply_rows(t: Tournament, rows: Sequence[SheetRow]) -> Tournament:
     changed = commands.apply(t, commands.AddPlayers(tuple(r.player for r in rows)))
     spelling = {name_key(p.name): p.name for p in changed.players}
     schedule = Schedule.from_ruleset(changed.ruleset, "qualifying")
+    new: list[Evening] = []
     for day, group in sorted(by_date.items()):
         tables = []
         for number in sorted({r.table for r in group}):
@@ -384,8 +385,8 @@ def apply_rows(t: Tournament, rows: Sequence[SheetRow]) -> Tournament:
                 seats=seats, scores=scores_in_seat_order(seats, scores),
                 risiko=frozenset(spelling[name_key(r.player)] for r in at if r.risiko),
                 winners=frozenset(spelling[name_key(r.player)] for r in at if r.winner)))
-        changed = changed.with_evening(Evening(day, "qualifying", schedule,
-                                               tables=tuple(tables)))
+        new.append(Evening(day, "qualifying", schedule, tables=tuple(tables)))
+    changed = replace(changed, evenings=(*changed.evenings, *new)).sorted()  # all at once
     try:
         return commands.checked(changed)
     except RisikoError as e:

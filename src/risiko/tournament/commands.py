@@ -72,6 +72,7 @@ __all__ = [
     "RecordArrival",
     "SeatStage",
     "SeatTables",
+    "SetFormat",
     "SetTables",
     "SwapSeats",
     "apply",
@@ -119,7 +120,8 @@ NOT_SEATED = _k("not_seated", "", "{player} is not seated at a table", "edit.not
                 "service.not_seated", "service.penalty_no_table")
 SWAP_SAME = _k("swap_same", "", "choose two different players", "service.swap_same")
 STAGE_NOT_READY = _k("stage_not_ready", "R18", "the {stage} cannot be seated yet: {reasons}",
-                     "edit.stage_not_ready")
+                     "edit.stage_not_ready", "service.semifinal_not_ready",
+                     "service.final_not_ready", "service.not_enough_results")
 NOT_A_STAGE = _k("not_a_stage", "R18", "a stage seated from the ranking is the semifinal or "
                  "the final, not {value!r}", "edit.not_a_stage", "service.stage_kind")
 BAD_UNIT = _k("bad_unit", "", "a penalty is in 'table' or 'ranking' points, not {value!r}",
@@ -331,9 +333,19 @@ class Discipline:
     table: int | None = None
 
 
+@dataclass(frozen=True)
+class SetFormat:
+    """The tournament's format becomes ``format`` (the JSON of
+    :class:`~risiko.tournament.model.TournamentFormat`): refused when it is not one (each
+    parameter named with its range) or when the recorded facts disagree with it (a
+    semifinal already seated otherwise, ...)."""
+
+    format: Mapping[str, Any]
+
+
 Command = (AddPlayers | CarryOver | Draw | OpenEvening | RecordArrival | SeatTables
            | SetTables | SwapSeats | SeatStage | EnterSheet | EnterScores | Penalty | Appeal
-           | Discipline)
+           | Discipline | SetFormat)
 
 
 @dataclass(frozen=True)
@@ -386,6 +398,11 @@ class _Checker:
 
     def __init__(self, partial: bool) -> None:
         self.partial = partial
+
+    def whole(self, t: m.Tournament) -> m.Tournament:
+        """``t`` when every check of the whole tournament finds nothing (a change that
+        concerns no one evening: the format)."""
+        return _Checker(False)(t)
 
     def __call__(self, t: m.Tournament, date: _dt.date | None = None, *, stages: bool = True
                  ) -> m.Tournament:
@@ -791,11 +808,16 @@ def _discipline(t: m.Tournament, cmd: Discipline, checked: _Checker) -> Applied[
     return Applied(checked(t.with_evening(changed), e.date), name)
 
 
+def _set_format(t: m.Tournament, cmd: SetFormat, checked: _Checker) -> Applied[None]:
+    fmt = m.TournamentFormat.from_dict(dict(cmd.format))
+    return Applied(checked.whole(replace(t, format=fmt)), None)
+
+
 _Handler = Callable[[m.Tournament, Any, _Checker], Applied[Any]]
 _HANDLERS: dict[type, _Handler] = {
     AddPlayers: _add_players, CarryOver: _carry_over, Draw: _draw,
     OpenEvening: _open_evening, RecordArrival: _record_arrival, SeatTables: _seat_tables,
     SetTables: _set_tables, SwapSeats: _swap_seats, SeatStage: _seat_stage,
     EnterSheet: _enter_sheet, EnterScores: _enter_scores, Penalty: _penalty,
-    Appeal: _appeal, Discipline: _discipline,
+    Appeal: _appeal, Discipline: _discipline, SetFormat: _set_format,
 }

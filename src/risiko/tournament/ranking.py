@@ -804,7 +804,7 @@ _FIVE = Param("decimal", Decimal(1), "factor on table points at a 5-player table
 _THREE = Param("decimal", Decimal(1), "factor on table points at a 3-player table",
                high=Decimal(10))
 #: a divisor's range: never 0 (the ranking points would be infinite)
-_DIVISOR = {"low": Decimal(1), "high": Decimal(1_000_000)}
+_DIVISOR_LOW, _DIVISOR_HIGH = Decimal(1), Decimal(1_000_000)
 
 #: The formulas by name.
 FORMULAS: dict[str, Formula] = {f.name: f for f in (
@@ -829,7 +829,7 @@ FORMULAS: dict[str, Formula] = {f.name: f for f in (
         cap=Param("decimal", Decimal(100), "most table points counted (a RisiKo! counts "
                   "this)", optional=True),
         divisor=Param("decimal", Decimal(1000), "table points are divided by this",
-                      **_DIVISOR),
+                      low=_DIVISOR_LOW, high=_DIVISOR_HIGH),
         share=Param("choice", "full", "tied winners: each the full point or equal shares",
                     choices=("full", "equal")),
         max_sharing=Param("int", None, "more tied winners than this get nothing",
@@ -847,7 +847,7 @@ FORMULAS: dict[str, Formula] = {f.name: f for f in (
         eliminated_by=Param("choice", "place", "eliminated bonus by place at the table or "
                             "by order of elimination", choices=("place", "order")),
         divisor=Param("decimal", Decimal(100), "table points are divided by this",
-                      **_DIVISOR),
+                      low=_DIVISOR_LOW, high=_DIVISOR_HIGH),
         five_seat_factor=Param("decimal", Decimal("1.25"), _FIVE.help, high=Decimal(10)),
         three_seat_factor=Param("decimal", Decimal("0.75"), _THREE.help, high=Decimal(10)),
         precision=Param("int", 4, _PRECISION.help), rounding=_ROUNDING), placement_bonus,

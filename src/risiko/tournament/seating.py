@@ -265,10 +265,9 @@ def expelled_before(tournament: Tournament, evening: Evening) -> dict[str, tuple
     """Players expelled from the tournament or the club (R10) on an earlier evening:
     ``{player: ("tournament", "2027-03-09")}`` (the level and the date)."""
     out: dict[str, tuple[str, str]] = {}
-    for e in sorted(tournament.evenings, key=lambda e: e.date):
-        if e.date >= evening.date:
-            break
-        for d in e.discipline:
+    earlier = (e for e in tournament.evenings if e.discipline and e.date < evening.date)
+    for e in sorted(earlier, key=lambda e: e.date):  # few have records: a season's checks
+        for d in e.discipline:                       # ask it for each of its evenings
             if d.level in ("tournament", "club") and d.player not in out:
                 out[d.player] = (d.level, e.date.isoformat())
     return out

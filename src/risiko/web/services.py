@@ -33,15 +33,14 @@ from typing import Any, TypeVar
 
 from django.db import models
 
-from risiko.faults import Fault
+from risiko.faults import RisikoError
 from risiko.names import name_key
 from risiko.tournament import commands as cmds
 from risiko.tournament import model as dm
 from risiko.web.auditlog.models import AuditEntry
 from risiko.web.auditlog.services import audit
-from risiko.web.core import faults as F
-from risiko.web.core.faults import ServiceError, as_faults, error_faults
-from risiko.web.core.limits import check_json, check_row
+from risiko.web.core.faults import ServiceError, error_faults
+from risiko.web.core.limits import check_json, check_row, check_text
 from risiko.web.core.repair import draw_players_key
 from risiko.web.core.writes import lock_tournament, write
 from risiko.web.evenings.models import Arrival, Evening
@@ -128,12 +127,6 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------------ stages
-def _stage_of(reason: Any) -> str:
-    if isinstance(reason, Fault):
-        return str(reason.subjects.get("stage", ""))
-    return str(reason).split(":", 1)[0]
-
-
 @write
 def seat_stage(
     t: Tournament, date: str | _dt.date, stage: str, *, chief_referee: str = "", who: str
@@ -141,25 +134,15 @@ def seat_stage(
     """Open the semifinal or final evening on ``date`` and seat it from the ranking (R18:
     semifinal tables 1, 2, 8, 9, 10 and 3..7; final = the finalists in seat-choice order).
     ServiceError with the reasons when the stage cannot be seated yet (results missing, a
-    tie straddling a cut without a draw of lots)."""
-    from risiko.tournament.finals import compute_stages
-
+    tie straddling a cut without a draw of lots): the command's
+    (:func:`risiko.tournament.commands.stage_tables`)."""
     lock_tournament(t.pk)
-    if stage not in ("semifinal", "final"):
-        raise ServiceError(cmds.NOT_A_STAGE(value=str(stage)[:40]))
-    stages = compute_stages(load_tournament(t))
-    if stage == "semifinal":
-        tables = stages.semifinal_tables
-    else:
-        tables = (stages.finalists,) if stages.finalists else None
-    if not tables:  # why: the pending reasons of that stage (all of them if none is)
-        pending = list(stages.pending)
-        why = [p for p in pending if _stage_of(p) == stage] or pending
-        kind = F.SEMIFINAL_NOT_READY if stage == "semifinal" else F.FINAL_NOT_READY
-        raise ServiceError(kind(tournament=t.name),
-                           *(as_faults(why) if why else [F.NOT_ENOUGH_RESULTS()]))
+    try:
+        tables = cmds.stage_tables(load_tournament(t), stage)
+    except RisikoError as err:
+        raise ServiceError(*err.faults) from None
     evening = open_evening(t, date, stage=stage, chief_referee=chief_referee, who=who)
-    set_tables(evening, [list(x) for x in tables], who=who)
+    set_tables(evening, tables, who=who)
     return evening
 
 
@@ -229,11 +212,47 @@ def _row(model: type[_M], **values: Any) -> _M:
     return model(**check_row(model, values))
 
 
+def insert_rows(model: Any, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Insert ``rows`` (values of ``columns``: integers, ids, short text and JSON, checked
+    already) into ``model``'s table with one ``executemany``; the columns not named take
+    their default (``created``: now). The path of the biggest imports (100,000 seats of a
+    club sheet): Django's ``bulk_create`` prepares every value of every row through its
+    field and costs ten times as much."""
+    from django.db import connection
+    from django.utils import timezone
+
+    named = [model._meta.get_field(c) for c in columns]
+    as_json = [i for i, f in enumerate(named) if isinstance(f, models.JSONField)]
+    rest = [f for f in model._meta.concrete_fields
+            if f not in named and not f.primary_key]
+    fixed = []
+    for f in rest:
+        value = timezone.now() if getattr(f, "auto_now_add", False) else f.get_default()
+        fixed.append(f.get_db_prep_save(value, connection))
+    qn = connection.ops.quote_name
+    names = ", ".join(qn(f.column) for f in (*named, *rest))
+    marks = ", ".join(["%s"] * (len(named) + len(rest)))
+    sql = f"INSERT INTO {qn(model._meta.db_table)} ({names}) VALUES ({marks})"
+    def values(r: Sequence[Any]) -> tuple[Any, ...]:
+        if not as_json:
+            return (*r, *fixed)
+        out = list(r)
+        for i in as_json:  # JSON as the database takes it (text, or jsonb)
+            out[i] = named[i].get_db_prep_save(out[i], connection)
+        return (*out, *fixed)
+
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, [values(r) for r in rows])
+
+
 def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.Evening],
-                    player: Callable[[str], Player], *, who: str, source: str) -> None:
+                    player: Callable[[str], Player], *, who: str, source: str,
+                    audit_each: bool = True) -> list[dict[str, Any]]:
     """Write ``evenings`` of ``domain`` (checked already) into ``t`` with bulk inserts:
     the evenings, their arrivals, tables, seats, results, penalties, appeals and
-    discipline; one audit entry per evening saying what it brought from ``source``."""
+    discipline. Returns what each evening brought (``date``, ``stage``, ``arrivals``,
+    ``tables``, ``results``, ``penalties``); ``audit_each``: also one audit entry per
+    evening saying it (from ``source``)."""
     row = _row
     rs = domain.ruleset
     new_rows = []
@@ -254,34 +273,36 @@ def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.
             recorded_by=who)
         for e in evenings for a in e.arrivals
     ])
-    GameTable.objects.bulk_create([
-        row(GameTable, evening_id=evening_of[e.date], number=number)
+    insert_rows(GameTable, ["evening", "number"], [
+        (evening_of[e.date], number)  # 1..the evening's tables
         for e in evenings for number in range(1, len(e.tables) + 1)
     ])
     table_of = {(ev, number): pk for pk, ev, number in GameTable.objects.filter(
         evening_id__in=evening_of.values()).values_list("pk", "evening_id", "number")}
-    seats: list[Seat] = []
-    results: list[TableResult] = []
+    seats: list[tuple[int, int, int, int]] = []
+    results: list[tuple[Any, ...]] = []
+    by = check_text("entered_by", who or "", 150)
     penalties: list[tuple[int, dm.Penalty, str, int | None]] = []
     for e in evenings:
         ev = evening_of[e.date]
         for number, tb in enumerate(e.tables, start=1):
             table_id = table_of[(ev, number)]
-            seats += [row(Seat, evening_id=ev, table_id=table_id, player=player(seated),
-                          position=pos)
+            seats += [(ev, table_id, player(seated).pk, pos)  # ids and 1..6 (checked)
                       for pos, seated in enumerate(tb.seats, start=1)]
-            named = {"winners": sorted(tb.winners), "eliminated": list(tb.eliminated)}
+            # the checked tournament's values: names of the table, whole scores, a sheet
+            # the library scored (its JSON as the library writes it)
+            named = (sorted(tb.winners), list(tb.eliminated), by)
             if tb.sheet is not None:
-                results.append(row(TableResult, table_id=table_id, sheet=tb.sheet.to_dict(),
-                                   abandoned=sorted(tb.abandoned), entered_by=who, **named))
+                results.append((table_id, tb.sheet.to_dict(), None, [],
+                                sorted(tb.abandoned), *named))
             elif tb.scores is not None:
-                results.append(row(TableResult, table_id=table_id, scores=dict(tb.scores),
-                                   risiko=sorted(tb.risiko), abandoned=sorted(tb.abandoned),
-                                   entered_by=who, **named))
+                results.append((table_id, None, dict(tb.scores), sorted(tb.risiko),
+                                sorted(tb.abandoned), *named))
             penalties += [(ev, pen, "table", table_id) for pen in tb.penalties]
         penalties += [(ev, pen, "ranking", None) for pen in e.penalties]
-    Seat.objects.bulk_create(seats)
-    TableResult.objects.bulk_create(results)
+    insert_rows(Seat, ["evening", "table", "player", "position"], seats)
+    insert_rows(TableResult, ["table", "sheet", "scores", "risiko", "abandoned", "winners",
+                              "eliminated", "entered_by"], results)
     penalty_rows = [
         row(Penalty, evening_id=ev, table_id=table_id, player=player(p.player), unit=unit,
             points=p.points, reason=p.reason, referee=p.referee,
@@ -300,17 +321,20 @@ def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.
             level=d.level, reason=d.reason, referee=d.referee, table_number=d.table)
         for e in evenings for d in e.discipline
     ])
-    entries = []
-    for e in evenings:
-        played = sum(1 for tb in e.tables if tb.sheet is not None or tb.scores is not None)
-        fines = len(e.penalties) + sum(len(tb.penalties) for tb in e.tables)
-        entries.append(AuditEntry(
+    brought = [{"date": e.date.isoformat(), "stage": e.stage, "arrivals": len(e.arrivals),
+                "tables": len(e.tables),
+                "results": sum(1 for tb in e.tables if tb.played),
+                "penalties": len(e.penalties) + sum(len(tb.penalties) for tb in e.tables)}
+               for e in evenings]
+    if audit_each:
+        AuditEntry.objects.bulk_create([AuditEntry(
             who=(who or "?")[:150], action="open evening", tournament=t.name[:120],
             target=f"{Evening._meta.label}:{evening_of[e.date]}",
-            summary=(f"{e.date} ({e.stage}) from {source}: {len(e.arrivals)} arrivals, "
-                     f"{len(e.tables)} tables, {played} results, {fines} penalties")[:300],
-            data={}))
-    AuditEntry.objects.bulk_create(entries)  # one entry per evening, one insert
+            summary=(f"{e.date} ({e.stage}) from {source}: {b['arrivals']} arrivals, "
+                     f"{b['tables']} tables, {b['results']} results, {b['penalties']} "
+                     "penalties")[:300],
+            data={}) for e, b in zip(evenings, brought, strict=True)])  # one insert
+    return brought
 
 
 @write
@@ -320,8 +344,9 @@ def import_sheet(t: Tournament, rows: Sequence[Any], *, who: str) -> list[Evenin
     date becomes a new qualifying evening, seated and scored as the sheet says (no
     arrivals: everyone on time), new players are registered. Checked first as a whole
     (:func:`risiko.tournament.clubsheet.apply_rows`: every fault names its row), so nothing
-    is written when one row is bad. Audit-logged: the players added, one entry per evening
-    and one for the sheet."""
+    is written when one row is bad. One audit entry for the import (action ``import
+    sheet``) naming the players it registered and what each evening brought; bulk inserts
+    (100,000 rows in seconds, ``bench/bench_import_sheet.py``)."""
     from risiko.tournament.clubsheet import apply_rows
     from risiko.web.selectors import load_tournament
 
@@ -333,16 +358,20 @@ def import_sheet(t: Tournament, rows: Sequence[Any], *, who: str) -> list[Evenin
         raise ServiceError(*error_faults(err)) from None
     dates = {r.date for r in rows}
     added = [e for e in changed.evenings if e.date in dates]
-    add_players(t, changed.player_names, who=who)
+    before = set(players_by_key(t))
+    add_players(t, changed.player_names, who=who, audit_each=False)
     known = players_by_key(t)
 
     def player(player_name: str) -> Player:
         found = known.get(name_key(player_name))
         return found if found is not None else entry_player(t, player_name)  # the refusal
 
-    _write_evenings(t, changed, added, player, who=who, source="a club sheet")
-    audit(who, "import sheet", t, t, f"{len(rows)} rows, {len(added)} evenings",
-          {"evenings": [e.date.isoformat() for e in added], "rows": len(rows)})
+    brought = _write_evenings(t, changed, added, player, who=who, source="a club sheet",
+                              audit_each=False)
+    new_players = [p.name for key, p in known.items() if key not in before]
+    audit(who, "import sheet", t, t,
+          f"{len(rows)} rows, {len(added)} evenings, {len(new_players)} new players",
+          {"evenings": brought, "rows": len(rows), "players": sorted(new_players)})
     return list(Evening.objects.filter(tournament=t, date__in=dates).order_by("date"))
 
 

@@ -67,12 +67,6 @@ NO_RESULT_YET = _k("no_result_yet", "evening {evening}, table {table}: enter the
 ALREADY_VOIDED = _k("already_voided", "penalty {penalty} is already voided")
 APPEAL_VOIDED = _k("appeal_voided", "penalty {penalty} was voided: there is nothing to appeal")
 
-# stages
-SEMIFINAL_NOT_READY = _k("semifinal_not_ready", "{tournament}: the semifinal cannot be seated "
-                         "yet", "R18")
-FINAL_NOT_READY = _k("final_not_ready", "{tournament}: the final cannot be seated yet", "R18")
-NOT_ENOUGH_RESULTS = _k("not_enough_results", "not enough results yet", "R18")
-
 # what is stored can always be read
 NOT_TEXT = _k("not_text", "{field}: text expected, not {value}")
 TOO_LONG = _k("too_long", "{field}: at most {limit} characters, not {length}")

@@ -39,11 +39,12 @@ def decide(t: Tournament, cmd: cmds.Command, *, evening: Any = None) -> cmds.App
     ``evening`` (the row the command changes; None: the tournament's own facts): a
     qualifying evening's command loads that evening's facts only (its checks read nothing
     else), a semifinal's or final's the whole tournament (the stages come from the
-    ranking, R18), as does a semifinal or final opened."""
+    ranking, R18), as does a semifinal or final opened and a change of format."""
     from risiko.web.selectors import load_tournament
 
     stage = evening.stage if evening is not None else getattr(cmd, "stage", "qualifying")
-    if isinstance(cmd, cmds.OpenEvening) and stage != "qualifying":
+    if isinstance(cmd, cmds.SetFormat) or (isinstance(cmd, cmds.OpenEvening)
+                                           and stage != "qualifying"):
         domain = load_tournament(t)
     elif evening is None:
         domain = load_tournament(t, facts_of=0)
@@ -182,12 +183,6 @@ def set_format(t: Tournament, format: Mapping[str, Any], *, committee: bool,
     when the recorded facts disagree with the new format (a semifinal already seated
     otherwise, ...). The same format again writes nothing. Audit-logged with the old and
     the new format."""
-    from dataclasses import replace
-
-    from risiko.tournament.checks import tournament_faults
-    from risiko.tournament.finals import compute_stages
-    from risiko.web.selectors import load_tournament
-
     lock_tournament(t.pk)
     t.refresh_from_db(fields=["format"])
     check_json("format", format)
@@ -206,10 +201,7 @@ def set_format(t: Tournament, format: Mapping[str, Any], *, committee: bool,
             raise ServiceError(F.FORMAT_COMMITTEE(tournament=t.name))
         if not reason:
             raise ServiceError(F.FORMAT_REASON(tournament=t.name))
-    domain = replace(load_tournament(t), format=fmt)
-    faults = list(tournament_faults(domain)) or list(compute_stages(domain).faults)
-    if faults:
-        raise ServiceError(*faults)
+    decide(t, cmds.SetFormat(new))
     old = t.format
     t.format = new
     t.save(update_fields=["format"])
@@ -220,37 +212,58 @@ def set_format(t: Tournament, format: Mapping[str, Any], *, committee: bool,
 
 
 @write
-def add_players(t: Tournament, names: Iterable[str], *, who: str) -> list[Player]:
+def add_players(t: Tournament, names: Iterable[str], *, who: str, audit_each: bool = True
+                ) -> list[Player]:
     """Register players in ``t``, in order: names in NFC with single spaces; a player the
     club knows (any tournament, the name however typed) is the same player; already
     registered ones are left as they are. ServiceError for an empty name, or a name that
-    is a registered player's written differently."""
+    is a registered player's written differently. One audit entry per player registered,
+    unless ``audit_each`` is False (an import's one entry names them)."""
     lock_tournament(t.pk)
     limit = Player._meta.get_field("name").max_length
-    out = []
-    order = t.entries.count()
+    cleaned = []
     for raw in names:
         name = clean_name(check_text("player", raw, None))
         if not name:
             raise ServiceError(cmds.EMPTY_NAME())
-        check_text("player", name, limit)
-        player = Player.objects.filter(key=name_key(name)).first()
-        entered = player is not None and t.entries.filter(player=player).exists()
-        if player is not None and entered and player.name != name:
-            raise ServiceError(F.PLAYER_TWIN({"player": name}, tournament=t.name,
-                                             twin=player.name))
-        if player is None:
-            try:
-                with transaction.atomic():
-                    player = create(Player, name=name)
-            except IntegrityError:  # created at the same moment by another request
-                player = Player.objects.get(key=name_key(name))
-        if not entered:
-            order += 1
-            create(Entry, tournament=t, player=player, order=order)
-            audit(who, "add player", t, player, player.name)
+        cleaned.append(check_text("player", name, limit))
+    # a few queries whatever the number of names (an import registers thousands)
+    known = _players_with_keys({name_key(n) for n in cleaned})
+    entered = set(t.entries.values_list("player_id", flat=True))
+    spelt = {name_key(n): n for n in reversed(cleaned)}  # the first spelling of each
+    missing = [Player(name=n, key=k) for k, n in spelt.items() if k not in known]
+    if missing:  # ignore_conflicts: one created at the same moment by another request
+        Player.objects.bulk_create(missing, ignore_conflicts=True)
+        known.update(_players_with_keys({p.key for p in missing}))
+    order = t.entries.count()
+    out: list[Player] = []
+    new: list[Player] = []
+    for name in cleaned:
+        player = known[name_key(name)]
+        if player.pk in entered:
+            if player.name != name:
+                raise ServiceError(F.PLAYER_TWIN({"player": name}, tournament=t.name,
+                                                 twin=player.name))
+        else:
+            entered.add(player.pk)
+            new.append(player)
         out.append(player)
+    Entry.objects.bulk_create([Entry(tournament=t, player=p, order=order + i)
+                               for i, p in enumerate(new, start=1)])
+    if audit_each:
+        for player in new:
+            audit(who, "add player", t, player, player.name)
     return out
+
+
+def _players_with_keys(keys: Iterable[str]) -> dict[str, Player]:
+    """The players of ``keys`` (name keys), by key (in batches: a query holds a few
+    hundred parameters on every database)."""
+    wanted = sorted(keys)
+    found: dict[str, Player] = {}
+    for start in range(0, len(wanted), 500):
+        found.update((p.key, p) for p in Player.objects.filter(key__in=wanted[start:start + 500]))
+    return found
 
 
 @write
