@@ -106,7 +106,7 @@ def main() -> None:
 
             try:
                 from risiko.tournament.commands import new_tournament
-            except ImportError:  # the code before issue 17, for a side-by-side run
+            except ImportError:  # the code before commands.py, for a side-by-side run
                 from risiko.tournament.edit import new_tournament  # type: ignore
 
             season = Path(tmp) / "season.json"

@@ -19,7 +19,8 @@ from risiko.odds import MAX_ARMIES, attack_odds, odds_table
 from risiko.position import parse_position
 from risiko.record import RecordError, parse_record
 from risiko.sheet import SheetError, parse_sheet_text
-from risiko.tournament import edit, parse_season
+from risiko.tournament import parse_season
+from risiko.tournament.commands import OpenEvening, apply
 from risiko.tournament.model import EVENING_YEARS, Evening
 from risiko.tournament.season import SeasonError, parse_season_text
 from risiko.tournament.standings import compute_standings
@@ -116,14 +117,14 @@ def test_evening_dates_outside_the_club_years_are_refused_by_the_library() -> No
     t = parse_season(SEASON)
     for day in ("9999-12-31", "1999-12-31", "2100-01-01"):
         with pytest.raises(InvalidInputError) as err:
-            edit.open_evening(t, day)
+            apply(t, OpenEvening(day))
         fault = err.value.faults[0]
         assert (fault.code, fault.params) == ("time.evening_date_range",
                                               {"date": day, "low": 2000, "high": 2099})
         assert f"non il {day}" in fault.message("it")
-    assert [e.date for e in edit.open_evening(t, "2099-12-31").evenings][-1] == dt.date(
+    assert [e.date for e in apply(t, OpenEvening("2099-12-31")).evenings][-1] == dt.date(
         2099, 12, 31)
-    assert edit.open_evening(t, "2000-01-01").evenings[0].date == dt.date(2000, 1, 1)
+    assert apply(t, OpenEvening("2000-01-01")).evenings[0].date == dt.date(2000, 1, 1)
 
 
 def test_a_season_file_with_an_evening_on_9999_12_31_names_the_evening() -> None:

@@ -73,7 +73,7 @@ def test_refusals_are_said_in_italian_and_nothing_is_saved(page, evening, live_s
         "'09:15' sarebbe un orario del mattino: intendevi 21:15?")
     expect(row.locator(".status")).to_contain_text("non ancora arrivato")
 
-    # Seating by hand: Alba at both tables (service.seated_twice).
+    # Seating by hand: Alba at both tables (tournament.seated_twice).
     page.goto(base + "tavoli/")
     page.get_by_role("heading", name="Tavoli a mano").click()  # opens its <details>
     form = page.locator("form").filter(has=page.locator("textarea[name=tables]"))
@@ -90,7 +90,7 @@ def test_refusals_are_said_in_italian_and_nothing_is_saved(page, evening, live_s
         scores.locator(f"input[name=score_{i}]").fill(str(score))
     scores.locator("button[type=submit]").click()
     expect(page.locator(".errorlist").first).to_contain_text(
-        "tavolo 1: Alba totalizza 130, più del punteggio massimo di tavolo di 100 (R1)")
+        "tavolo 1: Alba ha 130 punti, più del massimo punteggio di tavolo di 100 (R1)")
 
     # A sheet for table 1 naming a territory that is not on the board.
     page.goto(base + "tavolo/1/")
@@ -112,7 +112,7 @@ def test_refusals_are_said_in_italian_and_nothing_is_saved(page, evening, live_s
     pen.locator("input[name=referee]").fill("R")
     pen.locator("button[type=submit]").click()
     expect(page.locator(".errorlist").first).to_contain_text(
-        "Bice: una sanzione è di punti negativi, non 5")
+        "penalità per Bice di 5 punti")
 
     # Nothing of it was saved: no arrival, no result, no penalty, the seating as it was.
     assert not Arrival.objects.filter(evening=e).exists()

@@ -46,6 +46,11 @@ commands = st.one_of(
               st.sampled_from(["warning", "table", "tournament", "expelled"]),
               st.one_of(st.none(), st.integers(1, 3))),
     st.tuples(st.just("carry"), name, st.integers(0, 30)),
+    st.tuples(st.just("draw"), st.sampled_from(["semifinal", "final", "qualifying"]),
+              st.lists(name, min_size=1, max_size=3)),
+    st.tuples(st.just("appeal"), st.sampled_from(["upheld", "reduced", "annulled", "x"]),
+              st.integers(-12, 1)),
+    st.tuples(st.just("abandon"), date, st.integers(1, 2), name),
 )
 
 
@@ -56,6 +61,16 @@ def _run(t, cmd) -> None:
         return
     if kind == "carry":
         services.set_carry_over(t, args[0], args[1], referee="R", who=WHO)
+        return
+    if kind == "draw":
+        services.record_draw(t, args[0], args[1], referee="R", who=WHO)
+        return
+    if kind == "appeal":
+        from risiko.web.results.models import Penalty
+
+        pen = Penalty.objects.filter(evening__tournament=t).order_by("-pk").first()
+        if pen is not None:
+            services.decide_appeal(pen, args[0], points=args[1], referee="R", who=WHO)
         return
     e = services.get_evening(t, args[0])
     if kind == "arrive":
@@ -76,6 +91,8 @@ def _run(t, cmd) -> None:
     elif kind == "penalty":
         services.add_penalty(e, args[1], args[2], unit=args[3], reason="x", referee="R",
                              who=WHO)
+    elif kind == "abandon":
+        services.mark_abandoned(services.get_table(e, args[1]), args[2], who=WHO)
     elif kind == "discipline":
         services.add_discipline(e, args[1], args[2], reason="x", referee="R",
                                 table_number=args[3], who=WHO)
@@ -131,3 +148,24 @@ def test_a_format_parameter_out_of_range_is_refused_at_the_database_doors(parame
             door()
         faults = [f for f in err.value.faults if f.code == "format.bad_ranking_parameter"]
         assert faults and faults[0].params["parameter"] == parameter, err.value.faults
+
+
+def test_an_appeal_is_checked_against_its_own_penalty():
+    """The command numbers penalties as the season file does (each evening's table
+    penalties, then its ranking penalties); the database finds its penalty's number so: a
+    ranking penalty of -10 entered first, a table penalty of -3, a ranking one of -6. Reduced
+    to -8: within -10 < -8 <= 0 for the first, outside -6 < x <= 0 for the third."""
+    t = services.create_tournament("Ricorsi", who=WHO)
+    services.add_players(t, NAMES[:5], who=WHO)
+    e = services.open_evening(t, DATES[0], who=WHO)
+    services.set_tables(e, [NAMES[:5]], who=WHO)
+    first = services.add_penalty(e, "Alba", -10, unit="ranking", reason="x", referee="R",
+                                 who=WHO)
+    services.add_penalty(e, "Bice", -3, unit="table", reason="x", referee="R", who=WHO)
+    third = services.add_penalty(e, "Ciro", -6, unit="ranking", reason="x", referee="R",
+                                 who=WHO)
+    services.decide_appeal(first, "reduced", points=-8, referee="R", who=WHO)
+    with pytest.raises(services.ServiceError) as err:
+        services.decide_appeal(third, "reduced", points=-8, referee="R", who=WHO)
+    assert err.value.fault.code == "tournament.appeal_range"
+    assert (err.value.fault.subjects["player"], err.value.fault.params["points"]) == ("Ciro", -6)
