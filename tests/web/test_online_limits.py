@@ -214,3 +214,11 @@ def test_leave_in_play_brings_the_stand_in_at_once() -> None:
         "# Anna left the table: a bot plays for him until back")
     assert Deadline.objects.filter(table=table, kind="bot", seat=1, guard=table.seq,
                                    fired=None).exists()
+
+
+def test_the_remote_bot_client_sends_its_servers_origin() -> None:
+    """The origin the server accepts: the scheme (ws → http, wss → https), host and port."""
+    from risiko.online.client import TableClient
+
+    assert TableClient("ws://127.0.0.1:8000/ws/online/abc/").origin == "http://127.0.0.1:8000"
+    assert TableClient("wss://club.example/ws/online/abc/").origin == "https://club.example"

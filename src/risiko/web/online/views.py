@@ -180,9 +180,10 @@ def _deliver(outbox: services.Outbox | None) -> None:
 
 
 @require_POST
-@once
 def join(request: HttpRequest, code: str) -> HttpResponse:
-    """Sit down: as the logged-in member, or as a guest with a name (a secret link)."""
+    """Sit down: as the logged-in member, or as a guest with a name (a secret link). A form
+    sent twice sits once without a one-time token: one seat per user and per browser
+    session (:func:`services.join`, behind constraints), the second post is refused."""
     table = get_object_or_404(OnlineTable, code=code)
     as_member = request.POST.get("as") == "member"
     if not request.session.session_key:
