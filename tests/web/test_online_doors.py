@@ -139,3 +139,39 @@ def test_the_online_forms_carry_a_one_time_token_and_a_form_sent_twice_writes_on
     table = OnlineTable.objects.get(name="Serata")
     page = browser.get(reverse("online_table", args=[table.code])).content.decode()
     assert page.count('name="once"') == 1  # start (a join is once by its seat rule)
+
+
+def _anonymous_with_session(live_server: Any) -> Any:
+    """A browser without a login that already holds a session (its cookie)."""
+    from importlib import import_module
+
+    from concurrency_kit import Session
+    from django.conf import settings
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store.create()
+    browser = Session.logged_in(live_server.url)
+    browser.cookies[settings.SESSION_COOKIE_NAME] = store.session_key
+    return browser
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("who", ["user", "session"])
+def test_eight_joins_at_the_same_instant_sit_one_seat(live_server: Any, who: str) -> None:
+    """One login (as a guest under eight names), or one browser session, posts the join
+    form 8 times at the same instant at a 6-seat table: one seat taken, the other 7 told
+    (the constraints behind the rule, SQLite and PostgreSQL)."""
+    from concurrency_kit import Session, fire
+
+    table = services.create_table(name="Prova", seats=6, who="test",
+                                  settings={"clock_seconds": 0})
+    if who == "user":
+        browser = Session.logged_in(live_server.url,
+                                    User.objects.create_user("anna", password=PASSWORD))
+    else:
+        browser = _anonymous_with_session(live_server)
+    answers = fire(browser, reverse("online_join", args=[table.code]),
+                   [{"as": "guest", "guest_name": f"Ospite {i}"} for i in range(8)])
+    assert [a.status for a in answers] == [302] * 8  # each back to the table page
+    taken = OnlineSeat.objects.filter(table=table).exclude(kind="open")
+    assert taken.count() == 1
