@@ -175,3 +175,13 @@ def test_eight_joins_at_the_same_instant_sit_one_seat(live_server: Any, who: str
     assert [a.status for a in answers] == [302] * 8  # each back to the table page
     taken = OnlineSeat.objects.filter(table=table).exclude(kind="open")
     assert taken.count() == 1
+
+
+def test_an_invitation_for_a_name_with_a_nul_byte_is_no_player_not_a_500() -> None:
+    User.objects.create_user("comitato", password=PASSWORD).groups.add(
+        Group.objects.get_or_create(name="committee")[0])
+    committee = Client()
+    committee.login(username="comitato", password=PASSWORD)
+    r = committee.post(reverse("online_invites"), {"player": "Da\x00rio"})
+    assert r.status_code == 200 and r.context["error"] and r.context["link"] is None
+    assert not MemberInvite.objects.exists()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import secrets
+import unicodedata
 from typing import Any
 
 import segno
@@ -275,7 +276,9 @@ def invites(request: HttpRequest) -> HttpResponse:
     error = None
     if request.method == "POST":
         name = str(request.POST.get("player") or "").strip()
-        player = Player.objects.filter(name=name).first()
+        # a NUL byte would be a 500 on PostgreSQL: no player has a control character
+        player = (None if any(unicodedata.category(c) == "Cc" for c in name)
+                  else Player.objects.filter(name=name).first())
         if player is None:
             error = _("No player named %(name)s.") % {"name": name}
         elif Member.objects.filter(player=player).exists():
