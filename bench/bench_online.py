@@ -46,7 +46,11 @@ def _env(data_dir: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(DATABASE_URL=PG, REDIS_URL=REDIS, RISIKO_DATA_DIR=data_dir,
                RISIKO_SECRET_KEY="bench-" + "x" * 40, DJANGO_SETTINGS_MODULE="risiko.web.settings",
-               RISIKO_CHANNELS_PREFIX=f"bench-{os.getpid()}")
+               RISIKO_CHANNELS_PREFIX=f"bench-{os.getpid()}",
+               # the limits of a table socket, set here (not the defaults): every socket of
+               # the run comes from 127.0.0.1, one per seat; the bots may act without pause
+               RISIKO_ONLINE_SOCKETS_PER_ADDRESS="100000", RISIKO_ONLINE_SOCKETS_PER_USER="4",
+               RISIKO_ONLINE_MESSAGES_PER_SECOND="1000", RISIKO_ONLINE_MESSAGE_BURST="1000")
     return env
 
 

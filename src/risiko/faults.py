@@ -239,7 +239,7 @@ FIELDS = (
     "format", "format_params", "penalised", "penalties", "penalty points", "phoned_at",
     "player", "players", "points", "position", "reason", "ruleset", "ruleset version",
     "schedule", "scores", "seat", "season", "seed", "sheet", "state", "table name",
-    "table number", "table score", "table_number", "tournament", "your name",
+    "table number", "table score", "table_number", "tournament", "username", "your name",
 )
 define_words("field", FIELDS)
 

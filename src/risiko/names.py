@@ -22,9 +22,9 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-from .faults import InvalidInputError, define
+from .faults import Fault, InvalidInputError, define
 
-__all__ = ["clean_name", "key_values", "name_key", "same_name", "search_key"]
+__all__ = ["clean_name", "key_values", "name_faults", "name_key", "same_name", "search_key"]
 
 
 def clean_name(name: str) -> str:
@@ -48,6 +48,57 @@ def search_key(text: str) -> str:
 def same_name(a: str, b: str) -> bool:
     """True when ``a`` and ``b`` are the same name however typed."""
     return name_key(a) == name_key(b)
+
+
+# ---------------------------------------------------------------------------- a name held
+
+NAME_INVISIBLE = define("name.invisible", "",
+                        "{field}: invisible characters and writing-direction marks are not "
+                        "allowed")
+NAME_NO_LETTER = define("name.no_letter", "", "{field}: a name needs a letter or a digit")
+NAME_MARKUP = define("name.markup", "", "{field}: the characters < and > are not allowed")
+NAME_LOOKALIKE = define("name.lookalike", "",
+                        "{field}: {word!r} mixes look-alike letters (another alphabet, "
+                        "full-width or styled letters)")
+#: letters that show as nothing (Hangul fillers, the Braille blank)
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: alphabets whose letters look like Latin ones ("Аnna" with a Cyrillic А)
+_LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC"})
+
+
+def name_faults(name: str, field: str) -> list[Fault]:
+    """What keeps ``name`` (cleaned: :func:`clean_name`) from being a name others read as
+    it is: an invisible or writing-direction character (zero-width space, right-to-left
+    override: Unicode's format characters, blank letters), no letter or digit at all, HTML's
+    ``<`` ``>``, a word mixing look-alike alphabets (Latin with Cyrillic or Greek) or
+    full-width and styled letters. ``field``: the field's label, said in the message.
+
+    >>> name_faults("Luè Rossi", "your name") + name_faults("Ёлка", "your name")
+    []
+    >>> [f.code for f in name_faults("\u200b\u200b", "your name")]
+    ['name.invisible', 'name.no_letter']
+    >>> [f.code for f in name_faults("Anna\u202e", "your name")]
+    ['name.invisible']
+    >>> [f.code for f in name_faults("\u0410nna <b>", "your name")]
+    ['name.markup', 'name.lookalike']
+    >>> [f.code for f in name_faults("\uff21nna", "your name")]  # a full-width A
+    ['name.lookalike']
+    """
+    faults = []
+    if any(unicodedata.category(c) == "Cf" or c in _BLANK for c in name):
+        faults.append(NAME_INVISIBLE(field=field))
+    if not any(c.isalnum() and c not in _BLANK for c in name):
+        faults.append(NAME_NO_LETTER(field=field))
+    if "<" in name or ">" in name:
+        faults.append(NAME_MARKUP(field=field))
+    for word in name.split():
+        scripts = {unicodedata.name(c, "?").split(" ")[0] for c in word if c.isalpha()}
+        styled = any(c.isalpha() and c not in _BLANK and unicodedata.normalize("NFKC", c) != c
+                     for c in word)
+        if styled or len(scripts & _LOOKALIKE_SCRIPTS) > 1:
+            faults.append(NAME_LOOKALIKE(field=field, word=word))
+            break
+    return faults
 
 
 # ---------------------------------------------------------------------------- NAME=VALUE

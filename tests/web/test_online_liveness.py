@@ -343,3 +343,59 @@ def test_an_exception_in_a_handler_disconnects_then_is_raised(monkeypatch: Any) 
         return spy
 
     _disconnected(table, asyncio.run(go()))
+
+
+def test_a_tournament_members_socket_dying_leads_to_the_r13_request(settings: Any) -> None:
+    """At a tournament table (clock 60 s, grace 1 s, absence limit 1 s) Alba's socket (her
+    member's session) ends on a frame that is not JSON: she is absent, never given a bot;
+    her grace ends (her turns time out, R11), then the referee is asked to declare R13."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from risiko.web import services as club
+    from risiko.web.online.models import Member
+
+    names = ["Alba", "Bice", "Ciro"]
+    t = club.create_tournament("Online R13", who="t")
+    club.add_players(t, names, who="t")
+    ev = club.open_evening(t, "2027-03-02", who="t")
+    club.set_tables(ev, [names], who="t")
+    (table,) = services.open_evening(ev, who="arbitro", settings={
+        "clock_seconds": 60, "grace_seconds": 1, "absence_limit_seconds": 1})
+    users = {}
+    for n in names:
+        users[n] = User.objects.create_user(n.lower(), password="x")
+        Member.objects.create(user=users[n], player=club.entry_player(t, n))
+        services.join(table.pk, user=users[n])
+    browser = Client()
+    browser.force_login(users["Alba"])
+    cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+    async def go() -> None:
+        from test_online_ws import WebsocketCommunicator
+
+        comm = WebsocketCommunicator(
+            application, f"/ws/online/{table.code}/?lang=en",
+            headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"),
+                     (b"cookie", cookie.encode())])
+        ok, _ = await comm.connect(timeout=5)
+        assert ok
+        welcome = checked(await comm.receive_json_from(timeout=5))
+        assert (welcome["role"], welcome["seat"]) == ("seat", 1)
+        await comm.send_to(text_data="{not json")
+        for _ in range(20):
+            if (await comm.receive_output(timeout=5))["type"] == "websocket.close":
+                break
+        await comm.wait(timeout=5)
+
+    asyncio.run(go())
+    alba = OnlineSeat.objects.get(table=table, position=1)
+    assert alba.connections == 0 and alba.absent_since is not None
+    grace = Deadline.objects.get(table=table, kind="grace_end", seat=1, guard=alba.absence_epoch)
+    services.fire(grace.pk)
+    alba.refresh_from_db()
+    assert not alba.stand_in  # never a bot for a member at a tournament table
+    limit = Deadline.objects.get(table=table, kind="absence_limit", seat=1)
+    services.fire(limit.pk)
+    alba.refresh_from_db()
+    assert alba.r13_requested

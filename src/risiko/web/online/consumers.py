@@ -114,6 +114,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     seated: bool = False
     claimed: tuple[str, str] | None = None
     left: bool = False
+    leaving: asyncio.Task[None] | None = None
     bucket: limits.Bucket
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -126,11 +127,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             log.info("online table %s: the client went away (%s)", self.table_id or "-",
                      type(e).__name__)
         finally:
-            task = asyncio.ensure_future(self._leave())
-            _LEAVING.add(task)
-            task.add_done_callback(_LEAVING.discard)
             with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.shield(task)  # cancelled again: the disconnection goes on
+                await self._leave()  # cancelled again: the disconnection goes on
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` (a trip to a worker
@@ -187,12 +185,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self._leave()
 
     async def _leave(self) -> None:
-        """The disconnection, once however the socket ended: first what this process
-        counts (the seat stops beating: if the rest fails, the sweep makes it absent), then
-        the groups left and the seat's connection closed (its grace period, R11, R13)."""
-        if self.left:
-            return
+        """The disconnection, once however the socket ended, in a task of its own that a
+        cancellation of the socket's task does not stop (:meth:`_disconnection`)."""
         self.left = True
+        if self.leaving is None:
+            self.leaving = asyncio.ensure_future(self._disconnection())
+            _LEAVING.add(self.leaving)
+            self.leaving.add_done_callback(_LEAVING.discard)
+        await asyncio.shield(self.leaving)
+
+    async def _disconnection(self) -> None:
+        """First what this process counts (the seat stops beating: if the rest fails, the
+        sweep makes it absent), then the groups left and the seat's connection closed (its
+        grace period, R11, R13)."""
         if self.claimed is not None:
             limits.release(*self.claimed)
             self.claimed = None

@@ -50,6 +50,11 @@ BY_USER: collections.Counter[str] = collections.Counter()
 BY_ADDRESS: collections.Counter[str] = collections.Counter()
 
 
+def clock() -> float:
+    """Seconds, for the buckets (``time.monotonic``; a test stops it here, not the loop's)."""
+    return time.monotonic()
+
+
 def _setting(name: str, default: float) -> float:
     return float(getattr(settings, name, default))
 
@@ -71,11 +76,11 @@ class Bucket:
         self.rate = _setting("RISIKO_ONLINE_MESSAGES_PER_SECOND", 20) if rate is None else rate
         self.burst = _setting("RISIKO_ONLINE_MESSAGE_BURST", 60) if burst is None else burst
         self.level = self.burst
-        self.at = time.monotonic() if now is None else now
+        self.at = clock() if now is None else now
 
     def take(self, now: float | None = None) -> bool:
         """One message: True when the allowance has it (it is spent), else False."""
-        now = time.monotonic() if now is None else now
+        now = clock() if now is None else now
         self.level = min(self.burst, self.level + (now - self.at) * self.rate)
         self.at = now
         if self.level < 1:
@@ -177,12 +182,13 @@ class SameOriginValidator(OriginValidator):  # type: ignore[misc]
     referee's cookie was accepted)."""
 
     def __init__(self, application: Any) -> None:
-        allowed = list(settings.ALLOWED_HOSTS)
-        if settings.DEBUG and not allowed:
-            allowed = ["localhost", "127.0.0.1", "[::1]"]
-        super().__init__(application, allowed)
+        super().__init__(application, [])
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        allowed = list(settings.ALLOWED_HOSTS)  # read now (as Django reads it per request)
+        if settings.DEBUG and not allowed:
+            allowed = ["localhost", "127.0.0.1", "[::1]"]
+        self.allowed_origins = allowed
         origin = dict(scope.get("headers") or []).get(b"origin")
         if origin is not None and not same_origin(scope, origin.decode("latin-1")):
             from channels.security.websocket import WebsocketDenier

@@ -84,6 +84,9 @@ class OnlineSeat(models.Model):
     )
     guest_name = models.CharField(max_length=80, blank=True)
     token_hash = models.CharField(max_length=64, blank=True)
+    #: SHA-256 of the browser session that took the seat as a guest: one seat per browser
+    #: session per table (a logged-in user's is ``user``)
+    session_hash = models.CharField(max_length=64, blank=True)
     bot = models.CharField(max_length=16, blank=True)
     connections = models.IntegerField(default=0)
     #: the last time a worker holding a connection of this seat said it is alive: a seat
@@ -105,6 +108,10 @@ class OnlineSeat(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["token_hash"], condition=~Q(token_hash=""), name="online_one_token"
+            ),
+            models.UniqueConstraint(
+                fields=["table", "session_hash"], condition=~Q(session_hash=""),
+                name="online_one_seat_per_session",
             ),
         ]
 

@@ -32,7 +32,7 @@ from risiko.actions import Abandon, Action, CallLastRounds, EndGame, Timeout, Wi
 from risiko.fair import commitment, format_skipped, new_seed
 from risiko.faults import Fault, IllegalActionError, RisikoError, define
 from risiko.game import Game
-from risiko.names import clean_name
+from risiko.names import clean_name, name_faults
 from risiko.online import adapter
 from risiko.record import write_record
 from risiko.ruleset import get_ruleset
@@ -108,12 +108,17 @@ BOTS = ("random", "heuristic")
 
 def checked_name(text: str, field: str, most: int) -> str:
     """``text`` as a name (:func:`risiko.names.clean_name`); OnlineError when it holds a
-    control character (NUL, ...) or is longer than ``most`` characters: nothing is cut."""
+    control character (NUL, ...), is longer than ``most`` characters (nothing is cut) or
+    breaks the names rules (:func:`risiko.names.name_faults`: invisible characters only,
+    a right-to-left override, HTML, look-alike letters). An empty name is the caller's."""
     name = clean_name(text)
     if any(unicodedata.category(c) == "Cc" for c in name):
         raise OnlineError(NAME_CONTROL(field=field))
     if len(name) > most:
         raise OnlineError(NAME_TOO_LONG(field=field, most=most, count=len(name)))
+    faults = name_faults(name, field) if name else []
+    if faults:
+        raise OnlineError(*faults)
     return name
 
 
@@ -751,21 +756,27 @@ def create_table(
 
 def join(
     table_id: int, *, user: AbstractBaseUser | AnonymousUser | None = None,
-    guest_name: str | None = None, position: int | None = None,
+    guest_name: str | None = None, position: int | None = None, session_key: str | None = None,
 ) -> tuple[OnlineSeat, str | None, Outbox]:
     """Take a seat: a member (logged in, tied to a player) or a guest by name; returns the
-    seat, the guest's secret token (None for a member) and the outbox. The last open seat
-    taken starts the game. OnlineError: seat taken, table full, name taken, not a member."""
+    seat, the guest's secret token (None for a member) and the outbox. One seat per table
+    for a logged-in user (as a member or as a guest: the seat keeps ``user``) and for a
+    browser session (``session_key``: its hash is kept), each behind a constraint. The last
+    open seat taken starts the game. OnlineError: seat taken, table full, name taken, not a
+    member, already seated."""
     now = timezone.now()
+    session = token_hash(session_key) if session_key else ""
     with transaction.atomic():
         table = OnlineTable.objects.select_for_update().get(pk=table_id)
         seats = _seats(table)
         member = None
         if user is not None and user.is_authenticated:
             member = Member.objects.filter(user_id=user.pk).select_related("player").first()
-            mine = [x for x in seats if x.user_id == user.pk]
-            if mine:
-                raise OnlineError(ALREADY_SEATED(seat=mine[0].position))
+        mine = [x for x in seats if x.kind != "open" and (
+            (user is not None and user.is_authenticated and x.user_id == user.pk)
+            or (session and x.session_hash == session))]
+        if mine:
+            raise OnlineError(ALREADY_SEATED(seat=mine[0].position))
         if table.kind == "tournament":
             if member is None:
                 raise OnlineError(NOT_MEMBER())
@@ -799,8 +810,15 @@ def join(
                 raise OnlineError(NAME_TAKEN({"player": name}))
             token = secrets.token_urlsafe(24)
             target.kind, target.guest_name, target.token_hash = "guest", name, token_hash(token)
+            target.session_hash = session
+            if user is not None and user.is_authenticated:
+                target.user_id = user.pk  # one seat per logged-in user, a guest's too
         target.joined = now
-        target.save()
+        try:
+            with transaction.atomic():
+                target.save()
+        except IntegrityError:  # the constraints behind the check above
+            raise OnlineError(ALREADY_SEATED(seat=target.position)) from None
         if table.kind == "tournament" and table.game_table is not None:
             _arrival(table, target, now)
         outbox = Outbox(table.pk)
@@ -1233,7 +1251,7 @@ def leave(table_id: int, position: int, now: dt.datetime | None = None) -> Outbo
         if table.status == "lobby":
             if table.kind != "casual" or seat.kind not in ("guest", "member"):
                 return None
-            seat.kind, seat.guest_name, seat.token_hash = "open", "", ""
+            seat.kind, seat.guest_name, seat.token_hash, seat.session_hash = "open", "", "", ""
             seat.user, seat.player, seat.joined = None, None, None
             seat.save()
             _broadcast(table, None, _seats(table), [], outbox)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import secrets
+import unicodedata
 from typing import Any
 
 import segno
@@ -26,6 +27,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from risiko.faults import Fault, RisikoError
 from risiko.online import adapter
 from risiko.web import services as club
+from risiko.web.core.tokens import once
 from risiko.web.players.models import Player
 from risiko.web.site.permissions import committee_required, is_referee, referee_required
 
@@ -102,6 +104,7 @@ def _clock_seconds(value: Any) -> int:
 
 @login_required
 @require_POST
+@once
 def create(request: HttpRequest) -> HttpResponse:
     """Create a casual table from the lobby's form; a bad value is refused by its label, in
     the page's language, and nothing is written."""
@@ -169,21 +172,26 @@ async def _send(outbox: services.Outbox | None) -> None:
 
 
 def _deliver(outbox: services.Outbox | None) -> None:
-    """Send an outbox from a synchronous view."""
+    """Send an outbox from a synchronous view, once the view's transaction (its one-time
+    token's, :func:`once`) has committed: a client that reads on receiving it sees it."""
     from asgiref.sync import async_to_sync
 
     if outbox is not None and outbox.messages:
-        async_to_sync(_send)(outbox)
+        transaction.on_commit(lambda: async_to_sync(_send)(outbox))
 
 
 @require_POST
 def join(request: HttpRequest, code: str) -> HttpResponse:
-    """Sit down: as the logged-in member, or as a guest with a name (a secret link)."""
+    """Sit down: as the logged-in member, or as a guest with a name (a secret link). A form
+    sent twice sits once without a one-time token: one seat per user and per browser
+    session (:func:`services.join`, behind constraints), the second post is refused."""
     table = get_object_or_404(OnlineTable, code=code)
     as_member = request.POST.get("as") == "member"
+    if not request.session.session_key:
+        request.session.save()  # a key for this browser: one seat per browser session
     try:
         _seat, token, outbox = services.join(
-            table.pk, user=request.user if as_member else None,
+            table.pk, user=request.user, session_key=request.session.session_key,
             guest_name=None if as_member else str(request.POST.get("guest_name") or ""))
     except RisikoError as e:
         from django.contrib import messages
@@ -213,6 +221,7 @@ def seat_link(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@once
 def start(request: HttpRequest, code: str) -> HttpResponse:
     """Start a casual table now: bots take the free seats."""
     table = get_object_or_404(OnlineTable, code=code)
@@ -260,13 +269,16 @@ def record(request: HttpRequest, code: str) -> HttpResponse:
 # ---------------------------------------------------------------------------- members
 @committee_required
 @require_http_methods(["GET", "POST"])
+@once
 def invites(request: HttpRequest) -> HttpResponse:
     """The committee invites a member: a one-time link tied to his player record."""
     link = None
     error = None
     if request.method == "POST":
         name = str(request.POST.get("player") or "").strip()
-        player = Player.objects.filter(name=name).first()
+        # a NUL byte would be a 500 on PostgreSQL: no player has a control character
+        player = (None if any(unicodedata.category(c) == "Cc" for c in name)
+                  else Player.objects.filter(name=name).first())
         if player is None:
             error = _("No player named %(name)s.") % {"name": name}
         elif Member.objects.filter(player=player).exists():
@@ -285,7 +297,28 @@ def invites(request: HttpRequest) -> HttpResponse:
     })
 
 
+def _username_errors(username: str) -> list[str]:
+    """What is wrong with a new member's username, in the page's language, before any
+    query (a NUL byte is a 500 on PostgreSQL): the names rules of the rest of the product
+    (:func:`services.checked_name`: control characters, length, invisible characters, a
+    right-to-left override, HTML, look-alike letters), then Django's own (150 characters,
+    letters, digits and @ . + - _)."""
+    if not username:
+        return [_("Choose another username.")]
+    field = User._meta.get_field("username")
+    try:
+        services.checked_name(username, "username", int(field.max_length or 150))
+    except RisikoError as e:
+        return e.messages(_lang())
+    try:
+        field.run_validators(username)
+    except ValidationError as e:
+        return list(e.messages)
+    return []
+
+
 @require_http_methods(["GET", "POST"])
+@once
 def accept(request: HttpRequest, token: str) -> HttpResponse:
     """A member opens his invitation: username and password; the account is his player's."""
     invite = MemberInvite.objects.filter(token_hash=services.token_hash(token)).select_related(
@@ -296,7 +329,8 @@ def accept(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         username = str(request.POST.get("username") or "").strip()
         p1, p2 = str(request.POST.get("password1") or ""), str(request.POST.get("password2") or "")
-        if not username or User.objects.filter(username=username).exists():
+        errors.extend(_username_errors(username))
+        if not errors and User.objects.filter(username=username).exists():
             errors.append(_("Choose another username."))
         if p1 != p2:
             errors.append(_("The two passwords differ."))
@@ -345,6 +379,7 @@ def evening_arrive(request: HttpRequest, slug: str, date: str) -> HttpResponse:
 
 @referee_required
 @require_http_methods(["GET", "POST"])
+@once
 def evening(request: HttpRequest, slug: str, date: str) -> HttpResponse:
     """An online evening of a tournament: one online table per seated table."""
     try:

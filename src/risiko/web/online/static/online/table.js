@@ -8,6 +8,7 @@
   var code = root.dataset.code, token = root.dataset.token || "", lang = root.dataset.lang || "it";
   var ws = null, st = { seq: -1 }, me = { role: null, seat: null }, sel = null, mode = "";
   var prefix = Math.random().toString(36).slice(2, 10), counter = 0, clockBase = null;
+  var closing = null;  /* the server said why it closes (an error's close code, or bye) */
   var $ = function (id) { return document.getElementById(id); };
 
   function send(m) { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(m)); } }
@@ -20,7 +21,12 @@
     ws = new WebSocket(url);
     $("ot-conn").textContent = T.connecting;
     ws.onopen = function () { $("ot-conn").textContent = ""; };
-    ws.onclose = function () { $("ot-conn").textContent = T.reconnecting; setTimeout(connect, 1000); };
+    ws.onclose = function () {
+      if (closing === "bye") { $("ot-conn").textContent = ""; return; }  /* we left */
+      var wait = closing ? 10000 : 1000;  /* a limit: do not knock again at once */
+      closing = null;
+      $("ot-conn").textContent = T.reconnecting; setTimeout(connect, wait);
+    };
     ws.onmessage = function (e) { handle(JSON.parse(e.data)); };
   }
 
@@ -43,6 +49,8 @@
     else if (m.type === "refused") { showFaults(m.faults); }
     else if (m.type === "ack") { showFaults([]); }
     else if (m.type === "odds_result") { showOdds(m); }
+    else if (m.type === "error") { if (m.faults) { showFaults(m.faults); } if (m.close) { closing = m.close; } }
+    else if (m.type === "bye") { closing = "bye"; }
   }
 
   function showFaults(faults) {

@@ -1,0 +1,224 @@
+"""The limits of a table socket and the doors of a seat (issue 20, items 5 and 7): a flood of
+messages, the sockets per user and per address, the origin by scheme, host and port, the
+``leave`` message, one seat per user and per browser session, the names a guest types."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from test_online_ws import WebsocketCommunicator, _online, checked, connect, make_table  # noqa: F401
+
+from risiko.web.asgi import application
+from risiko.web.online import consumers, limits, services
+from risiko.web.online.models import Deadline, OnlineSeat, OnlineTable, TableEvent
+
+pytestmark = [pytest.mark.online, pytest.mark.db, pytest.mark.django_db(transaction=True)]
+
+
+def _socket(table: OnlineTable, token: str | None = None, *, client: str = "10.0.0.7",
+            origin: bytes = b"http://localhost", host: bytes = b"localhost") -> Any:
+    q = "?lang=en" + (f"&token={token}" if token else "")
+    comm = WebsocketCommunicator(application, f"/ws/online/{table.code}/{q}",
+                                 headers=[(b"origin", origin), (b"host", host)])
+    comm.scope["client"] = (client, 40000)
+    return comm
+
+
+async def _opened(comm: Any) -> dict[str, Any]:
+    """Connect; the first message (``welcome``, or the ``error`` of a refusal)."""
+    ok, _ = await comm.connect(timeout=5)
+    assert ok
+    return checked(await comm.receive_json_from(timeout=5))
+
+
+async def _refused(comm: Any, code: str, close: int = 1008) -> dict[str, Any]:
+    """The socket was accepted, told ``code`` in an ``error`` and closed with ``close``."""
+    error = await _opened(comm)
+    assert error["type"] == "error" and error["close"] == close
+    assert [f["code"] for f in error["faults"]] == [code]
+    assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": close}
+    return error
+
+
+# ------------------------------------------------------------------------------ item 5
+def test_a_flood_of_messages_is_refused_past_the_allowance_and_the_socket_closed(
+        settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """5 messages a second in bursts of 10, the clock stopped (no refill): of 30 pings sent
+    at once, the first 10 are answered (pong), the 11th is refused with online.too_fast
+    (in Italian, as the viewer asked) and the socket closes 1008; the other 19 are never
+    served. Anna's seat is disconnected (her grace period starts)."""
+    settings.RISIKO_ONLINE_MESSAGES_PER_SECOND = 5
+    settings.RISIKO_ONLINE_MESSAGE_BURST = 10
+    monkeypatch.setattr(limits, "clock", lambda: 1000.0)
+    table, tokens = make_table(grace_seconds=60)
+
+    async def go() -> list[dict[str, Any]]:
+        anna = await connect(table, tokens[0], lang="it")
+        for _ in range(30):
+            await anna.send_json_to({"type": "ping"})
+        got = []
+        while True:
+            m = await anna.receive_output(timeout=5)
+            if m["type"] == "websocket.close":
+                assert m["code"] == 1008
+                break
+            got.append(checked(json.loads(m["text"])))
+        await anna.wait(timeout=5)
+        return got
+
+    got = asyncio.run(go())
+    assert [m["type"] for m in got] == ["pong"] * 10 + ["error"]
+    (fault,) = got[-1]["faults"]
+    assert fault["code"] == "online.too_fast"
+    assert fault["message"] == ("troppi messaggi: al massimo 5 al secondo (a raffiche di 10); "
+                                "questa connessione si chiude")
+    anna = OnlineSeat.objects.get(table=table, position=1)
+    assert anna.connections == 0 and anna.absent_since is not None
+
+
+def test_the_bucket_refills_at_its_rate() -> None:
+    """20 a second, bursts of 60: 60 at once, none more; 0.5 s later 10 more (20 x 0.5)."""
+    b = limits.Bucket(rate=20, burst=60, now=0.0)
+    assert sum(b.take(0.0) for _ in range(70)) == 60
+    assert sum(b.take(0.5) for _ in range(20)) == 10
+
+
+def test_sockets_per_user_are_capped_and_a_closed_one_frees_its_place(settings: Any) -> None:
+    """At most 2 table sockets of one seat's token (a user without a session): the third
+    is told online.too_many_sockets_user and closed 1008, the two others go on; one closed,
+    a new one is accepted."""
+    settings.RISIKO_ONLINE_SOCKETS_PER_USER = 2
+    table, tokens = make_table()
+
+    async def go() -> None:
+        first, second = _socket(table, tokens[0]), _socket(table, tokens[0])
+        assert (await _opened(first))["type"] == "welcome"
+        assert (await _opened(second))["type"] == "welcome"
+        await _refused(_socket(table, tokens[0]), "online.too_many_sockets_user")
+        await first.receive_json_from(timeout=5)  # its state
+        await first.send_json_to({"type": "ping"})
+        assert (await first.receive_json_from(timeout=5))["type"] == "pong"
+        await second.disconnect()
+        again = _socket(table, tokens[0])
+        assert (await _opened(again))["type"] == "welcome"
+        # another user (Bruno's token) from the same address is not Anna
+        bruno = _socket(table, tokens[1])
+        assert (await _opened(bruno))["type"] == "welcome"
+        for c in (first, again, bruno):
+            await c.disconnect()
+
+    asyncio.run(go())
+    assert not limits.BY_USER and not limits.BY_ADDRESS  # every count given back
+
+
+def test_sockets_per_address_are_capped(settings: Any) -> None:
+    """At most 3 table sockets from one address (spectators, no user): the fourth from
+    10.0.0.7 is refused (online.too_many_sockets_address, 1008); 10.0.0.8 is not."""
+    settings.RISIKO_ONLINE_SOCKETS_PER_ADDRESS = 3
+    table, _ = make_table()
+
+    async def go() -> None:
+        opened = [_socket(table) for _ in range(3)]
+        for c in opened:
+            assert (await _opened(c))["type"] == "welcome"
+        await _refused(_socket(table), "online.too_many_sockets_address")
+        other = _socket(table, client="10.0.0.8")
+        assert (await _opened(other))["type"] == "welcome"
+        for c in [*opened, other]:
+            await c.disconnect()
+
+    asyncio.run(go())
+    assert not limits.BY_ADDRESS
+
+
+# ------------------------------------------------------------------------------ item 7
+@pytest.mark.parametrize(("origin", "accepted"), [
+    (b"http://localhost", True),
+    (b"http://localhost:80", True),  # the default port written out
+    (b"http://localhost:8001", False),  # another port
+    (b"https://localhost", False),  # another scheme
+    (b"http://evil.example", False),  # another host
+    (b"https://club.example", True),  # CSRF_TRUSTED_ORIGINS: an HTTPS proxy in front
+])
+def test_the_origin_is_compared_by_scheme_host_and_port(settings: Any, origin: bytes,
+                                                        accepted: bool) -> None:
+    settings.CSRF_TRUSTED_ORIGINS = ["https://club.example"]
+    settings.ALLOWED_HOSTS = ["localhost", "club.example"]
+    table, _ = make_table()
+
+    async def go() -> bool:
+        comm = _socket(table, origin=origin,  # the proxy passes the Host on
+                       host=b"club.example" if b"club" in origin else b"localhost")
+        ok, _ = await comm.connect(timeout=5)
+        if ok:
+            await comm.disconnect()
+        return bool(ok)
+
+    assert asyncio.run(go()) is accepted
+
+
+def test_leave_in_the_lobby_frees_the_seat() -> None:
+    """Anna sits at a casual table's lobby (3 seats, 1 taken) and sends ``leave``: ``bye``,
+    the socket closes 1000, seat 1 is free again (her token no longer opens it) and Bruno
+    takes it."""
+    table = services.create_table(name="Prova", seats=3, who="test")
+    _, token, _ = services.join(table.pk, guest_name="Anna")
+    assert token
+
+    async def go() -> None:
+        anna = await connect(table, token)
+        await anna.send_json_to({"type": "leave"})
+        got = []
+        while True:
+            m = await anna.receive_output(timeout=5)
+            if m["type"] == "websocket.close":
+                assert m["code"] == 1000
+                break
+            got.append(checked(json.loads(m["text"])))
+        assert got[-1] == {"type": "bye"}
+        await anna.disconnect()
+
+    asyncio.run(go())
+    seat = OnlineSeat.objects.get(table=table, position=1)
+    assert (seat.kind, seat.guest_name, seat.token_hash) == ("open", "", "")
+    assert services.identify(table.code, None, token)[1].role == "spectator"
+    bruno, _, _ = services.join(table.pk, guest_name="Bruno")
+    assert bruno.position == 1
+
+
+def test_leave_in_play_brings_the_stand_in_at_once() -> None:
+    """Anna (to act, the initial placement, no clock) leaves a casual table in play: no
+    grace period; a bot plays for her at once, scheduled at the table's final seq."""
+    table, tokens = make_table(grace_seconds=600, bot_delay_ms=0)
+
+    async def go() -> None:
+        anna = await connect(table, tokens[0])
+        await anna.send_json_to({"type": "leave"})
+        for _ in range(10):
+            m = await anna.receive_output(timeout=5)
+            if m["type"] == "websocket.close":
+                assert m["code"] == 1000
+                await anna.disconnect()  # the client's side of the close
+                return
+        raise AssertionError("not closed")
+
+    asyncio.run(go())
+    table.refresh_from_db()
+    anna = OnlineSeat.objects.get(table=table, position=1)
+    assert anna.stand_in and anna.absent_since is not None and anna.connections == 0
+    assert anna.pk not in consumers.LIVE_SEATS
+    assert TableEvent.objects.filter(table=table, seat=1).latest("seq").text == (
+        "# Anna left the table: a bot plays for him until back")
+    assert Deadline.objects.filter(table=table, kind="bot", seat=1, guard=table.seq,
+                                   fired=None).exists()
+
+
+def test_the_remote_bot_client_sends_its_servers_origin() -> None:
+    """The origin the server accepts: the scheme (ws → http, wss → https), host and port."""
+    from risiko.online.client import TableClient
+
+    assert TableClient("ws://127.0.0.1:8000/ws/online/abc/").origin == "http://127.0.0.1:8000"
+    assert TableClient("wss://club.example/ws/online/abc/").origin == "https://club.example"
