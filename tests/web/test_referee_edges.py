@@ -142,3 +142,49 @@ def test_a_refused_sheet_is_at_the_top_linked_to_the_sheet_box(ref_client):
     assert top < page.index('<section class="card">')  # 1,500 px up: where the page opens
     links = re.findall(r'<li><a href="#([^"]+)">', page[top:page.index("</section>", top)])
     assert links and set(links) == {"id_text"}, links
+
+
+# --- the forms propose a free date -------------------------------------------------------------
+
+
+def test_the_forms_propose_the_next_free_date(ref_client, monkeypatch):
+    import datetime as dt
+
+    from risiko.web.console.views import stages, tournament
+
+    today = dt.date(2027, 3, 2)
+    monkeypatch.setattr(stages, "today", lambda: today)
+    monkeypatch.setattr(tournament, "today", lambda: today)
+    t = services.create_tournament("Torneo sociale", who="setup")
+    for day in ("2027-03-02", "2027-03-03", "2027-03-09"):
+        services.open_evening(t, day, who="setup")
+
+    def proposed(url: str, name: str) -> str:
+        page = ref_client.get(url).content.decode()
+        return re.search(rf'name="{name}" value="([^"]+)"', page).group(1)
+
+    # an evening: today and tomorrow are taken, 4 March is free (9 March is later)
+    assert proposed(reverse("console_tournament", args=[t.slug]), "date") == "2027-03-04"
+    # a semifinal or final: after the last evening (9 March)
+    assert proposed(reverse("console_stages", args=[t.slug]), "date") == "2027-03-10"
+
+
+# --- seating 11 players: the console says what the optimiser does ------------------------------
+
+
+def test_the_seating_page_says_6_and_5_for_11_players(ref_client):
+    players = ["Alba", "Bice", "Ciro", "Dora", "Ezio", "Fede", "Gino", "Ilia", "Lino", "Mara",
+               "Nico"]
+    t = services.create_tournament("Torneo sociale", who="setup")
+    services.add_players(t, players, who="setup")
+    e = services.open_evening(t, DATE, who="setup")
+    for name in players:
+        services.record_arrival(e, name, "21:00", who="setup")
+    page = ref_client.get(reverse("console_seating", args=[t.slug, DATE])).content.decode()
+    # R3 admits all 11 (21:00 is on time); 11 is no sum of 5s and 4s alone (5+5+1, 4+4+3),
+    # so one table that is not a 5 or a 4: 6+5 and 4+4+3 both have one, 6+5 has fewer tables
+    assert "Con 11 giocatori ammessi: tavoli da 6 + 5." in page
+    assert "un tavolo da 6 o da 3 solo quando nient'altro è possibile" in page
+    assert "11: 6 e 5" in page
+    services.seat_evening(e, seed=1, who="arbitro")
+    assert sorted(table.seats.current().count() for table in e.tables.all()) == [5, 6]

@@ -349,7 +349,8 @@ def set_current(ctx: typer.Context, tournament: TOpt, by: ByOpt = "") -> None:
 def add_players(ctx: typer.Context, tournament: TOpt,
                 names: Annotated[list[str], typer.Argument(help="player names")],
                 by: ByOpt = "") -> None:
-    """Register players in a tournament (created if new)."""
+    """Register players in a tournament that exists (make it first with `risiko tournament
+    create`; a tournament not found is refused)."""
     added, already = _store(ctx).add_players(tournament, names, by=by)
     _said(players_added_message(added, already))
 
@@ -464,8 +465,9 @@ def arrive(ctx: typer.Context, tournament: TOpt, date: DateArg,
 def seat(ctx: typer.Context, tournament: TOpt, date: DateArg,
          seed: Annotated[str | None, typer.Option(help="seed of the seating draw")] = None,
          by: ByOpt = "", json_out: JsonOpt = False) -> None:
-    """Seat a qualifying evening from its admitted arrivals (optimiser: tables of 5 and 4,
-    fewest repeat opponents, rotating first seats)."""
+    """Seat a qualifying evening from its admitted arrivals (optimiser: tables of 5 and 4, a
+    table of 6 or 3 only when nothing else fits: 11 players -> 6+5; fewest repeat opponents,
+    rotating first seats)."""
     tables = _store(ctx).seat(tournament, date, seed=seed, by=by)
     if json_out:
         emit_json({"tables": tables})

@@ -223,9 +223,28 @@ RESTORE_DATABASE_YES = define(
     "restore replaces the database {database} with {path}: run again with --yes")
 NO_TOURNAMENT = define("cli.no_tournament", "",
                        "no tournament in the database: nothing to write in a season file")
+PORT_BUSY = define("cli.port_busy", "",
+                   "port {port} is already in use (another risiko serve?): choose another "
+                   "with --port {other} (make run PORT={other})")
 REDIS_NEEDED = define("cli.redis_needed", "",
                       "--workers above 1 needs REDIS_URL (the online tables' messages must "
                       "cross the workers): see docs/online.md")
+
+
+def port_free(host: str, port: int) -> bool:
+    """True when this machine can listen on ``host``:``port`` now (checked by binding it
+    for a moment, as the server will); False when another program holds it."""
+    import socket
+
+    address = host or "0.0.0.0"
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    with closing(socket.socket(family, socket.SOCK_STREAM)) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((address, port))
+        except OSError:
+            return False
+    return True
 
 
 def sqlite_backup_faults(path: Path) -> list[Fault]:
@@ -365,6 +384,8 @@ def register(app: typer.Typer) -> None:
             fail(AT_LEAST_ONE(option="--workers", value=workers))
         if workers > 1 and not os.environ.get("REDIS_URL"):
             fail(REDIS_NEEDED())
+        if not port_free(host, port):
+            fail(PORT_BUSY(port=port, other=port + 1))
         from risiko.web.site.lan import lan_address
 
         if allow_remote_setup:

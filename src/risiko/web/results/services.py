@@ -83,8 +83,9 @@ def _plan(evening: Evening) -> list[list[str]]:
 @write
 def seat_evening(evening: Evening, *, seed: int | str | None = None, who: str
                  ) -> list[GameTable]:
-    """Seat the admitted arrivals (R3) with the optimiser (tables of 5 and 4, fewest repeat
-    opponents, rotating first seats). Refused once seated or once a table has a result."""
+    """Seat the admitted arrivals (R3) with the optimiser (tables of 5 and 4, a table of 6 or
+    3 only when nothing else fits: 11 -> 6+5; fewest repeat opponents, rotating first
+    seats). Refused once seated or once a table has a result."""
     from risiko.web.selectors import load_tournament
 
     lock_tournament(evening.tournament_id)
