@@ -58,10 +58,13 @@ def next_free_date(t: Tournament, start: _dt.date, *, after_last: bool = False) 
     """
     taken = set(t.evenings.values_list("date", flat=True))
     day = start
-    if after_last and taken:
-        day = max(day, max(taken) + _dt.timedelta(days=1))
-    while day in taken:
-        day += _dt.timedelta(days=1)
+    try:
+        if after_last and taken:
+            day = max(day, max(taken) + _dt.timedelta(days=1))
+        while day in taken:
+            day += _dt.timedelta(days=1)
+    except OverflowError:  # an evening stored on 9999-12-31: no day after it
+        return start
     return day
 
 

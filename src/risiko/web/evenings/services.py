@@ -163,8 +163,6 @@ def record_arrival(
         dm.clock_name(phoned_minute) if phoned_minute is not None else "")]
     if same:  # the same arrival sent again: nothing written, no reason needed
         return same[0], ruling
-    if old:
-        require_reason(reason, evening, player=p.name)
     Arrival.objects.filter(pk__in=[a.pk for a in old]).update(superseded=True)
     row = create(
         Arrival, evening=evening, player=p, at=dm.clock_name(minute), phoned=bool(phoned),
@@ -172,6 +170,8 @@ def record_arrival(
         recorded_by=who, reason=reason,
     )
     check_evening(evening)  # e.g. a correction that excludes a player already seated (R3)
+    if old:  # a correction says why (the transaction undoes the write otherwise)
+        require_reason(reason, evening, player=p.name)
     audit(who, "correct arrival" if old else "arrival", t, row,
           f"{p.name} {row.at}{' (phoned)' if phoned else ''}: {ruling.arrival_class}"
           + (f" — {reason}" if reason else ""),

@@ -325,10 +325,11 @@ def _new_result(table: GameTable, who: str, reason: str, **values: Any) -> Table
         old.already_recorded = True
         return old
     if old is not None:
-        require_reason(reason, table.evening, table=table.number)
         TableResult.objects.filter(pk=old.pk).update(superseded=True)
     row = create(TableResult, table=table, entered_by=who, reason=reason, **values)
-    check_evening(table.evening)
+    check_evening(table.evening)  # what is wrong with the result is said first
+    if old is not None:  # a correction says why (the transaction undoes the write otherwise)
+        require_reason(reason, table.evening, table=table.number)
     kind = "sheet" if values.get("sheet") is not None else "scores"
     audit(who, "correct result" if old else "enter result", table.evening.tournament, row,
           f"{_ev(table.evening)} table {table.number}: {kind}"
