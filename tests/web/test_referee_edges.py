@@ -188,3 +188,15 @@ def test_the_seating_page_says_6_and_5_for_11_players(ref_client):
     assert "11: 6 e 5" in page
     services.seat_evening(e, seed=1, who="arbitro")
     assert sorted(table.seats.current().count() for table in e.tables.all()) == [5, 6]
+
+
+# --- no doubled words --------------------------------------------------------------------------
+
+
+def test_creating_a_tournament_named_torneo_says_it_once(ref_client):
+    r = ref_client.post(reverse("referee_home"), {
+        "name": "Torneo sociale 2027", "ruleset": "club-milano@2", "format": "club-milano",
+        "players": ""}, follow=True)
+    page = r.content.decode()
+    assert "Nuovo torneo: Torneo sociale 2027." in page, page[:3000]
+    assert "Torneo Torneo" not in page

@@ -107,7 +107,7 @@ def home(request: HttpRequest) -> HttpResponseBase:
         except services.ServiceError as e:
             add_service_error(form, e)
         else:
-            messages.success(request, _("Tournament %(name)s created.") % {"name": t.name})
+            messages.success(request, _("New tournament: %(name)s.") % {"name": t.name})
             return redirect("console_tournament", t.slug)
     tournaments = Tournament.objects.annotate(
         n_players=Count("entries", distinct=True), n_evenings=Count("evenings", distinct=True)
@@ -254,7 +254,7 @@ def import_season(request: HttpRequest) -> HttpResponseBase:
         except services.ServiceError as e:
             add_service_error(form, e)
         else:
-            messages.success(request, _("Tournament %(name)s imported.") % {"name": t.name})
+            messages.success(request, _("Season imported: %(name)s.") % {"name": t.name})
             return redirect("console_tournament", t.slug)
     return refused(request, render(request, "console/import.html", {"form": form}))
 
