@@ -118,3 +118,14 @@ def test_the_audit_log_cannot_be_edited_in_the_admin(season):
     assert c.post(f"/admin/auditlog/auditentry/{entry.pk}/delete/", {"post": "yes"}
                   ).status_code == 403
     assert AuditEntry.objects.filter(pk=entry.pk, who="setup").exists()
+
+
+def test_the_admins_player_search_forgives_accents_and_case():
+    # issue 18 §3: every name search uses the name's key (accents off)
+    t = services.create_tournament("Torneo admin", who="setup")
+    services.add_players(t, ["Érica", "Nicolò", "Zoë", "Anna"], who="setup")
+    c = _client("comitato", "committee")
+    for typed, name in (("erica", "Érica"), ("NICOLO", "Nicolò"), ("zoe", "Zoë")):
+        page = c.get("/admin/players/player/", {"q": typed}).content.decode()
+        assert f">{name}</a>" in page, typed
+        assert ">Anna</a>" not in page, typed
