@@ -129,3 +129,34 @@ def test_the_admins_player_search_forgives_accents_and_case():
         page = c.get("/admin/players/player/", {"q": typed}).content.decode()
         assert f">{name}</a>" in page, typed
         assert ">Anna</a>" not in page, typed
+
+
+def test_every_model_and_app_is_named_in_italian_and_english():
+    # issue 18 §2: the admin said "Players", "Penaltys", "TOOLS"
+    from django.apps import apps
+    from django.utils import translation
+
+    for model in _models():
+        meta = model._meta
+        assert {"verbose_name", "verbose_name_plural"} <= set(meta.original_attrs), model
+        with translation.override("en"):
+            en = (str(meta.verbose_name), str(meta.verbose_name_plural))
+        with translation.override("it"):
+            it = (str(meta.verbose_name), str(meta.verbose_name_plural))
+        assert it[0] != en[0] and it[1] != en[1], (model, en, it)
+        assert not en[1].endswith("ys"), en
+    for config in apps.get_app_configs():
+        if config.name.startswith("risiko.web."):
+            with translation.override("it"):
+                italian = str(config.verbose_name)
+            with translation.override("en"):
+                assert italian != str(config.verbose_name), config.name
+
+
+def test_the_admin_index_is_in_italian(season):
+    page = _client("comitato", "committee").get("/admin/").content.decode()
+    for word in ("Giocatori", "Penalità", "Strumenti arbitro", "Tavoli e risultati",
+                 "Registro delle modifiche", "Iscrizioni", "Sorteggi"):
+        assert word in page, word
+    for english in ("Penaltys", "Players", "TOOLS", "Tools", "Audit entries", "Carry overs"):
+        assert english not in page, english

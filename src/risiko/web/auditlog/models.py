@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class AuditEntry(models.Model):
@@ -19,8 +20,9 @@ class AuditEntry(models.Model):
     data = models.JSONField(default=dict, blank=True)
 
     class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
         ordering = ["-when", "-id"]
-        verbose_name_plural = "audit entries"
 
     def __str__(self) -> str:
         return f"{self.when:%Y-%m-%d %H:%M} {self.who}: {self.action} {self.target}"
