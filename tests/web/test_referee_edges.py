@@ -200,3 +200,12 @@ def test_creating_a_tournament_named_torneo_says_it_once(ref_client):
     page = r.content.decode()
     assert "Nuovo torneo: Torneo sociale 2027." in page, page[:3000]
     assert "Torneo Torneo" not in page
+
+
+def test_no_tournament_yet_is_said_in_italian():
+    # issue 18 §2: "(esistenti: none yet)"
+    with pytest.raises(services.ServiceError) as err:
+        services.get_tournament("torneo-2028")
+    assert err.value.fault.message("it") == (
+        "nessun torneo 'torneo-2028' (esistenti: nessuno per ora)")
+    assert err.value.fault.message("en") == "no tournament 'torneo-2028' (known: none yet)"

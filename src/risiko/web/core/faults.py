@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from risiko.faults import Fault, FaultKind, RisikoError, define
+from risiko.faults import Fault, FaultKind, RisikoError, define, define_words
 
 __all__ = ["ServiceError", "as_faults"]
 
@@ -26,6 +26,7 @@ TEXT = _k("text", "{text}")
 
 # lookups
 NO_TOURNAMENT = _k("no_tournament", "no tournament '{key}' (known: {known})")
+define_words("known", ("none yet",))  # no tournament at all: said in the message's language
 NO_EVENING = _k("no_evening", "{tournament}: no evening on {evening} (evenings: {dates})")
 NO_TABLE = _k("no_table", "evening {evening}: no table {table}")
 NOT_A_PLAYER = _k("not_a_player", "{tournament}: '{player}' is not a player of this tournament")
