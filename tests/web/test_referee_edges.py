@@ -209,3 +209,30 @@ def test_no_tournament_yet_is_said_in_italian():
     assert err.value.fault.message("it") == (
         "nessun torneo 'torneo-2028' (esistenti: nessuno per ora)")
     assert err.value.fault.message("en") == "no tournament 'torneo-2028' (known: none yet)"
+
+
+# --- the audit log in the reader's language ----------------------------------------------------
+
+
+def test_the_audit_log_is_said_in_the_readers_language(ref_client):
+    t, e = _seated()  # arrivals at 21:00 (on time, R3), one table seated by hand
+    services.swap_seats(e, "Alba", "Dora", reason="richiesta dei giocatori", who="arbitro")
+    table = services.get_table(e, 1)
+    services.enter_scores(table, {"Alba": 30, "Bice": 40, "Ciro": 12, "Dora": 57},
+                          who="arbitro")
+    services.add_penalty(e, "Bice", -5, unit="ranking", reason="ritardo", referee="Luca",
+                         who="arbitro")
+    url = reverse("console_audit", args=[t.slug])
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", ref_client.get(url).content.decode()))
+    for italian in ("risultato inserito", "serata 2027-03-02 (qualificazione), tavolo 1: "
+                    "punteggi inseriti a mano", "posti scambiati",
+                    "Alba (tavolo 1, posto 1) e Dora (tavolo 1, posto 4) — richiesta dei "
+                    "giocatori", "Alba, arrivo alle 21:00: in orario",
+                    "Bice -5 punti classifica — ritardo", "serata aperta", "torneo creato"):
+        assert italian in page, italian
+    for english in ("enter result", "swap seats", "on_time", "ranking points", "table 1",
+                    "open evening", "create tournament"):
+        assert english not in page, english
+    ref_client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    page = ref_client.get(url).content.decode()
+    assert "result entered" in page and "Alba arrived at 21:00: on time" in page

@@ -129,7 +129,8 @@ def open_evening(
     except IntegrityError:  # opened at the same moment by another request
         raise ServiceError(F.EVENING_EXISTS({"evening": day.isoformat()},
                                             tournament=t.name)) from None
-    audit(who, "open evening", t, evening, f"{day} ({stage})")
+    audit(who, "open evening", t, evening, f"{day} ({stage})",
+          params={"date": day.isoformat(), "stage": stage})
     return evening
 
 
@@ -175,5 +176,7 @@ def record_arrival(
     audit(who, "correct arrival" if old else "arrival", t, row,
           f"{p.name} {row.at}{' (phoned)' if phoned else ''}: {ruling.arrival_class}"
           + (f" — {reason}" if reason else ""),
-          {"replaced": [a.at for a in old], "reason": reason})
+          {"replaced": [a.at for a in old], "reason": reason},
+          params={"player": p.name, "at": row.at, "phoned": bool(phoned),
+                  "class": ruling.arrival_class, "reason": reason})
     return row, ruling
