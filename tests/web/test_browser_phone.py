@@ -133,7 +133,7 @@ def test_a_logged_in_referees_navigation_fits_a_360_px_phone(browser, live_serve
     nav = page.locator("nav.site-nav")
     assert nav.evaluate("n => n.scrollWidth <= n.clientWidth")  # nothing hidden to the side
     for item in (nav.get_by_role("link", name="Console arbitro"),
-                 nav.get_by_role("button", name="Logout (arbitro)")):
+                 nav.get_by_role("button", name="Esci (arbitro)")):
         expect(item).to_be_in_viewport(ratio=1)
         box = item.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box

@@ -310,7 +310,9 @@ def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.
             target=f"{Evening._meta.label}:{evening_of[e.date]}",
             summary=(f"{e.date} ({e.stage}) from {source}: {len(e.arrivals)} arrivals, "
                      f"{len(e.tables)} tables, {played} results, {fines} penalties")[:300],
-            data={}))
+            data={}, params={"date": e.date.isoformat(), "stage": e.stage, "source": source,
+                             "arrivals": len(e.arrivals), "tables": len(e.tables),
+                             "results": played, "penalties": fines}))
     AuditEntry.objects.bulk_create(entries)  # one entry per evening, one insert
 
 

@@ -57,9 +57,25 @@ def action_text(entry: AuditEntry) -> str:
     return str(ACTIONS.get(entry.action, entry.action))
 
 
+#: where an imported evening came from
+SOURCES: dict[str, Promise] = {
+    "a season file": _("a season file"),
+    "a club sheet": _("a club sheet"),
+}
+
+
 def _evening(p: Mapping[str, Any]) -> str:
     return _g("evening %(date)s (%(stage)s)") % {
         "date": p.get("date", ""), "stage": labels.label(labels.STAGES, p.get("stage", ""))}
+
+
+def _opened(p: Mapping[str, Any]) -> str:
+    if "source" not in p:
+        return _evening(p)
+    return _g("%(evening)s from %(source)s: %(arrivals)s arrivals, %(tables)s tables, "
+              "%(results)s results, %(penalties)s penalties") % {
+        "evening": _evening(p), "source": labels.label(SOURCES, p["source"]),
+        **{k: p.get(k, 0) for k in ("arrivals", "tables", "results", "penalties")}}
 
 
 def _arrival(p: Mapping[str, Any]) -> str:
@@ -127,7 +143,7 @@ SUMMARIES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "create tournament": _tournament,
     "change format": _format,
     "draw of lots": _draw,
-    "open evening": _evening,
+    "open evening": _opened,
     "arrival": _arrival,
     "correct arrival": _arrival,
     "seat evening": _tables,
