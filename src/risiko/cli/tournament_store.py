@@ -84,7 +84,8 @@ class Store:
         raise NotImplementedError
 
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
-                     by: str) -> str:
+                     by: str) -> tuple[str, str]:
+        """Open an evening; its date (ISO) and stage."""
         raise NotImplementedError
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
@@ -242,10 +243,10 @@ class DatabaseStore(Store):
         return sheet_summary(rows, self._run(go))
 
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
-                     by: str) -> str:
+                     by: str) -> tuple[str, str]:
         e = self._run(lambda s: s.open_evening(s.get_tournament(tournament), date, stage=stage,
                                                chief_referee=chief, who=who(by)))
-        return f"{e.date} ({e.stage})"
+        return e.date.isoformat(), e.stage
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
                phoned_at: str | None, by: str, reason: str = "") -> tuple[str, dict[str, Any]]:
@@ -529,11 +530,11 @@ class FileStore(Store):
         return sheet_summary(rows, added)
 
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
-                     by: str) -> str:
+                     by: str) -> tuple[str, str]:
         from ..tournament import edit
 
         self._change(lambda t: (edit.open_evening(t, date, stage=stage), None))
-        return f"{date} ({stage})"
+        return date, stage
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
                phoned_at: str | None, by: str, reason: str = "") -> tuple[str, dict[str, Any]]:

@@ -33,7 +33,7 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+ASGIApp = Callable[..., Awaitable[None]]  # Django's handler and Channels' apps
 
 
 def body_limit(path: str) -> int:
