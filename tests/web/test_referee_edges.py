@@ -222,16 +222,21 @@ def test_the_audit_log_is_said_in_the_readers_language(ref_client):
                           who="arbitro")
     services.add_penalty(e, "Bice", -5, unit="ranking", reason="ritardo", referee="Luca",
                          who="arbitro")
+    from risiko.web.tools.services import set_turn_clock
+
+    set_turn_clock(table, True, who="arbitro")
     url = reverse("console_audit", args=[t.slug])
     page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", ref_client.get(url).content.decode()))
     for italian in ("risultato inserito", "serata 2027-03-02 (qualificazione), tavolo 1: "
                     "punteggi inseriti a mano", "posti scambiati",
                     "Alba (tavolo 1, posto 1) e Dora (tavolo 1, posto 4) — richiesta dei "
                     "giocatori", "Alba, arrivo alle 21:00: in orario",
-                    "Bice -5 punti classifica — ritardo", "serata aperta", "torneo creato"):
+                    "Bice -5 punti classifica — ritardo", "serata aperta", "torneo creato",
+                    "orologio del turno", "serata 2027-03-02 (qualificazione), tavolo 1: "
+                    "orologio del turno attivo (R11)"):
         assert italian in page, italian
     for english in ("enter result", "swap seats", "on_time", "ranking points", "table 1",
-                    "open evening", "create tournament"):
+                    "open evening", "create tournament", "turn clock"):
         assert english not in page, english
     ref_client.post("/i18n/setlang/", {"language": "en", "next": "/"})
     page = ref_client.get(url).content.decode()

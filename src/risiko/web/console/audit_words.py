@@ -138,6 +138,38 @@ def _merge(p: Mapping[str, Any]) -> str:
         "merged": p.get("merged", ""), "kept": p.get("kept", "")}
 
 
+def _table(p: Mapping[str, Any]) -> str:
+    return _g("%(evening)s, table %(table)s") % {"evening": _evening(p), "table": p.get("table")}
+
+
+def _closing(p: Mapping[str, Any]) -> str:
+    """R2's closing dice: the round, the band and what happened."""
+    values = {"player": p.get("player", ""), "total": p.get("total"),
+              "conquests": p.get("conquests", 0)}
+    what = {
+        "roll": _g("%(player)s rolled %(total)s (%(conquests)s conquests)"),
+        "skip": _g("%(player)s: no roll (%(conquests)s conquests)"),
+        "widen": _g("band widened"),
+        "end": _g("game ended"),
+        "out": _g("%(player)s out of play"),
+        "back": _g("%(player)s back in play"),
+    }.get(str(p.get("kind")), str(p.get("kind"))) % values
+    if p.get("closed"):
+        what += " · " + _g("game closed")
+    return _g("%(table)s, closing round %(round)s (band %(low)s-%(high)s): %(what)s") % {
+        "table": _table(p), "round": p.get("round"), "low": p.get("low"),
+        "high": p.get("high"), "what": what}
+
+
+def _closing_undo(p: Mapping[str, Any]) -> str:
+    return _g("%(table)s: %(player)s") % {"table": _table(p), "player": p.get("player", "")}
+
+
+def _clock(p: Mapping[str, Any]) -> str:
+    state = _g("on") if p.get("on") else _g("off")
+    return _g("%(table)s: turn clock %(state)s (R11)") % {"table": _table(p), "state": state}
+
+
 #: the summary of each action with values, built in the page's language
 SUMMARIES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "create tournament": _tournament,
@@ -155,6 +187,9 @@ SUMMARIES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "appeal": _appeal,
     "discipline": _discipline,
     "merge players": _merge,
+    "closing dice": _closing,
+    "closing dice undo": _closing_undo,
+    "turn clock": _clock,
 }
 
 
