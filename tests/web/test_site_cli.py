@@ -328,3 +328,27 @@ def test_add_players_help_points_at_create():
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     assert "risiko tournament create" in text and "created if new" not in text
+
+
+def test_serve_says_its_lines_in_italian(monkeypatch):
+    # issue 18 §2: what `make run` prints first (the club, the addresses) is Italian too
+    from types import SimpleNamespace
+
+    from risiko.faults import use_language
+
+    settings = SimpleNamespace(DEBUG=False, RISIKO_CLUB_NAME="Risiko! Club Milano",
+                               DATABASES={"default": {"NAME": "/dati/risiko.sqlite3"}},
+                               RISIKO_ALLOW_REMOTE_SETUP=False)
+    urls = ["http://192.168.1.20:8000/", "http://127.0.0.1:8000/"]
+    with use_language("it"):
+        lines = web_commands._serve_lines(settings, "0.0.0.0", 8000, urls, "192.168.1.20", True)
+    assert lines == [
+        "[bold]Risiko! Club Milano - impostazioni di produzione[/]",
+        "database: /dati/risiko.sqlite3",
+        "I telefoni sulla stessa Wi-Fi aprono: http://192.168.1.20:8000/",
+        web_commands.QR_HERE,
+        "Su questa macchina: http://127.0.0.1:8000/",
+        "Nessun utente ancora: apri http://127.0.0.1:8000/ su questa macchina (o avvia con "
+        "--allow-remote-setup) e crea il primo arbitro.",
+        "Per fermare: Ctrl+C.",
+    ]
