@@ -2,13 +2,26 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# PostgreSQL for the database tests (skipped when unreachable, unless RISIKO_REQUIRE_POSTGRES=1)
-RISIKO_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
-# Redis for the online tables' tests with the club server's channel layer
-RISIKO_TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+# `make run PORT=8001`: the port of the web app (a busy one is said in one line, in Italian
+# unless RISIKO_LANG=en)
+PORT ?= 8000
+RISIKO_LANG ?= it
+# PostgreSQL for the database tests (skipped when unreachable, unless RISIKO_REQUIRE_POSTGRES=1):
+# the server of RISIKO_TEST_POSTGRES_URL, where pytest-django creates the database
+# test_$(RISIKO_TEST_DB) and drops it at the end (`make test` drops it too if a run left it)
+RISIKO_TEST_DB ?= risiko_check
+RISIKO_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/$(RISIKO_TEST_DB)
+# Redis for the tests with the club server's channel layer: its own database number (14),
+# keys under a prefix of the run (test-<pid>), which expire
+RISIKO_TEST_REDIS_URL ?= redis://127.0.0.1:6379/14
+# the server's maintenance database: reachable whether or not RISIKO_TEST_DB exists
+PG_SERVER_URL = $(shell printf '%s' '$(RISIKO_TEST_POSTGRES_URL)' | sed 's|/[^/]*$$|/postgres|')
+# the database the URL names (pytest-django's is test_ and this name)
+PG_TEST_NAME = $(shell printf '%s' '$(RISIKO_TEST_POSTGRES_URL)' | sed 's|.*/||; s|?.*||')
+DROP_TEST_DB = $(BIN)/python -c "import psycopg; c = psycopg.connect('$(PG_SERVER_URL)', connect_timeout=3, autocommit=True); c.execute('DROP DATABASE IF EXISTS \"test_$(PG_TEST_NAME)\" WITH (FORCE)'); c.close()" 2>/dev/null || true
 
 .PHONY: run test lint typecheck unit unit-compiled unit-postgres unit-redis install-check bench clean \
-	catalogues
+	catalogues clean-test-databases
 
 $(BIN)/risiko: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +35,7 @@ $(VENV)/.dev: pyproject.toml $(BIN)/risiko
 
 # The main job: the club's web app on the embedded SQLite database (http://127.0.0.1:8000/).
 run: $(BIN)/risiko
-	$(BIN)/risiko serve
+	$(BIN)/risiko --lang $(RISIKO_LANG) serve --port $(PORT)
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check src tests bench tools setup.py
@@ -31,13 +44,15 @@ typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict src/risiko
 
 unit: $(VENV)/.dev
-	$(BIN)/pytest
+	RISIKO_TEST_REDIS_URL='$(RISIKO_TEST_REDIS_URL)' $(BIN)/pytest
 
 # The database tests again, on PostgreSQL.
 unit-postgres: $(VENV)/.dev
-	@if $(BIN)/python -c "import psycopg,sys; psycopg.connect('$(RISIKO_TEST_POSTGRES_URL)', connect_timeout=3).close()" 2>/dev/null; then \
-		echo "PostgreSQL reachable: database tests on PostgreSQL"; \
-		DATABASE_URL='$(RISIKO_TEST_POSTGRES_URL)' $(BIN)/pytest -m db || [ $$? -eq 5 ]; \
+	@if $(BIN)/python -c "import psycopg,sys; psycopg.connect('$(PG_SERVER_URL)', connect_timeout=3).close()" 2>/dev/null; then \
+		echo "PostgreSQL reachable: database tests on PostgreSQL (database test_$(PG_TEST_NAME))"; \
+		DATABASE_URL='$(RISIKO_TEST_POSTGRES_URL)' RISIKO_TEST_REDIS_URL='$(RISIKO_TEST_REDIS_URL)' \
+		$(BIN)/pytest -m db; status=$$?; $(DROP_TEST_DB); \
+		[ $$status -eq 0 ] || [ $$status -eq 5 ]; \
 	elif [ "$$RISIKO_REQUIRE_POSTGRES" = "1" ]; then \
 		echo "PostgreSQL required (RISIKO_REQUIRE_POSTGRES=1) but unreachable at $(RISIKO_TEST_POSTGRES_URL)"; exit 1; \
 	else \
@@ -47,10 +62,11 @@ unit-postgres: $(VENV)/.dev
 # The online tables' tests again as a club server runs them: Redis channel layer, PostgreSQL.
 unit-redis: $(VENV)/.dev
 	@if $(BIN)/python -c "import redis; redis.Redis.from_url('$(RISIKO_TEST_REDIS_URL)', socket_timeout=3).ping()" 2>/dev/null \
-	  && $(BIN)/python -c "import psycopg; psycopg.connect('$(RISIKO_TEST_POSTGRES_URL)', connect_timeout=3).close()" 2>/dev/null; then \
+	  && $(BIN)/python -c "import psycopg; psycopg.connect('$(PG_SERVER_URL)', connect_timeout=3).close()" 2>/dev/null; then \
 		echo "Redis and PostgreSQL reachable: online tests with the Redis channel layer"; \
 		REDIS_URL='$(RISIKO_TEST_REDIS_URL)' RISIKO_CHANNELS_PREFIX="test-$$$$" \
-		DATABASE_URL='$(RISIKO_TEST_POSTGRES_URL)' $(BIN)/pytest -m online || [ $$? -eq 5 ]; \
+		DATABASE_URL='$(RISIKO_TEST_POSTGRES_URL)' $(BIN)/pytest -m online; status=$$?; \
+		$(DROP_TEST_DB); [ $$status -eq 0 ] || [ $$status -eq 5 ]; \
 	elif [ "$$RISIKO_REQUIRE_REDIS" = "1" ]; then \
 		echo "Redis and PostgreSQL required (RISIKO_REQUIRE_REDIS=1) but unreachable"; exit 1; \
 	else \
@@ -70,6 +86,10 @@ unit-compiled:
 	$(PYTHON) tools/compiled_check.py
 
 test: lint typecheck install-check unit unit-compiled unit-postgres unit-redis
+
+# The test database a run may leave behind (killed, or a server still connected): dropped.
+clean-test-databases: $(VENV)/.dev
+	@$(DROP_TEST_DB)
 
 # The fault catalogues (src/risiko/locale): add new codes, then compile (needs msgfmt).
 catalogues: $(VENV)/.dev

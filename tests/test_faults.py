@@ -128,3 +128,34 @@ def test_a_field_is_said_by_its_italian_label_never_by_the_programs_name() -> No
     assert player.message("it").startswith("giocatore: al massimo 80 caratteri")
     assert [word("field", f, "it") for f in ("table name", "your name")] == [
         "nome del tavolo", "il tuo nome"]
+
+
+# --- issue 18 §2: `risiko --lang it` says every word in Italian -------------------------------
+
+
+def test_an_attack_fault_without_territories_is_said_in_italian():
+    from risiko.attack import attack_fault
+    from risiko.ruleset import get_ruleset
+
+    # R8: 10 armies against 18, the 18 bordering armies do not outnumber 18 (no waiver: 10)
+    fault = attack_fault(get_ruleset("club-milano"), 10, 18, bordering=18)
+    assert fault is not None and fault.clause == "R8"
+    it = fault.message("it")
+    assert "confinanti con il territorio attaccato" in it and "the target" not in it
+    assert "il territorio che attacca" in it and "the attacking" not in it
+    assert "bordering the target" in fault.message("en")
+
+
+@pytest.mark.parametrize(("text", "italian"), [
+    ("{", "manca il nome di un campo tra virgolette doppie alla riga 1 colonna 2"),
+    ('{"seats": 1 2}', "manca una ',' alla riga 1 colonna 13"),
+    ('{"seats": }', "manca un valore alla riga 1 colonna 11"),
+])
+def test_pythons_json_reasons_are_said_in_italian(text, italian):
+    from risiko.sheet import SheetError, parse_sheet_text
+
+    with pytest.raises(SheetError) as err:
+        parse_sheet_text(text, fmt="json")
+    (fault,) = err.value.faults
+    assert fault.message("it") == f"JSON non valido: {italian}"
+    assert "Expecting" in fault.message("en")

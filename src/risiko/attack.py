@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .board import Mask
-from .faults import Fault, define
+from .faults import Fault, define, define_words
 from .ruleset import Ruleset
 
 #: most dice either side rolls
@@ -103,6 +103,11 @@ def is_legal_on_board(
     if not ruleset.army_superiority or a > ruleset.superiority_waiver_above:
         return True
     return bordering_armies(armies, own, target_neighbours) > d
+
+
+#: what a fault says when it was not told which territories (in the message's language)
+define_words("territory", ("the attacking territory",))
+define_words("target", ("the target",))
 
 
 def attack_fault(

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .faults import InvalidInputError, define
+from .faults import InvalidInputError, define, define_words
 
 __all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "check_depth", "loads"]
 
@@ -41,6 +41,16 @@ MAX_DEPTH = 24
 #: longest integer read, in digits (a 64-bit integer has 19; a sign is not a digit)
 MAX_INT_DIGITS = 20
 
+#: the reasons Python's ``json`` gives (``JSONDecodeError.msg``): a fault's param ``reason``
+#: carrying one is said in the message's language (``word.reason`` in the catalogues)
+JSON_ERRORS = (
+    "Expecting value", "Expecting property name enclosed in double quotes",
+    "Expecting ':' delimiter", "Expecting ',' delimiter", "Unterminated string starting at",
+    "Invalid control character at", "Invalid \\escape", "Invalid \\uXXXX escape",
+    "Extra data", "Illegal trailing comma before end of object",
+    "Illegal trailing comma before end of array",
+)
+define_words("reason", JSON_ERRORS)
 TOO_DEEP = define("json.too_deep", "", "the JSON is nested deeper than {limit} levels")
 LONG_NUMBER = define("json.long_number", "",
                      "the JSON holds a number of {digits} digits (at most {limit})")

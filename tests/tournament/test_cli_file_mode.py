@@ -130,3 +130,22 @@ def test_add_players_counts_only_the_new_ones(tmp_path: Path) -> None:
         "1 giocatore iscritto: Carla; già iscritti: Anna e Bruno"
     assert json.loads(path.read_text())["players"] == \
         ["Anna", "Bruno", "Carla"]
+
+
+def test_what_a_command_did_is_said_in_italian(tmp_path: Path) -> None:
+    # issue 18 §2: `risiko --lang it` said "created ...", "evening ... opened" in English
+    path = tmp_path / "torneo.json"
+    created = ok(path, "create", "Torneo 2028", lang="it").stdout.strip()
+    assert created.startswith("creato Torneo 2028 (slug ") and "club-milano@2" in created
+    ok(path, "add-players", "Alba", "Bice", "Ciro", "Dora", lang="it")
+    assert ok(path, "evening", "2028-03-07", lang="it").stdout.strip() == (
+        "serata 2028-03-07 (qualificazione) aperta")
+    ok(path, "seat-by-hand", "2028-03-07", "Alba,Bice,Ciro,Dora", lang="it")
+    said = ok(path, "scores", "2028-03-07", "1", "Alba=57", "Bice=40", "Ciro=12", "Dora=30",
+              lang="it").stdout.strip()
+    assert said == "tavolo 1: punteggi registrati"
+    again = ok(path, "scores", "2028-03-07", "1", "Alba=57", "Bice=40", "Ciro=12", "Dora=30",
+               lang="it").stdout.strip()
+    assert again == "tavolo 1: già registrato, nulla è cambiato"
+    english = ok(path, "scores", "2028-03-07", "1", "Alba=57", "Bice=40", "Ciro=12", "Dora=30")
+    assert english.stdout.strip() == "table 1: already recorded, nothing changed"

@@ -171,3 +171,20 @@ def test_a_served_500_mb_post_is_refused_and_spools_nothing(tmp_path):
     # no upload's named temporary file (Django's spooled body would be an anonymous one: the
     # proof it was never written is that the body was cut at the limit, in memory)
     assert os.listdir(spool) == []
+
+
+def test_a_small_request_never_looks_its_path_up(settings, monkeypatch):
+    import risiko.web.asgi as door
+
+    settings.RISIKO_REQUEST_MAX_BYTES = MB
+    settings.RISIKO_UPLOAD_MAX_BYTES = 4 * MB
+    looked: list[str] = []
+    real = door.body_limit
+    monkeypatch.setattr(door, "body_limit", lambda path: looked.append(path) or real(path))
+    _call("/", [b""], length=None)  # a GET
+    _call("/login/", [b"x" * 1000], length=1000)  # a login form
+    _call("/login/", [b"x" * 1000] * 3, length=None)  # a small chunked body
+    assert looked == []
+    # past the lowest limit (1 MiB): the path's own limit is looked up, once
+    app, _sent, _t = _call(IMPORT, [b"x" * MB] * 3, length=None)
+    assert looked == [IMPORT] and app.read == 3 * MB and not app.left

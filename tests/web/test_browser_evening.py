@@ -148,7 +148,7 @@ def test_a_referee_runs_an_evening_and_the_public_standings_follow(browser, live
     page.get_by_label("Nome utente").fill(WHO)
     page.get_by_label("Password").fill(PASSWORD)
     page.locator("main").get_by_role("button", name="Accedi").click()
-    expect(page.get_by_role("button", name=f"Logout ({WHO})")).to_be_visible()
+    expect(page.get_by_role("button", name=f"Esci ({WHO})")).to_be_visible()
 
     # The console: a new tournament with its players.
     page.get_by_role("link", name="Console arbitro").first.click()

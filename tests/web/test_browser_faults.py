@@ -54,7 +54,7 @@ def page(evening, live_server):
         page.get_by_label("Nome utente").fill(WHO)
         page.get_by_label("Password").fill(PASSWORD)
         page.locator("main").get_by_role("button", name="Accedi").click()
-        expect(page.get_by_role("button", name=f"Logout ({WHO})")).to_be_visible()
+        expect(page.get_by_role("button", name=f"Esci ({WHO})")).to_be_visible()
         yield page
         browser.close()
 

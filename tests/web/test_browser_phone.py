@@ -107,3 +107,34 @@ def test_the_online_replay_on_a_phone(browser, live_server):
         assert len(name) > 2, name  # says what it does, not only an arrow
         expect(button).to_be_in_viewport(ratio=1)
     assert errors == []
+
+
+@pytest.mark.parametrize("path", ["/arbitro/", "/classifica/"])
+def test_a_logged_in_referees_navigation_fits_a_360_px_phone(browser, live_server, path):
+    # issue 18 §3: the logged-in navigation no longer scrolls sideways; the console link and
+    # the logout button are on screen without scrolling anything
+    from django.contrib.auth.models import Group
+
+    user = User.objects.get(username="arbitro")
+    user.groups.add(Group.objects.get_or_create(name="referee")[0])
+    errors: list[str] = []
+    context = browser.new_context(locale="it-IT", timezone_id="Europe/Rome",
+                                  viewport={"width": 360, "height": 740}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.on("pageerror", lambda err: errors.append(f"{page.url}: {err}"))
+    page.goto(f"{live_server.url}/login/?next={path}")
+    page.get_by_label("Nome utente").fill("arbitro")
+    page.get_by_label("Password").fill("tavolo-rosso-42")
+    page.locator("main").get_by_role("button", name="Accedi").click()
+    page.wait_for_url(f"**{path}")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, (width, "\n".join(page.evaluate(TOO_WIDE)))
+    nav = page.locator("nav.site-nav")
+    assert nav.evaluate("n => n.scrollWidth <= n.clientWidth")  # nothing hidden to the side
+    for item in (nav.get_by_role("link", name="Console arbitro"),
+                 nav.get_by_role("button", name="Esci (arbitro)")):
+        expect(item).to_be_in_viewport(ratio=1)
+        box = item.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    assert errors == []

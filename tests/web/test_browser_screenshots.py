@@ -133,7 +133,7 @@ def test_the_main_pages_load_without_errors(browser, live_server, season, width)
     referee.get_by_label("Nome utente").fill(WHO)
     referee.get_by_label("Password").fill(PASSWORD)
     referee.locator("main").get_by_role("button", name="Accedi").click()
-    expect(referee.get_by_role("button", name=f"Logout ({WHO})")).to_be_visible()
+    expect(referee.get_by_role("button", name=f"Esci ({WHO})")).to_be_visible()
     for name, path, ready in REFEREE:
         check(referee, name, path, ready)
 

@@ -118,3 +118,45 @@ def test_the_audit_log_cannot_be_edited_in_the_admin(season):
     assert c.post(f"/admin/auditlog/auditentry/{entry.pk}/delete/", {"post": "yes"}
                   ).status_code == 403
     assert AuditEntry.objects.filter(pk=entry.pk, who="setup").exists()
+
+
+def test_the_admins_player_search_forgives_accents_and_case():
+    # issue 18 §3: every name search uses the name's key (accents off)
+    t = services.create_tournament("Torneo admin", who="setup")
+    services.add_players(t, ["Érica", "Nicolò", "Zoë", "Anna"], who="setup")
+    c = _client("comitato", "committee")
+    for typed, name in (("erica", "Érica"), ("NICOLO", "Nicolò"), ("zoe", "Zoë")):
+        page = c.get("/admin/players/player/", {"q": typed}).content.decode()
+        assert f">{name}</a>" in page, typed
+        assert ">Anna</a>" not in page, typed
+
+
+def test_every_model_and_app_is_named_in_italian_and_english():
+    # issue 18 §2: the admin said "Players", "Penaltys", "TOOLS"
+    from django.apps import apps
+    from django.utils import translation
+
+    for model in _models():
+        meta = model._meta
+        assert {"verbose_name", "verbose_name_plural"} <= set(meta.original_attrs), model
+        with translation.override("en"):
+            en = (str(meta.verbose_name), str(meta.verbose_name_plural))
+        with translation.override("it"):
+            it = (str(meta.verbose_name), str(meta.verbose_name_plural))
+        assert it[0] != en[0] and it[1] != en[1], (model, en, it)
+        assert not en[1].endswith("ys"), en
+    for config in apps.get_app_configs():
+        if config.name.startswith("risiko.web."):
+            with translation.override("it"):
+                italian = str(config.verbose_name)
+            with translation.override("en"):
+                assert italian != str(config.verbose_name), config.name
+
+
+def test_the_admin_index_is_in_italian(season):
+    page = _client("comitato", "committee").get("/admin/").content.decode()
+    for word in ("Giocatori", "Penalità", "Strumenti arbitro", "Tavoli e risultati",
+                 "Registro delle modifiche", "Iscrizioni", "Sorteggi"):
+        assert word in page, word
+    for english in ("Penaltys", "Players", "TOOLS", "Tools", "Audit entries", "Carry overs"):
+        assert english not in page, english

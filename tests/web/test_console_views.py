@@ -489,8 +489,9 @@ def test_the_audit_log_lists_the_changes_with_the_username(ref_client):
         "set tables", "enter result", "correct result"]
     page = c.get(reverse("console_audit", args=[t.slug])).content.decode()
     assert page.count('<td class="who">arbitro</td>') == 8
-    assert "<strong>correct result</strong>" in page and "evening 2027-03-02 (qualifying) table 1"\
-        in page
+    # issue 18: said in the page's language (the codes stay in the database)
+    assert "<strong>risultato corretto</strong>" in page
+    assert "serata 2027-03-02 (qualificazione), tavolo 1: punteggi inseriti a mano" in page
     assert "&quot;replaced&quot;" in page  # the values replaced, in the details
 
 

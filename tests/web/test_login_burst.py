@@ -74,7 +74,8 @@ def test_parallel_guesses_check_at_most_the_limit(tmp_path):
     env.update(RISIKO_LOGIN_MAX_FAILURES="5", RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS="12",
                RISIKO_LOGIN_MAX_FAILURES_PER_USERNAME="10")
     # several workers need a channel layer for the online tables (not used here)
-    env.setdefault("REDIS_URL", os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15")
+    env.setdefault("REDIS_URL", os.environ.get("REDIS_URL") or os.environ.get(
+        "RISIKO_TEST_REDIS_URL") or "redis://127.0.0.1:6379/14")  # make test: its Redis db
     make_user(env, "arbitro", PASSWORD, "referee")
     make_user(env, "seconda", PASSWORD, "referee")
     # two server processes: the count must be the database's, not a process's memory

@@ -232,7 +232,8 @@ def _table_rows(html: str, number: int) -> list[list[str]]:
     return rows
 
 
-def test_an_evening_with_tables_seats_scores_arrivals_and_penalties(client):
+def test_an_evening_with_tables_seats_scores_arrivals_and_penalties(client, settings):
+    settings.RISIKO_PUBLIC_PENALTY_DETAILS = True  # the club shows reasons and referees
     build()
     html = client.get(f"/t/{SLUG}/serate/2027-03-02/").content.decode()
     assert "Serata del 2 Marzo 2027" in html and "Qualificazione" in html
@@ -293,7 +294,8 @@ def test_names_in_lists_follow_italian_order(client):
     assert player_names(t) == names
 
 
-def test_a_players_page_with_games_penalties_and_chart(client):
+def test_a_players_page_with_games_penalties_and_chart(client, settings):
+    settings.RISIKO_PUBLIC_PENALTY_DETAILS = True  # the club shows reasons and referees
     build()
     html = client.get(f"/t/{SLUG}/giocatori/Bice/").content.decode()
     text = _text(html)
@@ -329,7 +331,8 @@ def test_a_players_page_with_games_penalties_and_chart(client):
                      html)
 
 
-def test_the_chart_follows_the_ranking_evening_by_evening(client):
+def test_the_chart_follows_the_ranking_evening_by_evening(client, settings):
+    settings.RISIKO_PUBLIC_PENALTY_DETAILS = True  # the club shows reasons and referees
     build()
     html = client.get(f"/t/{SLUG}/giocatori/Alba/").content.decode()
     assert "<title>2 Marzo 2027: 100 punti, posizione 1</title>" in html
@@ -510,3 +513,22 @@ def test_a_players_page_whatever_the_accents_of_the_address(client):
     masked = [re.sub(r"[A-Za-z0-9]{64}", "CSRF", p.content.decode()) for p in pages]
     assert masked[0] == masked[1]  # the same page, the CSRF tokens aside
     assert client.get(f"/t/{t.slug}/giocatori/{quote('èlia noè')}/").status_code == 404
+
+
+def test_penalty_reasons_and_referees_are_public_only_if_the_club_says_so(client, settings):
+    # issue 18 §3: by default the public pages show a penalty's points, kind and appeal, not
+    # why it was given nor by whom
+    build()
+    assert settings.RISIKO_PUBLIC_PENALTY_DETAILS is False
+    pages = [f"/t/{SLUG}/serate/2027-03-02/", f"/t/{SLUG}/giocatori/Bice/",
+             f"/t/{SLUG}/giocatori/Ciro/"]
+    for path in pages:
+        text = _text(client.get(path).content.decode())
+        assert "R5: oltre 120 armate" not in text and "R10: comportamento" not in text, path
+        assert "(Luca)" not in text, path
+    text = _text(client.get(pages[0]).content.decode())
+    assert "Bice : −7 punti tavolo" in text
+    assert "Ciro : −10 −5 punti classifica · ridotta in appello" in text
+    settings.RISIKO_PUBLIC_PENALTY_DETAILS = True
+    text = _text(client.get(pages[0]).content.decode())
+    assert "Bice : −7 punti tavolo · R5: oltre 120 armate (Luca)" in text

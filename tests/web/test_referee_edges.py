@@ -142,3 +142,102 @@ def test_a_refused_sheet_is_at_the_top_linked_to_the_sheet_box(ref_client):
     assert top < page.index('<section class="card">')  # 1,500 px up: where the page opens
     links = re.findall(r'<li><a href="#([^"]+)">', page[top:page.index("</section>", top)])
     assert links and set(links) == {"id_text"}, links
+
+
+# --- the forms propose a free date -------------------------------------------------------------
+
+
+def test_the_forms_propose_the_next_free_date(ref_client, monkeypatch):
+    import datetime as dt
+
+    from risiko.web.console.views import stages, tournament
+
+    today = dt.date(2027, 3, 2)
+    monkeypatch.setattr(stages, "today", lambda: today)
+    monkeypatch.setattr(tournament, "today", lambda: today)
+    t = services.create_tournament("Torneo sociale", who="setup")
+    for day in ("2027-03-02", "2027-03-03", "2027-03-09"):
+        services.open_evening(t, day, who="setup")
+
+    def proposed(url: str, name: str) -> str:
+        page = ref_client.get(url).content.decode()
+        return re.search(rf'name="{name}" value="([^"]+)"', page).group(1)
+
+    # an evening: today and tomorrow are taken, 4 March is free (9 March is later)
+    assert proposed(reverse("console_tournament", args=[t.slug]), "date") == "2027-03-04"
+    # a semifinal or final: after the last evening (9 March)
+    assert proposed(reverse("console_stages", args=[t.slug]), "date") == "2027-03-10"
+
+
+# --- seating 11 players: the console says what the optimiser does ------------------------------
+
+
+def test_the_seating_page_says_6_and_5_for_11_players(ref_client):
+    players = ["Alba", "Bice", "Ciro", "Dora", "Ezio", "Fede", "Gino", "Ilia", "Lino", "Mara",
+               "Nico"]
+    t = services.create_tournament("Torneo sociale", who="setup")
+    services.add_players(t, players, who="setup")
+    e = services.open_evening(t, DATE, who="setup")
+    for name in players:
+        services.record_arrival(e, name, "21:00", who="setup")
+    page = ref_client.get(reverse("console_seating", args=[t.slug, DATE])).content.decode()
+    # R3 admits all 11 (21:00 is on time); 11 is no sum of 5s and 4s alone (5+5+1, 4+4+3),
+    # so one table that is not a 5 or a 4: 6+5 and 4+4+3 both have one, 6+5 has fewer tables
+    assert "Con 11 giocatori ammessi: tavoli da 6 + 5." in page
+    assert "un tavolo da 6 o da 3 solo quando nient'altro è possibile" in page
+    assert "11: 6 e 5" in page
+    services.seat_evening(e, seed=1, who="arbitro")
+    assert sorted(table.seats.current().count() for table in e.tables.all()) == [5, 6]
+
+
+# --- no doubled words --------------------------------------------------------------------------
+
+
+def test_creating_a_tournament_named_torneo_says_it_once(ref_client):
+    r = ref_client.post(reverse("referee_home"), {
+        "name": "Torneo sociale 2027", "ruleset": "club-milano@2", "format": "club-milano",
+        "players": ""}, follow=True)
+    page = r.content.decode()
+    assert "Nuovo torneo: Torneo sociale 2027." in page, page[:3000]
+    assert "Torneo Torneo" not in page
+
+
+def test_no_tournament_yet_is_said_in_italian():
+    # issue 18 §2: "(esistenti: none yet)"
+    with pytest.raises(services.ServiceError) as err:
+        services.get_tournament("torneo-2028")
+    assert err.value.fault.message("it") == (
+        "nessun torneo 'torneo-2028' (esistenti: nessuno per ora)")
+    assert err.value.fault.message("en") == "no tournament 'torneo-2028' (known: none yet)"
+
+
+# --- the audit log in the reader's language ----------------------------------------------------
+
+
+def test_the_audit_log_is_said_in_the_readers_language(ref_client):
+    t, e = _seated()  # arrivals at 21:00 (on time, R3), one table seated by hand
+    services.swap_seats(e, "Alba", "Dora", reason="richiesta dei giocatori", who="arbitro")
+    table = services.get_table(e, 1)
+    services.enter_scores(table, {"Alba": 30, "Bice": 40, "Ciro": 12, "Dora": 57},
+                          who="arbitro")
+    services.add_penalty(e, "Bice", -5, unit="ranking", reason="ritardo", referee="Luca",
+                         who="arbitro")
+    from risiko.web.tools.services import set_turn_clock
+
+    set_turn_clock(table, True, who="arbitro")
+    url = reverse("console_audit", args=[t.slug])
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", ref_client.get(url).content.decode()))
+    for italian in ("risultato inserito", "serata 2027-03-02 (qualificazione), tavolo 1: "
+                    "punteggi inseriti a mano", "posti scambiati",
+                    "Alba (tavolo 1, posto 1) e Dora (tavolo 1, posto 4) — richiesta dei "
+                    "giocatori", "Alba, arrivo alle 21:00: in orario",
+                    "Bice -5 punti classifica — ritardo", "serata aperta", "torneo creato",
+                    "orologio del turno", "serata 2027-03-02 (qualificazione), tavolo 1: "
+                    "orologio del turno attivo (R11)"):
+        assert italian in page, italian
+    for english in ("enter result", "swap seats", "on_time", "ranking points", "table 1",
+                    "open evening", "create tournament", "turn clock"):
+        assert english not in page, english
+    ref_client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    page = ref_client.get(url).content.decode()
+    assert "result entered" in page and "Alba arrived at 21:00: on time" in page

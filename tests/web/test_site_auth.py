@@ -191,7 +191,7 @@ def test_login_and_logout(client, referee):
     response = client.post("/login/", {"username": "arbitro", "password": PASSWORD})
     assert response.status_code == 302 and response["Location"] == "/"
     home = client.get("/")
-    assert b"Logout (arbitro)" in home.content
+    assert b"Esci (arbitro)" in home.content
     assert client.get("/logout/").status_code == 405  # logging out takes a POST
     out = client.post("/logout/")
     assert out.status_code == 302 and out["Location"] == "/"

@@ -291,3 +291,64 @@ def test_season_file_backup_and_restore(tmp_path):
     assert done.exit_code == 0, done.output
     copy = Tournament.objects.get(name="Copia")
     assert copy.entries.count() == 3
+
+
+def test_serve_on_a_busy_port_says_so_in_one_italian_line(monkeypatch):
+    # issue 18 §3: `make run PORT=...`; a port in use is one line, not uvicorn's English error
+    with closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen(1)
+        port = holder.getsockname()[1]
+        monkeypatch.setenv("LANG", "it_IT.UTF-8")
+        for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+            monkeypatch.delenv(var, raising=False)
+        result = run("serve", "--port", str(port))
+        assert result.exit_code == 2
+        lines = result.output.strip().splitlines()
+        assert lines == [f"errore: la porta {port} è già in uso (un altro risiko serve?): "
+                         f"scegline un'altra con --port {port + 1} (make run PORT={port + 1})"]
+    assert web_commands.port_free("127.0.0.1", port)  # free again once the holder closed
+
+
+def test_make_run_takes_the_port_and_the_club_language():
+    make = shutil.which("make")
+    if make is None:
+        pytest.skip("make is not installed")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([make, "-n", "-C", str(root), "run", "PORT=8123"], capture_output=True,
+                         text=True, check=True, timeout=60).stdout
+    assert "risiko --lang it serve --port 8123" in out
+
+
+def test_add_players_help_points_at_create():
+    from risiko.cli.main import app
+
+    result = CliRunner(env={"COLUMNS": "250"}).invoke(app, ["tournament", "add-players",
+                                                           "--help"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "risiko tournament create" in text and "created if new" not in text
+
+
+def test_serve_says_its_lines_in_italian(monkeypatch):
+    # issue 18 §2: what `make run` prints first (the club, the addresses) is Italian too
+    from types import SimpleNamespace
+
+    from risiko.faults import use_language
+
+    settings = SimpleNamespace(DEBUG=False, RISIKO_CLUB_NAME="Risiko! Club Milano",
+                               DATABASES={"default": {"NAME": "/dati/risiko.sqlite3"}},
+                               RISIKO_ALLOW_REMOTE_SETUP=False)
+    urls = ["http://192.168.1.20:8000/", "http://127.0.0.1:8000/"]
+    with use_language("it"):
+        lines = web_commands._serve_lines(settings, "0.0.0.0", 8000, urls, "192.168.1.20", True)
+    assert lines == [
+        "[bold]Risiko! Club Milano - impostazioni di produzione[/]",
+        "database: /dati/risiko.sqlite3",
+        "I telefoni sulla stessa Wi-Fi aprono: http://192.168.1.20:8000/",
+        web_commands.QR_HERE,
+        "Su questa macchina: http://127.0.0.1:8000/",
+        "Nessun utente ancora: apri http://127.0.0.1:8000/ su questa macchina (o avvia con "
+        "--allow-remote-setup) e crea il primo arbitro.",
+        "Per fermare: Ctrl+C.",
+    ]

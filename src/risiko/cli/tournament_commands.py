@@ -27,7 +27,7 @@ import typer
 from rich.markup import escape
 
 from .. import jsonread
-from ..faults import Fault, define
+from ..faults import Fault, define, define_words
 from .common import (
     BAD_JSON,
     CANNOT_READ,
@@ -200,6 +200,24 @@ PLAYERS_ADDED = define("cli.players_added", "", "{count} players registered: {pl
 PLAYERS_ALREADY_ONE = define("cli.players_already_one", "", "already registered: {players}")
 PLAYERS_ALREADY = define("cli.players_already", "", "already registered: {players:and}")
 
+# what a command did, said in the message's language (``risiko --lang it``)
+SAID_CREATED = define("cli.said_created", "", "created {name} (slug {slug}, {ruleset})")
+SAID_CURRENT = define("cli.said_current", "", "{name} is the current tournament")
+SAID_IMPORTED = define("cli.said_imported", "", "imported {name} (slug {slug})")
+SAID_WRITTEN = define("cli.said_written", "", "written {file}")
+SAID_OPENED = define("cli.said_opened", "", "evening {date} ({stage}) opened")
+SAID_AGAIN = define("cli.said_again", "", "table {table}: already recorded, nothing changed")
+SAID_SHEET = define("cli.said_sheet", "", "table {table}: sheet recorded")
+SAID_SCORES = define("cli.said_scores", "", "table {table}: scores recorded")
+SAID_PENALTY = define("cli.said_penalty", "", "penalty {id}: {player} {points} {unit} points")
+SAID_APPEAL = define("cli.said_appeal", "", "penalty {id}: appeal {outcome}")
+define_words("outcome", ("upheld", "reduced", "annulled"))
+SAID_DISCIPLINE = define("cli.said_discipline", "", "{player}: {discipline} recorded")
+define_words("discipline", ("warning", "table", "tournament", "club"))
+SAID_CARRIED = define("cli.said_carried", "", "{player}: {points} points carried over")
+SAID_DRAW = define("cli.said_draw", "", "draw recorded: {players}")
+SAID_MERGED = define("cli.said_merged", "", "{twin} merged into {player}")
+
 
 def players_added_message(added: list[str], already: list[str]) -> str:
     """What ``add-players`` did, in the message's language, the nouns in the right number:
@@ -319,7 +337,7 @@ def create(
     if json_out:
         emit_json(data)
     else:
-        _said(f"created {data['name']} (slug {data['slug']}, {data['ruleset']})")
+        _said(SAID_CREATED(name=data["name"], slug=data["slug"], ruleset=data["ruleset"]).message())
 
 
 @tournament_app.command("list")
@@ -342,14 +360,15 @@ def list_tournaments(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 def set_current(ctx: typer.Context, tournament: TOpt, by: ByOpt = "") -> None:
     """Make a tournament the one the public pages show (the current tournament)."""
     name = _store(ctx).set_current(tournament, by=by)
-    _said(f"{name} is the current tournament")
+    _said(SAID_CURRENT(name=name).message())
 
 
 @tournament_app.command("add-players")
 def add_players(ctx: typer.Context, tournament: TOpt,
                 names: Annotated[list[str], typer.Argument(help="player names")],
                 by: ByOpt = "") -> None:
-    """Register players in a tournament (created if new)."""
+    """Register players in a tournament that exists (make it first with `risiko tournament
+    create`; a tournament not found is refused)."""
     added, already = _store(ctx).add_players(tournament, names, by=by)
     _said(players_added_message(added, already))
 
@@ -365,7 +384,7 @@ def import_season(ctx: typer.Context,
     if not isinstance(store, DatabaseStore):
         fail(IMPORT_WITH_FILE())
     data = store.import_file(file, name=name, by=by)
-    _said(f"imported {data['name']} (slug {data['slug']})")
+    _said(SAID_IMPORTED(name=data["name"], slug=data["slug"]).message())
 
 
 @tournament_app.command("import-sheet")
@@ -421,7 +440,7 @@ def export_season(ctx: typer.Context, tournament: TOpt,
         sys.stdout.write(text)
     else:
         file.write_text(text, encoding="utf-8")
-        _said(f"written {file}")
+        _said(SAID_WRITTEN(file=str(file)).message())
 
 
 @tournament_app.command("evening")
@@ -431,8 +450,8 @@ def open_evening(ctx: typer.Context, tournament: TOpt, date: DateArg,
                  chief: Annotated[str, typer.Option(help="chief referee of the evening")] = "",
                  by: ByOpt = "") -> None:
     """Open an evening."""
-    label = _store(ctx).open_evening(tournament, date, stage=stage, chief=chief, by=by)
-    _said(f"evening {label} opened")
+    day, opened = _store(ctx).open_evening(tournament, date, stage=stage, chief=chief, by=by)
+    _said(SAID_OPENED(date=day, stage=opened).message())
 
 
 @tournament_app.command("arrive")
@@ -464,8 +483,9 @@ def arrive(ctx: typer.Context, tournament: TOpt, date: DateArg,
 def seat(ctx: typer.Context, tournament: TOpt, date: DateArg,
          seed: Annotated[str | None, typer.Option(help="seed of the seating draw")] = None,
          by: ByOpt = "", json_out: JsonOpt = False) -> None:
-    """Seat a qualifying evening from its admitted arrivals (optimiser: tables of 5 and 4,
-    fewest repeat opponents, rotating first seats)."""
+    """Seat a qualifying evening from its admitted arrivals (optimiser: tables of 5 and 4, a
+    table of 6 or 3 only when nothing else fits: 11 players -> 6+5; fewest repeat opponents,
+    rotating first seats)."""
     tables = _store(ctx).seat(tournament, date, seed=seed, by=by)
     if json_out:
         emit_json({"tables": tables})
@@ -529,7 +549,7 @@ def enter_sheet(ctx: typer.Context, tournament: TOpt, date: DateArg, table: int,
         fail_faults(e)
     again = _store(ctx).enter_sheet(tournament, date, table, sheet, abandoned=abandoned or [],
                                     by=by, reason=reason)
-    _said(f"table {table}: {'already recorded, nothing changed' if again else 'sheet recorded'}")
+    _said((SAID_AGAIN if again else SAID_SHEET)(table=table).message())
 
 
 @tournament_app.command("scores")
@@ -547,7 +567,7 @@ def enter_scores(ctx: typer.Context, tournament: TOpt, date: DateArg, table: int
     values = key_values(scores)
     again = _store(ctx).enter_scores(tournament, date, table, values, risiko=risiko or [],
                                      abandoned=abandoned or [], by=by, reason=reason)
-    _said(f"table {table}: {'already recorded, nothing changed' if again else 'scores recorded'}")
+    _said((SAID_AGAIN if again else SAID_SCORES)(table=table).message())
 
 
 @tournament_app.command("penalty")
@@ -563,7 +583,7 @@ def penalty(ctx: typer.Context, tournament: TOpt, date: DateArg, player: str,
     if json_out:
         emit_json({"id": pid, "player": name, "points": points, "unit": unit})
     else:
-        _said(f"penalty {pid}: {name} {points} {unit} points")
+        _said(SAID_PENALTY(id=pid, player=name, points=points, unit=unit).message())
 
 
 @tournament_app.command("appeal")
@@ -577,7 +597,7 @@ def appeal(ctx: typer.Context, tournament: TOpt, penalty_id: int,
     file's order (evenings by date; each evening's table penalties, then its ranking ones)."""
     _store(ctx).appeal(tournament, penalty_id, outcome, points=points, referee=referee,
                        reason=reason, by=by)
-    _said(f"penalty {penalty_id}: appeal {outcome}")
+    _said(SAID_APPEAL(id=penalty_id, outcome=outcome).message())
 
 
 @tournament_app.command("discipline")
@@ -590,7 +610,7 @@ def discipline(ctx: typer.Context, tournament: TOpt, date: DateArg, player: str,
     """A disciplinary record (R10)."""
     name = _store(ctx).discipline(tournament, date, player, level, reason=reason,
                                   referee=referee, table=table, by=by)
-    _said(f"{name}: {level} recorded")
+    _said(SAID_DISCIPLINE(player=name, discipline=level).message())
 
 
 @tournament_app.command("carry-over")
@@ -599,7 +619,7 @@ def carry_over(ctx: typer.Context, tournament: TOpt, player: str, points: int,
                by: ByOpt = "") -> None:
     """R17: confirm a new member's points carried over from the previous tournament."""
     name = _store(ctx).carry_over(tournament, player, points, referee=referee, by=by)
-    _said(f"{name}: {points} points carried over")
+    _said(SAID_CARRIED(player=name, points=points).message())
 
 
 @tournament_app.command("draw")
@@ -610,7 +630,7 @@ def draw(ctx: typer.Context, tournament: TOpt,
          by: ByOpt = "") -> None:
     """Record a draw of lots among tied players at a cut (R18 reading)."""
     names = _store(ctx).draw(tournament, stage, order, referee=referee, by=by)
-    _said(f"draw recorded: {', '.join(names)}")
+    _said(SAID_DRAW(players=names).message())
 
 
 @tournament_app.command("merge-players")
@@ -622,7 +642,7 @@ def merge_players(ctx: typer.Context,
     """Merge two players who are one person: every fact of TWIN becomes KEEP's (committee;
     audit-logged). Refused when both arrived or sat on the same evening."""
     name = _store(ctx).merge_players(keep, twin, by=by)
-    _said(f"{twin} merged into {name}")
+    _said(SAID_MERGED(twin=twin, player=name).message())
 
 
 @tournament_app.command("standings")

@@ -88,7 +88,8 @@ class Store(Protocol):
         ...
 
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
-                     by: str) -> str:
+                     by: str) -> tuple[str, str]:
+        """Open an evening; its date (ISO) and stage."""
         ...
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
@@ -254,13 +255,13 @@ class DatabaseStore:
             return sheet_summary(rows, t.entries.count() - before)
 
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
-                     by: str) -> str:
+                     by: str) -> tuple[str, str]:
         with self._refusals():
             from risiko.web import services as s
 
             e = s.open_evening(s.get_tournament(tournament), date, stage=stage,
                                chief_referee=chief, who=who(by))
-        return f"{e.date} ({e.stage})"
+        return e.date.isoformat(), e.stage
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
                phoned_at: str | None, by: str, reason: str = "") -> tuple[str, dict[str, Any]]:
@@ -550,11 +551,11 @@ class FileStore:
         return sheet_summary(rows, len(changed.players) - len(t.players))
 
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
-                     by: str) -> str:
+                     by: str) -> tuple[str, str]:
         from ..tournament.commands import OpenEvening
 
         self._apply(OpenEvening(date, stage=stage, chief_referee=chief))
-        return f"{date} ({stage})"
+        return date, stage
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
                phoned_at: str | None, by: str, reason: str = "") -> tuple[str, dict[str, Any]]:

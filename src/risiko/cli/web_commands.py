@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from ..faults import Fault, InvalidInputError, define, define_words
 from .common import (
@@ -223,9 +224,66 @@ RESTORE_DATABASE_YES = define(
     "restore replaces the database {database} with {path}: run again with --yes")
 NO_TOURNAMENT = define("cli.no_tournament", "",
                        "no tournament in the database: nothing to write in a season file")
+SERVE_MODE = define("cli.serve_mode", "", "{club} - {mode} settings")
+define_words("mode", ("development (DEBUG on)", "production"))
+SERVE_DATABASE = define("cli.serve_database", "", "database: {database}")
+SERVE_PHONES = define("cli.serve_phones", "", "Phones on the same Wi-Fi open: {url}")
+SERVE_NO_ADDRESS = define("cli.serve_no_address", "",
+                          "Could not find this machine's network address; phones open "
+                          "http://<this machine's address>:{port}/")
+SERVE_HERE = define("cli.serve_here", "", "On this machine: {url}")
+SERVE_FIRST = define("cli.serve_first", "",
+                     "No user yet: open {url} on this machine (or serve with "
+                     "--allow-remote-setup) and create the first referee.")
+SERVE_FIRST_REMOTE = define("cli.serve_first_remote", "",
+                            "No user yet: open the address and create the first referee.")
+SERVE_STOP = define("cli.serve_stop", "", "Stop with Ctrl+C.")
+#: in :func:`_serve_lines`: the place of the QR code (the very object, compared with ``is``)
+QR_HERE = "\x00qr"
+PORT_BUSY = define("cli.port_busy", "",
+                   "port {port} is already in use (another risiko serve?): choose another "
+                   "with --port {other} (make run PORT={other})")
 REDIS_NEEDED = define("cli.redis_needed", "",
                       "--workers above 1 needs REDIS_URL (the online tables' messages must "
                       "cross the workers): see docs/online.md")
+
+
+def _serve_lines(settings: Any, host: str, port: int, urls: list[str], lan_ip: str | None,
+                 first_run: bool) -> list[str]:
+    """What ``risiko serve`` says before serving, in the message's language (Rich markup,
+    the values escaped); :data:`QR_HERE` where the QR code of the phones' address goes."""
+    mode = "development (DEBUG on)" if settings.DEBUG else "production"
+    heading = SERVE_MODE(club=settings.RISIKO_CLUB_NAME, mode=mode).message()
+    database = SERVE_DATABASE(database=str(settings.DATABASES["default"]["NAME"])).message()
+    lines = [f"[bold]{escape(heading)}[/]", escape(database)]
+    if host in ALL_INTERFACES:
+        if lan_ip:
+            lines += [escape(SERVE_PHONES(url=urls[0]).message()), QR_HERE]
+        else:
+            lines.append(f"[yellow]{escape(SERVE_NO_ADDRESS(port=port).message())}[/]")
+    lines.append(escape(SERVE_HERE(url=urls[-1]).message()))
+    if first_run:
+        first = (SERVE_FIRST_REMOTE() if settings.RISIKO_ALLOW_REMOTE_SETUP
+                 else SERVE_FIRST(url=urls[-1]))
+        lines.append(escape(first.message()))
+    lines.append(escape(SERVE_STOP().message()))
+    return lines
+
+
+def port_free(host: str, port: int) -> bool:
+    """True when this machine can listen on ``host``:``port`` now (checked by binding it
+    for a moment, as the server will); False when another program holds it."""
+    import socket
+
+    address = host or "0.0.0.0"
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    with closing(socket.socket(family, socket.SOCK_STREAM)) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((address, port))
+        except OSError:
+            return False
+    return True
 
 
 def sqlite_backup_faults(path: Path) -> list[Fault]:
@@ -365,6 +423,8 @@ def register(app: typer.Typer) -> None:
             fail(AT_LEAST_ONE(option="--workers", value=workers))
         if workers > 1 and not os.environ.get("REDIS_URL"):
             fail(REDIS_NEEDED())
+        if not port_free(host, port):
+            fail(PORT_BUSY(port=port, other=port + 1))
         from risiko.web.site.lan import lan_address
 
         if allow_remote_setup:
@@ -400,28 +460,11 @@ def register(app: typer.Typer) -> None:
         first_run = no_user_yet()
         connections.close_all()
 
-        mode = "development (DEBUG on)" if settings.DEBUG else "production"
-        console.print(f"[bold]{settings.RISIKO_CLUB_NAME}[/] - {mode} settings", highlight=False)
-        console.print(f"database: {settings.DATABASES['default']['NAME']}", highlight=False)
-        if host in ALL_INTERFACES:
-            if lan_ip:
-                console.print(
-                    f"Phones on the same Wi-Fi open: [bold]{urls[0]}[/]", highlight=False
-                )
+        for line in _serve_lines(settings, host, port, urls, lan_ip, first_run):
+            if line is QR_HERE:
                 _print_qr(urls[0])
             else:
-                console.print(
-                    "[yellow]Could not find this machine's network address; phones open "
-                    f"http://<this machine's address>:{port}/[/]",
-                    highlight=False,
-                )
-        console.print(f"On this machine: {urls[-1]}", highlight=False)
-        if first_run:
-            where = ("the address" if settings.RISIKO_ALLOW_REMOTE_SETUP
-                     else f"{urls[-1]} on this machine (or serve with --allow-remote-setup)")
-            console.print(f"No user yet: open {where} and create the first referee.",
-                          highlight=False)
-        console.print("Stop with Ctrl+C.", highlight=False)
+                console.print(line, highlight=False)
 
         import warnings
 

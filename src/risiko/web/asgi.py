@@ -34,7 +34,7 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+ASGIApp = Callable[..., Awaitable[None]]  # Django's handler and Channels' apps
 
 
 def body_limit(path: str) -> int:
@@ -68,22 +68,30 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = body_limit(str(scope.get("path") or "/"))
+        # most requests are far below every limit: their path is looked up only past the
+        # lowest one
+        path = str(scope.get("path") or "/")
+        limit = min(request_limit(), upload_request_limit())
+        resolved = False
         declared = _content_length(scope)
         if declared is not None and declared > limit:
-            await _too_large(scope, send, limit)
-            return
+            limit, resolved = body_limit(path), True
+            if declared > limit:
+                await _too_large(scope, send, limit)
+                return
         received = 0
         over = False
         started = False
 
         async def counted() -> Message:
-            nonlocal received, over
+            nonlocal received, over, limit, resolved
             if over:
                 return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                if received > limit and not resolved:
+                    limit, resolved = body_limit(path), True
                 if received > limit:
                     over = True
                     return {"type": "http.disconnect"}

@@ -333,7 +333,8 @@ def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.
             summary=(f"{e.date} ({e.stage}) from {source}: {b['arrivals']} arrivals, "
                      f"{b['tables']} tables, {b['results']} results, {b['penalties']} "
                      "penalties")[:300],
-            data={}) for e, b in zip(evenings, brought, strict=True)])  # one insert
+            data={}, params={**b, "source": source})
+            for e, b in zip(evenings, brought, strict=True)])  # one insert
     return brought
 
 

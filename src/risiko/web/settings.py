@@ -221,6 +221,9 @@ AUTHENTICATION_BACKENDS = [
 ]
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 RISIKO_CLUB_NAME = os.environ.get("RISIKO_CLUB_NAME", "Risiko! Club Milano")
+#: the public pages show a penalty's reason and the referee who gave it only if the club says so
+#: (RISIKO_PUBLIC_PENALTY_DETAILS=1); the points, the kind and an appeal's outcome always
+RISIKO_PUBLIC_PENALTY_DETAILS = os.environ.get("RISIKO_PUBLIC_PENALTY_DETAILS", "") == "1"
 
 
 def _flag(name: str) -> bool:

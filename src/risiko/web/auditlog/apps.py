@@ -1,6 +1,7 @@
 """App config."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AuditlogConfig(AppConfig):
@@ -8,4 +9,4 @@ class AuditlogConfig(AppConfig):
 
     name = "risiko.web.auditlog"
     label = "auditlog"
-    verbose_name = "Registro modifiche"
+    verbose_name = _("Audit log")

@@ -31,10 +31,12 @@ def audit(
     target: Any = None,
     summary: str = "",
     data: Mapping[str, Any] | None = None,
+    params: Mapping[str, Any] | None = None,
 ) -> AuditEntry:
     """Record one change: ``who`` did ``action`` on ``target`` (a model instance) in
     ``tournament`` (a Tournament or None); ``summary`` one line, ``data`` the values entered
-    and, for corrections, the values replaced (and the reason)."""
+    and, for corrections, the values replaced (and the reason); ``params`` the values of the
+    summary (codes and names, JSON), which the console says in the reader's language."""
     label = ""
     if target is not None:
         label = f"{target._meta.label}:{target.pk}"
@@ -45,6 +47,7 @@ def audit(
         target=label[:120],
         summary=summary[:300],
         data=dict(data or {}),
+        params=dict(params or {}),
     )
     ids = _written.get()
     if ids is not None:

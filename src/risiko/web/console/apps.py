@@ -1,6 +1,7 @@
 """App config."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ConsoleConfig(AppConfig):
@@ -8,3 +9,4 @@ class ConsoleConfig(AppConfig):
 
     name = "risiko.web.console"
     label = "console"
+    verbose_name = _("Referee console")

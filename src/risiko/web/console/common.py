@@ -41,6 +41,33 @@ def referee_name(request: HttpRequest) -> str:
     return str(full or user.get_username())
 
 
+def next_free_date(t: Tournament, start: _dt.date, *, after_last: bool = False) -> _dt.date:
+    """The first date from ``start`` on with no evening of ``t`` (the date a form proposes);
+    ``after_last``: also after ``t``'s latest evening (a semifinal or final follows the
+    qualifying evenings).
+
+    >>> import datetime as dt
+    >>> class T:  # a tournament with evenings on 2 and 9 March
+    ...     class evenings:
+    ...         @staticmethod
+    ...         def values_list(*a, **k): return [dt.date(2027, 3, 2), dt.date(2027, 3, 9)]
+    >>> next_free_date(T, dt.date(2027, 3, 2)), next_free_date(T, dt.date(2027, 3, 3))
+    (datetime.date(2027, 3, 3), datetime.date(2027, 3, 3))
+    >>> next_free_date(T, dt.date(2027, 3, 2), after_last=True)
+    datetime.date(2027, 3, 10)
+    """
+    taken = set(t.evenings.values_list("date", flat=True))
+    day = start
+    try:
+        if after_last and taken:
+            day = max(day, max(taken) + _dt.timedelta(days=1))
+        while day in taken:
+            day += _dt.timedelta(days=1)
+    except OverflowError:  # an evening stored on 9999-12-31: no day after it
+        return start
+    return day
+
+
 def ruleset_of(t: Tournament) -> Ruleset:
     """The tournament's ruleset preset."""
     return get_ruleset(f"{t.ruleset_name}@{t.ruleset_version}")

@@ -1,6 +1,7 @@
 """App config."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CoreConfig(AppConfig):
@@ -9,4 +10,4 @@ class CoreConfig(AppConfig):
 
     name = "risiko.web.core"
     label = "core"
-    verbose_name = "Scritture"
+    verbose_name = _("Forms and first run")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from risiko.faults import Fault, FaultKind, RisikoError, define
+from risiko.faults import Fault, FaultKind, RisikoError, define, define_words
 
 __all__ = ["ServiceError", "as_faults"]
 
@@ -30,6 +30,7 @@ TEXT = _k("text", "{text}")
 
 # lookups
 NO_TOURNAMENT = _k("no_tournament", "no tournament '{key}' (known: {known})")
+define_words("known", ("none yet",))  # no tournament at all: said in the message's language
 NOT_A_PLAYER = _k("not_a_player", "{tournament}: '{player}' is not a player of this tournament")
 
 # tournaments and players
@@ -77,6 +78,7 @@ OUT_OF_RANGE = _k("out_of_range", "{field}: {value} is outside {low}..{high}")
 TOO_DEEP = _k("too_deep", "{field}: nested deeper than {limit} levels")
 NOT_JSON = _k("not_json", "{field}: not valid JSON ({error})")
 TOO_BIG = _k("too_big", "{field}: {size} bytes, more than the limit of {limit} bytes")
+CORRECTION_REASON = _k("correction_reason", "{field}: say why it is corrected")
 
 # the database's last line: a write refused by a constraint
 _AGAIN = "was changed at the same moment by another request: reload the page and check it"

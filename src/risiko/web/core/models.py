@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 _M = TypeVar("_M", bound=models.Model)
 
@@ -90,6 +91,8 @@ class FormToken(models.Model):
     body = models.TextField(blank=True)
 
     class Meta:
+        verbose_name = _("form sent")
+        verbose_name_plural = _("forms sent")
         ordering = ["-used"]
 
     def __str__(self) -> str:
@@ -105,6 +108,8 @@ class FirstAccount(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("first account")
+        verbose_name_plural = _("first accounts")
         constraints = [
             models.CheckConstraint(condition=models.Q(slot=1), name="one_first_account"),
         ]

@@ -1,6 +1,7 @@
 """App config."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class EveningsConfig(AppConfig):
@@ -8,4 +9,4 @@ class EveningsConfig(AppConfig):
 
     name = "risiko.web.evenings"
     label = "evenings"
-    verbose_name = "Serate"
+    verbose_name = _("Evenings")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from risiko.web.core.models import SupersededRow, one_current
 from risiko.web.players.models import Player
@@ -23,6 +24,8 @@ class Evening(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("evening")
+        verbose_name_plural = _("evenings")
         ordering = ["tournament", "date"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "date"], name="one_evening_per_date")
@@ -46,5 +49,7 @@ class Arrival(SupersededRow):
     reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
+        verbose_name = _("arrival")
+        verbose_name_plural = _("arrivals")
         ordering = ["evening", "at", "id"]
         constraints = [one_current("evening", "player", name="one_current_arrival")]

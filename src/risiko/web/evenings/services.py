@@ -87,7 +87,8 @@ def open_evening(
     except IntegrityError:  # opened at the same moment by another request
         raise ServiceError(cmds.EVENING_EXISTS({"evening": day.isoformat()},
                                                date=day.isoformat())) from None
-    audit(who, "open evening", t, evening, f"{day} ({stage})")
+    audit(who, "open evening", t, evening, f"{day} ({stage})",
+          params={"date": day.isoformat(), "stage": stage})
     return evening
 
 
@@ -122,7 +123,7 @@ def record_arrival(
         dm.clock_name(phoned_minute) if phoned_minute is not None else "")]
     if same:  # the same arrival sent again: nothing written, no reason needed
         return same[0], ruling
-    if old:
+    if old:  # a correction says why (what is wrong with the arrival itself is said first)
         require_reason(reason, evening, player=p.name)
     Arrival.objects.filter(pk__in=[a.pk for a in old]).update(superseded=True)
     row = create(
@@ -133,5 +134,7 @@ def record_arrival(
     audit(who, "correct arrival" if old else "arrival", t, row,
           f"{p.name} {row.at}{' (phoned)' if phoned else ''}: {ruling.arrival_class}"
           + (f" — {reason}" if reason else ""),
-          {"replaced": [a.at for a in old], "reason": reason})
+          {"replaced": [a.at for a in old], "reason": reason},
+          params={"player": p.name, "at": row.at, "phoned": bool(phoned),
+                  "class": ruling.arrival_class, "reason": reason})
     return row, ruling

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class OnlineConfig(AppConfig):
@@ -10,4 +11,4 @@ class OnlineConfig(AppConfig):
 
     name = "risiko.web.online"
     label = "online"
-    verbose_name = "Tavoli online"
+    verbose_name = _("Online tables")

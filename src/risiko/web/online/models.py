@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from risiko.web.players.models import Player
 from risiko.web.results.models import GameTable
@@ -63,6 +64,8 @@ class OnlineTable(models.Model):
     snapshot_dirty: bool = False
 
     class Meta:
+        verbose_name = _("online table")
+        verbose_name_plural = _("online tables")
         ordering = ["-created"]
 
     def __str__(self) -> str:
@@ -99,6 +102,8 @@ class OnlineSeat(models.Model):
     joined = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("online seat")
+        verbose_name_plural = _("online seats")
         ordering = ["table", "position"]
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="online_one_seat"),
@@ -155,6 +160,8 @@ class TableEvent(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("table event")
+        verbose_name_plural = _("table events")
         ordering = ["table", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["table", "seq"], name="online_one_event_per_seq"),
@@ -180,6 +187,8 @@ class Deadline(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("deadline")
+        verbose_name_plural = _("deadlines")
         ordering = ["due", "id"]
         indexes = [models.Index(fields=["fired", "due"], name="online_deadline_due")]
         constraints = [
@@ -193,6 +202,10 @@ class SchedulerBeat(models.Model):
     """The schedulers' heartbeat (one row): a start after a long stop moves the deadlines."""
 
     beat = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("scheduler heartbeat")
+        verbose_name_plural = _("scheduler heartbeats")
 
 
 class Member(models.Model):
@@ -208,6 +221,10 @@ class Member(models.Model):
     def __str__(self) -> str:
         return f"{self.user} = {self.player}"
 
+    class Meta:
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+
 
 class MemberInvite(models.Model):
     """A one-time invitation link from the committee (only its SHA-256 is stored)."""
@@ -221,3 +238,9 @@ class MemberInvite(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
         related_name="+",
     )
+
+    class Meta:
+        verbose_name = _("member invitation")
+        verbose_name_plural = _("member invitations")
+
+

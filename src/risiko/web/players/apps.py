@@ -1,6 +1,7 @@
 """App config."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class PlayersConfig(AppConfig):
@@ -8,4 +9,4 @@ class PlayersConfig(AppConfig):
 
     name = "risiko.web.players"
     label = "players"
-    verbose_name = "Giocatori"
+    verbose_name = _("Players")

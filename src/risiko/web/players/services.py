@@ -63,9 +63,11 @@ def merge_players(keep: str, twin: str, *, who: str) -> Player:
 
     for t in Tournament.objects.filter(pk__in=tournaments):
         audit(who, "merge players", t, a, f"{b.name!r} merged into {a.name!r}",
-              {"kept": a.pk, "merged": b.pk, "moved": moved})
+              {"kept": a.pk, "merged": b.pk, "moved": moved},
+              params={"merged": b.name, "kept": a.name})
     if not tournaments:
         audit(who, "merge players", None, a, f"{b.name!r} merged into {a.name!r}",
-              {"kept": a.pk, "merged": b.pk, "moved": moved})
+              {"kept": a.pk, "merged": b.pk, "moved": moved},
+              params={"merged": b.name, "kept": a.name})
     a.refresh_from_db()
     return a

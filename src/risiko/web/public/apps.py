@@ -1,6 +1,7 @@
 """App config."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class PublicConfig(AppConfig):
@@ -8,6 +9,7 @@ class PublicConfig(AppConfig):
 
     name = "risiko.web.public"
     label = "public"
+    verbose_name = _("Public pages")
 
     def ready(self) -> None:
         """Count the saves and deletes of the domain models (see ``data.change_key``)."""

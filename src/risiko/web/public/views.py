@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -57,6 +58,8 @@ def _base(request: HttpRequest, t: Tournament, snap: data.Snapshot, tab: str,
         "semifinal_held": semifinal_held,
         "has_stages": bool(report["semifinal_tables"] or report["finalists"]
                            or report["final_standings"]),
+        # a penalty's reason and referee on the public pages: the club decides
+        "penalty_details": bool(getattr(settings, "RISIKO_PUBLIC_PENALTY_DETAILS", False)),
     }
     context.update(extra)
     return context

@@ -1,6 +1,7 @@
 """App config."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ResultsConfig(AppConfig):
@@ -8,4 +9,4 @@ class ResultsConfig(AppConfig):
 
     name = "risiko.web.results"
     label = "results"
-    verbose_name = "Tavoli e risultati"
+    verbose_name = _("Tables and results")

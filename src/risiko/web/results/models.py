@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from risiko.web.core.models import SupersededRow, VoidedRow, one_current
 from risiko.web.evenings.models import Evening
@@ -23,6 +24,8 @@ class GameTable(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ["evening", "number"]
         constraints = [
             models.UniqueConstraint(fields=["evening", "number"], name="one_table_number")
@@ -44,6 +47,8 @@ class Seat(SupersededRow):
     reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["table", "position"]
         constraints = [
             one_current("evening", "player", name="one_current_seat_per_player"),
@@ -82,6 +87,8 @@ class TableResult(SupersededRow):
     reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
+        verbose_name = _("table result")
+        verbose_name_plural = _("table results")
         ordering = ["table", "id"]
         constraints = [one_current("table", name="one_current_result")]
 
@@ -103,6 +110,8 @@ class Penalty(VoidedRow):
     at = models.CharField(max_length=5, blank=True)
 
     class Meta:
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
         ordering = ["evening", "id"]
 
 
@@ -118,6 +127,8 @@ class Appeal(SupersededRow):
     reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
+        verbose_name = _("appeal")
+        verbose_name_plural = _("appeals")
         ordering = ["penalty", "id"]
         constraints = [one_current("penalty", name="one_current_appeal")]
 
@@ -140,4 +151,6 @@ class Discipline(VoidedRow):
     referee = models.CharField(max_length=80, blank=True)
 
     class Meta:
+        verbose_name = _("disciplinary record")
+        verbose_name_plural = _("disciplinary records")
         ordering = ["evening", "id"]

@@ -79,8 +79,9 @@ def _plan(evening: Evening) -> list[list[str]]:
 @write
 def seat_evening(evening: Evening, *, seed: int | str | None = None, who: str
                  ) -> list[GameTable]:
-    """Seat the admitted arrivals (R3) with the optimiser (tables of 5 and 4, fewest repeat
-    opponents, rotating first seats). Refused once seated or once a table has a result."""
+    """Seat the admitted arrivals (R3) with the optimiser (tables of 5 and 4, a table of 6 or
+    3 only when nothing else fits: 11 -> 6+5; fewest repeat opponents, rotating first
+    seats). Refused once seated or once a table has a result."""
     lock_tournament(evening.tournament_id)
     if isinstance(seed, str):
         check_text("seed", seed, 40)
@@ -88,7 +89,8 @@ def seat_evening(evening: Evening, *, seed: int | str | None = None, who: str
                      evening=evening).answer
     tables = write_tables(evening, [list(t) for t in seating.tables])
     audit(who, "seat evening", evening.tournament, evening,
-          f"{len(tables)} tables", {"tables": [list(t) for t in seating.tables]})
+          f"{len(tables)} tables", {"tables": [list(t) for t in seating.tables]},
+          params={"tables": len(tables)})
     return tables
 
 
@@ -112,7 +114,8 @@ def set_tables(evening: Evening, tables: Sequence[Sequence[str]], *, reason: str
     after = _plan(evening)
     audit(who, "set tables", evening.tournament, evening, f"{len(out)} tables"
           + (f" — {reason}" if reason else ""),
-          {"before": before, "after": after, "reason": reason})
+          {"before": before, "after": after, "reason": reason},
+          params={"tables": len(out), "reason": reason})
     return out
 
 
@@ -135,7 +138,10 @@ def swap_seats(evening: Evening, a: str, b: str, *, reason: str = "", who: str) 
     audit(who, "swap seats", t, evening,
           f"{pa.name} (table {sa.table.number} seat {sa.position}) <-> "
           f"{pb.name} (table {sb.table.number} seat {sb.position})"
-          + (f" — {reason}" if reason else ""), {"reason": reason})
+          + (f" — {reason}" if reason else ""), {"reason": reason},
+          params={"a": pa.name, "table_a": sa.table.number, "seat_a": sa.position,
+                  "b": pb.name, "table_b": sb.table.number, "seat_b": sb.position,
+                  "reason": reason})
 
 
 # ------------------------------------------------------------------------------ results
@@ -264,7 +270,7 @@ def _new_result(table: GameTable, who: str, reason: str, **values: Any) -> Table
     if old is not None and same_result(old, values):
         old.already_recorded = True
         return old
-    if old is not None:
+    if old is not None:  # a correction says why (what is wrong with the result is said first)
         require_reason(reason, table.evening, table=table.number)
         TableResult.objects.filter(pk=old.pk).update(superseded=True)
     row = create(TableResult, table=table, entered_by=who, reason=reason, **values)
@@ -275,7 +281,9 @@ def _new_result(table: GameTable, who: str, reason: str, **values: Any) -> Table
           {"new": values, "reason": reason, "replaced": None if old is None else
            {"sheet": old.sheet, "scores": old.scores, "risiko": old.risiko,
             "abandoned": old.abandoned, "winners": old.winners,
-            "eliminated": old.eliminated}})
+            "eliminated": old.eliminated}},
+          params={"date": table.evening.date.isoformat(), "stage": table.evening.stage,
+                  "table": table.number, "kind": kind, "reason": reason})
     return row
 
 
@@ -351,7 +359,8 @@ def add_penalty(
         Penalty, evening=evening, table=table if unit == "table" else None, player=p,
         unit=unit, points=points, reason=reason, referee=referee, at=at_text,
     )
-    audit(who, "penalty", t, row, f"{p.name} {points} {unit} points: {reason}")
+    audit(who, "penalty", t, row, f"{p.name} {points} {unit} points: {reason}",
+          params={"player": p.name, "points": points, "unit": unit, "reason": reason})
     return row
 
 
@@ -411,7 +420,9 @@ def decide_appeal(
         referee=referee, reason=reason,
     )
     audit(who, "appeal", penalty.evening.tournament, row,
-          f"penalty {penalty.pk} ({penalty.player.name} {penalty.points}): {outcome}")
+          f"penalty {penalty.pk} ({penalty.player.name} {penalty.points}): {outcome}",
+          params={"player": penalty.player.name, "points": penalty.points,
+                  "outcome": outcome})
     return row
 
 
@@ -438,5 +449,6 @@ def add_discipline(
         Discipline, evening=evening, player=p, level=level, reason=reason, referee=referee,
         table_number=table_number,
     )
-    audit(who, "discipline", t, row, f"{p.name}: {level} ({reason})")
+    audit(who, "discipline", t, row, f"{p.name}: {level} ({reason})",
+          params={"player": p.name, "level": level, "reason": reason})
     return row

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class SiteConfig(AppConfig):
@@ -10,7 +11,7 @@ class SiteConfig(AppConfig):
 
     name = "risiko.web.site"
     label = "site"
-    verbose_name = "Sito"
+    verbose_name = _("Site")
 
     def ready(self) -> None:
         from .permissions import restrict_admin_to_committee

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class LoginThrottle(models.Model):
@@ -15,8 +16,8 @@ class LoginThrottle(models.Model):
     started = models.DateTimeField()
 
     class Meta:
-        verbose_name = "login attempts"
-        verbose_name_plural = "login attempts"
+        verbose_name = _("login attempts")
+        verbose_name_plural = _("login attempts")
         indexes = [models.Index(fields=["started"], name="site_loginthrottle_started")]
 
     def __str__(self) -> str:

@@ -1,6 +1,7 @@
 """App config."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ToolsConfig(AppConfig):
@@ -8,3 +9,4 @@ class ToolsConfig(AppConfig):
 
     name = "risiko.web.tools"
     label = "tools"
+    verbose_name = _("Referee tools")

@@ -8,6 +8,7 @@ latest event. Every event is also in the audit log.
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from risiko.web.core.models import VoidedRow
 from risiko.web.results.models import GameTable
@@ -42,6 +43,8 @@ class ClosingEvent(VoidedRow):
     who = models.CharField(max_length=150, blank=True)
 
     class Meta:
+        verbose_name = _("closing dice roll")
+        verbose_name_plural = _("closing dice rolls")
         ordering = ["table", "id"]
 
     def __str__(self) -> str:

@@ -109,7 +109,12 @@ def record_closing(
           f"evening {evening.date} table {table.number}, closing round {turn.closing_round} "
           f"(band {turn.band[0]}-{turn.band[1]}): {what}",
           {"kind": kind, "position": row.position, "total": row.total,
-           "conquests": conquests, "closed": turn.closed, "reason": reason})
+           "conquests": conquests, "closed": turn.closed, "reason": reason},
+          params={"date": evening.date.isoformat(), "stage": evening.stage,
+                  "table": table.number, "round": turn.closing_round, "low": turn.band[0],
+                  "high": turn.band[1], "kind": kind, "player": turn.player,
+                  "total": row.total, "conquests": conquests, "closed": turn.closed,
+                  "reason": reason})
     return row
 
 
@@ -125,7 +130,9 @@ def undo_closing(table: GameTable, *, who: str) -> ClosingEvent | None:
     row.voided = True
     evening = table.evening
     audit(who, "closing dice undo", evening.tournament, row,
-          f"evening {evening.date} table {table.number}: {row.kind} {row.player} voided")
+          f"evening {evening.date} table {table.number}: {row.kind} {row.player} voided",
+          params={"date": evening.date.isoformat(), "stage": evening.stage,
+                  "table": table.number, "player": row.player})
     return row
 
 
@@ -140,5 +147,7 @@ def set_turn_clock(table: GameTable, on: bool, *, who: str) -> GameTable:
         evening = table.evening
         audit(who, "turn clock", evening.tournament, table,
               f"evening {evening.date} table {table.number}: turn clock "
-              f"{'on' if on else 'off'} (R11)", {"on": on})
+              f"{'on' if on else 'off'} (R11)", {"on": on},
+              params={"date": evening.date.isoformat(), "stage": evening.stage,
+                      "table": table.number, "on": on})
     return table

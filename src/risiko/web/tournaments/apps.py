@@ -1,6 +1,7 @@
 """App config."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
@@ -8,4 +9,4 @@ class TournamentsConfig(AppConfig):
 
     name = "risiko.web.tournaments"
     label = "tournaments"
-    verbose_name = "Tornei"
+    verbose_name = _("Tournaments")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from risiko.web.core.models import SupersededRow, one_current
 from risiko.web.players.models import Player
@@ -27,6 +28,8 @@ class Tournament(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         ordering = ["-created"]
 
     def __str__(self) -> str:
@@ -42,6 +45,8 @@ class Entry(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
         ordering = ["tournament", "order", "id"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player")
@@ -64,6 +69,8 @@ class CarryOver(SupersededRow):
     note = models.CharField(max_length=200, blank=True)
 
     class Meta:
+        verbose_name = _("carry-over")
+        verbose_name_plural = _("carry-overs")
         ordering = ["tournament", "player__name", "id"]
         constraints = [one_current("tournament", "player", name="one_current_carry_over")]
 
@@ -83,6 +90,8 @@ class Draw(SupersededRow):
     note = models.CharField(max_length=200, blank=True)
 
     class Meta:
+        verbose_name = _("draw of lots")
+        verbose_name_plural = _("draws of lots")
         ordering = ["tournament", "id"]
         constraints = [
             one_current("tournament", "stage", "players_key", name="one_current_draw_per_cut")

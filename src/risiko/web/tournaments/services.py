@@ -155,7 +155,8 @@ def create_tournament(
             )
     except IntegrityError:
         raise ServiceError(F.TOURNAMENT_EXISTS(tournament=name)) from None
-    audit(who, "create tournament", t, t, f"{name} ({rs.label}, format {fmt.name})")
+    audit(who, "create tournament", t, t, f"{name} ({rs.label}, format {fmt.name})",
+          params={"name": name, "ruleset": rs.label, "format": fmt.name})
     return t
 
 
@@ -207,7 +208,8 @@ def set_format(t: Tournament, format: Mapping[str, Any], *, committee: bool,
     t.save(update_fields=["format"])
     audit(who, "change format", t, t,
           f"{old.get('name', '?')} -> {fmt.name}" + (f" — {reason}" if reason else ""),
-          {"old": old, "new": new, "reason": reason})
+          {"old": old, "new": new, "reason": reason},
+          params={"old": old.get("name", "?"), "new": fmt.name, "reason": reason})
     return t
 
 
@@ -311,5 +313,5 @@ def record_draw(
     row = create(Draw, tournament=t, stage=stage, order=names, players_key=key,
                  referee=referee, note=note)
     audit(who, "draw of lots", t, row, f"{stage}: {', '.join(names)}",
-          {"replaced": [d.order for d in old]})
+          {"replaced": [d.order for d in old]}, params={"stage": stage, "players": names})
     return row

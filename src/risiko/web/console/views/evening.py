@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from risiko.tournament.seating import MIN_TABLE, table_sizes
 from risiko.web import services
 from risiko.web.collation import display_key
 from risiko.web.core.tokens import once
@@ -164,6 +165,7 @@ def _seating_page(request: HttpRequest, t: Tournament, e: Evening, **forms: Any
                                if a.ruling.admitted and n not in seated), key=display_key)
     excluded = sorted((n for n, a in arrivals.items() if not a.ruling.admitted),
                       key=display_key)
+    admitted = sum(1 for a in arrivals.values() if a.ruling.admitted)  # what the optimiser seats
     context = _evening_context(t, e, "seating")
     context.update({
         "tables": tables,
@@ -173,6 +175,8 @@ def _seating_page(request: HttpRequest, t: Tournament, e: Evening, **forms: Any
         "late": {n: a.ruling.penalty_turns for n, a in arrivals.items()
                  if a.ruling.penalty_turns},
         "seed_form": SeedForm(),
+        "admitted": admitted,
+        "sizes": table_sizes(admitted) if admitted >= MIN_TABLE else [],
         "swap_form": SwapForm(seated=sorted(seated, key=display_key)),
         "tables_form": TablesForm(initial={"tables": "\n".join(
             ", ".join(info.seats) for info in tables)}),

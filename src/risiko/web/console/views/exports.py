@@ -17,6 +17,7 @@ from risiko.web.auditlog.models import AuditEntry
 from risiko.web.public import data
 from risiko.web.site.permissions import referee_required
 
+from ..audit_words import action_text, summary_text
 from ..common import tournament_or_404
 
 #: the columns of the standings CSV; issue 10 added table_points, bonus and wins at the end
@@ -75,8 +76,8 @@ def audit(request: HttpRequest, slug: str) -> HttpResponse:
     entries = AuditEntry.objects.filter(tournament=t.name).order_by("-when", "-id")
     page = Paginator(entries, 100).get_page(request.GET.get("page"))
     rows: list[dict[str, Any]] = [
-        {"entry": e, "data": json.dumps(e.data, ensure_ascii=False, indent=1)
-         if e.data else ""}
+        {"entry": e, "action": action_text(e), "summary": summary_text(e),
+         "data": json.dumps(e.data, ensure_ascii=False, indent=1) if e.data else ""}
         for e in page.object_list
     ]
     return render(request, "console/audit.html",

@@ -19,7 +19,15 @@ from risiko.web.site.permissions import referee_required
 from risiko.web.tournaments.models import Draw, Tournament
 
 from .. import labels
-from ..common import player_names, referee_name, refused, tables_of, tournament_or_404, who
+from ..common import (
+    next_free_date,
+    player_names,
+    referee_name,
+    refused,
+    tables_of,
+    tournament_or_404,
+    who,
+)
 from ..forms import DrawForm, StageForm, add_service_error, today
 
 #: the codes of a shared position across a cut, waiting for a draw of lots (R18 reading)
@@ -64,7 +72,8 @@ def _stages_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpRespo
         ],
         "draws": Draw.objects.filter(tournament=t).order_by("id"),
         "stage_form": StageForm(initial={
-            "stage": "final" if "semifinal" in taken else "semifinal", "date": today(),
+            "stage": "final" if "semifinal" in taken else "semifinal",
+            "date": next_free_date(t, today(), after_last=True),
             "chief_referee": me}),
         "draw_form": DrawForm(initial={"referee": me}),
         "can_seat": not {"semifinal", "final"} <= taken,

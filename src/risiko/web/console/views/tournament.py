@@ -29,7 +29,14 @@ from risiko.web.results.models import GameTable
 from risiko.web.site.permissions import committee_required, is_committee, referee_required
 from risiko.web.tournaments.models import CarryOver, Tournament
 
-from ..common import player_names, referee_name, refused, tournament_or_404, who
+from ..common import (
+    next_free_date,
+    player_names,
+    referee_name,
+    refused,
+    tournament_or_404,
+    who,
+)
 from ..forms import (
     CarryOverForm,
     EveningForm,
@@ -100,7 +107,7 @@ def home(request: HttpRequest) -> HttpResponseBase:
         except services.ServiceError as e:
             add_service_error(form, e)
         else:
-            messages.success(request, _("Tournament %(name)s created.") % {"name": t.name})
+            messages.success(request, _("New tournament: %(name)s.") % {"name": t.name})
             return redirect("console_tournament", t.slug)
     tournaments = Tournament.objects.annotate(
         n_players=Count("entries", distinct=True), n_evenings=Count("evenings", distinct=True)
@@ -135,8 +142,8 @@ def _tournament_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpR
         "faults": snap.faults,
         "unreadable": snap.unreadable,
         "players_form": PlayersForm(),
-        "evening_form": EveningForm(initial={"date": today(), "chief_referee":
-                                             referee_name(request)}),
+        "evening_form": EveningForm(initial={"date": next_free_date(t, today()),
+                                             "chief_referee": referee_name(request)}),
         "carry_form": CarryOverForm(players=players, initial={"referee": referee_name(request)}),
         "tab": "tournament",
     }
@@ -247,7 +254,7 @@ def import_season(request: HttpRequest) -> HttpResponseBase:
         except services.ServiceError as e:
             add_service_error(form, e)
         else:
-            messages.success(request, _("Tournament %(name)s imported.") % {"name": t.name})
+            messages.success(request, _("Season imported: %(name)s.") % {"name": t.name})
             return redirect("console_tournament", t.slug)
     return refused(request, render(request, "console/import.html", {"form": form}))
 

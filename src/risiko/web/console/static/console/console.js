@@ -29,15 +29,19 @@
       if (!input.dataset.touched && document.activeElement !== input) { input.value = nowHHMM(); }
     });
   }
+  function applyFilter(box) {
+    var q = searchKey(box.value);
+    document.querySelectorAll(box.dataset.filter + " > li").forEach(function (li) {
+      li.hidden = q !== "" && (li.dataset.name || "").indexOf(q) === -1;
+    });
+  }
   document.addEventListener("input", function (e) {
     if (e.target && e.target.name === "at") { e.target.dataset.touched = "1"; }
-    var filter = e.target && e.target.dataset ? e.target.dataset.filter : null;
-    if (filter) {
-      var q = searchKey(e.target.value);
-      document.querySelectorAll(filter + " > li").forEach(function (li) {
-        li.hidden = q !== "" && (li.dataset.name || "").indexOf(q) === -1;
-      });
-    }
+    if (e.target && e.target.dataset && e.target.dataset.filter) { applyFilter(e.target); }
+  });
+  // a name typed before this script ran (a slow phone) is applied now
+  document.querySelectorAll("input[data-filter]").forEach(function (box) {
+    if (box.value) { applyFilter(box); }
   });
   document.addEventListener("click", function (e) {
     if (e.target && e.target.closest && e.target.closest("[data-print]")) { window.print(); }

@@ -1,0 +1,205 @@
+"""The audit log in the reader's language: an entry's action and summary rendered from its
+values, never the words the service wrote.
+
+An :class:`~risiko.web.auditlog.models.AuditEntry` keeps a code (``action``: ``"enter
+result"``, ``"swap seats"`` ...) and, since issue 18, the values of its summary (``params``:
+the player, the time, the R3 class, the table ...). :func:`action_text` gives the action's
+name and :func:`summary_text` its one line in the page's language, the domain's codes said
+by :mod:`risiko.web.console.labels` (``on_time`` -> "in orario"). An entry written before
+(no ``params``) or of an action without a template shows the summary it was written with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _g
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from risiko.web.auditlog.models import AuditEntry
+
+from . import labels
+
+#: the name of each action, by its code
+ACTIONS: dict[str, Promise] = {
+    "create tournament": _("tournament created"),
+    "set current tournament": _("current tournament chosen"),
+    "change format": _("format changed"),
+    "add player": _("player registered"),
+    "carry over": _("carry-over"),
+    "draw of lots": _("draw of lots"),
+    "open evening": _("evening opened"),
+    "arrival": _("arrival"),
+    "correct arrival": _("arrival corrected"),
+    "seat evening": _("tables seated by the optimiser"),
+    "set tables": _("tables seated by hand"),
+    "swap seats": _("seats swapped"),
+    "enter result": _("result entered"),
+    "correct result": _("result corrected"),
+    "penalty": _("penalty"),
+    "void penalty": _("penalty voided"),
+    "appeal": _("appeal decided"),
+    "discipline": _("disciplinary record"),
+    "merge players": _("players merged"),
+    "closing dice": _("closing dice"),
+    "closing dice undo": _("closing dice voided"),
+    "turn clock": _("turn clock"),
+    "admin add": _("added in the administration"),
+    "admin change": _("changed in the administration"),
+}
+
+
+def action_text(entry: AuditEntry) -> str:
+    """The entry's action in the page's language (its code when unknown)."""
+    return str(ACTIONS.get(entry.action, entry.action))
+
+
+#: where an imported evening came from
+SOURCES: dict[str, Promise] = {
+    "a season file": _("a season file"),
+    "a club sheet": _("a club sheet"),
+}
+
+
+def _evening(p: Mapping[str, Any]) -> str:
+    return _g("evening %(date)s (%(stage)s)") % {
+        "date": p.get("date", ""), "stage": labels.label(labels.STAGES, p.get("stage", ""))}
+
+
+def _opened(p: Mapping[str, Any]) -> str:
+    if "source" not in p:
+        return _evening(p)
+    return _g("%(evening)s from %(source)s: %(arrivals)s arrivals, %(tables)s tables, "
+              "%(results)s results, %(penalties)s penalties") % {
+        "evening": _evening(p), "source": labels.label(SOURCES, p["source"]),
+        **{k: p.get(k, 0) for k in ("arrivals", "tables", "results", "penalties")}}
+
+
+def _arrival(p: Mapping[str, Any]) -> str:
+    text = _g("%(player)s arrived at %(at)s: %(class)s") % {
+        "player": p.get("player", ""), "at": p.get("at", ""),
+        "class": labels.label(labels.ARRIVAL_CLASSES, p.get("class", ""))}
+    return text + (f" ({_g('phoned')})" if p.get("phoned") else "")
+
+
+def _result(p: Mapping[str, Any]) -> str:
+    kind = _g("end-of-game sheet") if p.get("kind") == "sheet" else _g("scores typed in")
+    return _g("%(evening)s, table %(table)s: %(kind)s") % {
+        "evening": _evening(p), "table": p.get("table", ""), "kind": kind}
+
+
+def _swap(p: Mapping[str, Any]) -> str:
+    return _g("%(a)s (table %(table_a)s, seat %(seat_a)s) and %(b)s (table %(table_b)s, "
+              "seat %(seat_b)s)") % {k: p.get(k, "") for k in (
+                  "a", "b", "table_a", "table_b", "seat_a", "seat_b")}
+
+
+def _tables(p: Mapping[str, Any]) -> str:
+    n = int(p.get("tables", 0) or 0)
+    return ngettext("%(n)d table", "%(n)d tables", n) % {"n": n}
+
+
+def _penalty(p: Mapping[str, Any]) -> str:
+    return _g("%(player)s %(points)s %(unit)s") % {
+        "player": p.get("player", ""), "points": p.get("points", ""),
+        "unit": labels.label(labels.UNITS, p.get("unit", ""))}
+
+
+def _appeal(p: Mapping[str, Any]) -> str:
+    return _g("penalty of %(player)s (%(points)s): %(outcome)s") % {
+        "player": p.get("player", ""), "points": p.get("points", ""),
+        "outcome": labels.label(labels.APPEAL_OUTCOMES, p.get("outcome", ""))}
+
+
+def _discipline(p: Mapping[str, Any]) -> str:
+    return _g("%(player)s: %(level)s") % {
+        "player": p.get("player", ""),
+        "level": labels.label(labels.DISCIPLINE_LEVELS, p.get("level", ""))}
+
+
+def _tournament(p: Mapping[str, Any]) -> str:
+    return _g("%(name)s (%(ruleset)s, format %(format)s)") % {
+        k: p.get(k, "") for k in ("name", "ruleset", "format")}
+
+
+def _format(p: Mapping[str, Any]) -> str:
+    return f"{p.get('old', '?')} → {p.get('new', '?')}"
+
+
+def _draw(p: Mapping[str, Any]) -> str:
+    return f"{labels.label(labels.STAGES, p.get('stage', ''))}: {', '.join(p.get('players', ()))}"
+
+
+def _merge(p: Mapping[str, Any]) -> str:
+    return _g("%(merged)s merged into %(kept)s") % {
+        "merged": p.get("merged", ""), "kept": p.get("kept", "")}
+
+
+def _table(p: Mapping[str, Any]) -> str:
+    return _g("%(evening)s, table %(table)s") % {"evening": _evening(p), "table": p.get("table")}
+
+
+def _closing(p: Mapping[str, Any]) -> str:
+    """R2's closing dice: the round, the band and what happened."""
+    values = {"player": p.get("player", ""), "total": p.get("total"),
+              "conquests": p.get("conquests", 0)}
+    what = {
+        "roll": _g("%(player)s rolled %(total)s (%(conquests)s conquests)"),
+        "skip": _g("%(player)s: no roll (%(conquests)s conquests)"),
+        "widen": _g("band widened"),
+        "end": _g("game ended"),
+        "out": _g("%(player)s out of play"),
+        "back": _g("%(player)s back in play"),
+    }.get(str(p.get("kind")), str(p.get("kind"))) % values
+    if p.get("closed"):
+        what += " · " + _g("game closed")
+    return _g("%(table)s, closing round %(round)s (band %(low)s-%(high)s): %(what)s") % {
+        "table": _table(p), "round": p.get("round"), "low": p.get("low"),
+        "high": p.get("high"), "what": what}
+
+
+def _closing_undo(p: Mapping[str, Any]) -> str:
+    return _g("%(table)s: %(player)s") % {"table": _table(p), "player": p.get("player", "")}
+
+
+def _clock(p: Mapping[str, Any]) -> str:
+    state = _g("on") if p.get("on") else _g("off")
+    return _g("%(table)s: turn clock %(state)s (R11)") % {"table": _table(p), "state": state}
+
+
+#: the summary of each action with values, built in the page's language
+SUMMARIES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "create tournament": _tournament,
+    "change format": _format,
+    "draw of lots": _draw,
+    "open evening": _opened,
+    "arrival": _arrival,
+    "correct arrival": _arrival,
+    "seat evening": _tables,
+    "set tables": _tables,
+    "swap seats": _swap,
+    "enter result": _result,
+    "correct result": _result,
+    "penalty": _penalty,
+    "appeal": _appeal,
+    "discipline": _discipline,
+    "merge players": _merge,
+    "closing dice": _closing,
+    "closing dice undo": _closing_undo,
+    "turn clock": _clock,
+}
+
+
+def summary_text(entry: AuditEntry) -> str:
+    """The entry's one line in the page's language, its reason (as typed) after a dash; the
+    stored summary when the entry has no values (written before) or no template."""
+    params = entry.params or {}
+    build = SUMMARIES.get(entry.action)
+    if build is None or not params:
+        return entry.summary
+    text = build(params)
+    reason = str(params.get("reason") or "")
+    return f"{text} — {reason}" if reason else text
