@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('online', '0002_onlineseat_heartbeat'),
+        ('online', '0003_onlineseat_session'),
     ]
 
     operations = [
