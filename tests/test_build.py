@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import random
 
 import pytest
 
@@ -17,6 +18,7 @@ import risiko.game
 from helpers import finish_setup, new_game
 from risiko import actions
 from risiko._build import build
+from risiko.dice import SeededChance
 from risiko.match import AgentError, play_bots
 from risiko.state import FIELDS, SLOTS, State
 
@@ -90,3 +92,33 @@ def test_the_bots_error_is_still_a_runtime_error() -> None:
     assert issubclass(AgentError, RuntimeError)
     with pytest.raises(RuntimeError, match="bot"):
         raise AgentError("bot x at seat 1: refused")
+
+
+@pytest.mark.parametrize("n", [1, 2, 16, 42, 44, 100])
+def test_a_seeded_permutation_is_random_shuffle_of_the_same_seed(n: int) -> None:
+    # SeededChance.permutation writes random.shuffle's draws out (compiled in the compiled
+    # build): the same deals, objectives and decks from the same seeds as before
+    for seed in range(25):
+        chance, rng = SeededChance(seed), random.Random(seed)
+        for _ in range(3):
+            expected = list(range(n))
+            rng.shuffle(expected)
+            assert chance.permutation(n) == expected
+
+
+def test_the_losses_of_every_roll_are_the_sorted_dice_compared_in_pairs() -> None:
+    # attack.roll_losses finds each side's highest dice by comparisons (no sort: what the
+    # game does at every roll); the rule: both sides' dice sorted from the highest, compared
+    # in pairs (as many pairs as the side with fewer dice), ties to the defender
+    from itertools import product
+
+    from risiko.attack import roll_losses
+
+    for na, nd in product((1, 2, 3), repeat=2):
+        for a in product(range(1, 7), repeat=na):
+            for d in product(range(1, 7), repeat=nd):
+                pairs = list(zip(sorted(a, reverse=True), sorted(d, reverse=True),
+                                 strict=False))
+                won = sum(x > y for x, y in pairs)
+                assert roll_losses(a, d) == (len(pairs) - won, won), (a, d)
+    assert roll_losses([6, 1], [5, 5]) == (1, 1)  # any sequence, in any order
