@@ -122,3 +122,41 @@ def test_the_losses_of_every_roll_are_the_sorted_dice_compared_in_pairs() -> Non
                 won = sum(x > y for x, y in pairs)
                 assert roll_losses(a, d) == (len(pairs) - won, won), (a, d)
     assert roll_losses([6, 1], [5, 5]) == (1, 1)  # any sequence, in any order
+
+
+def test_the_attack_drawn_is_the_documented_draw_on_either_path() -> None:
+    # rules.sample_attack lists the candidates its own way in each build (the mask's bits
+    # compiled, territories_of's table pure); both must give the documented draw: the pairs
+    # (territory of the seat with 2+ armies, bordering enemy territory) in board order, one
+    # drawn at int(random() * n), an illegal one replaced by the last still in play
+    from risiko import rules
+    from risiko.attack import bordering_armies, is_legal
+    from risiko.game import Game
+    from risiko.state import Phase
+
+    seen = 0
+    for seed in (2, 5, 9):
+        done = play_bots(["random"], 4, seed=seed, last_rounds_at=20)
+        game = Game.from_state(done.start_state)
+        for action in done.history:
+            st = game.state
+            if st.phase is Phase.ATTACK and not st.penalised:
+                seen += 1
+                draws = [(k * 0.377) % 1.0 for k in range(1, 200)]
+                pairs = [(s, t) for s in range(42) if st.owner[s] == st.seat
+                         and st.armies[s] > 1 for t in range(42)
+                         if st.neighbours[s] >> t & 1 and st.owner[t] != st.seat]
+                expected = None
+                feed = iter(draws)
+                while pairs:
+                    i = int(next(feed) * len(pairs))
+                    s, t = pairs[i]
+                    total = bordering_armies(st.armies, st.owned[st.seat], st.neighbours[t])
+                    if is_legal(st.ruleset, st.armies[s], st.armies[t], total):
+                        expected = (s, t)
+                        break
+                    pairs[i] = pairs[-1]
+                    pairs.pop()
+                assert rules.sample_attack(st, iter(draws).__next__) == expected
+            game.push_unchecked(action)
+    assert seen > 500

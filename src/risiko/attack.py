@@ -26,14 +26,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .board import Mask
 from .faults import Fault, define
 from .ruleset import Ruleset
 
 #: most dice either side rolls
-MAX_DICE = 3
+MAX_DICE: Final = 3
 
 ONE_ARMY = define(
     "attack.one_army", "",

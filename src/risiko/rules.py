@@ -371,17 +371,20 @@ def sample_attack(
     # the pairs in board order, as two lists of territories (small ints: no allocation)
     sources: list[int] = []
     targets: list[int] = []
-    if _COMPILED:  # native integers: walking the mask's bits costs less than the table
+    if _COMPILED:  # native integers: the bits of the masks cost less than the tables
+        nb = st.neighbours
         m = own
         while m:
             low = m & -m
             src = low.bit_length() - 1
             m ^= low
             if arm[src] > 1:
-                for dst in adj[src]:
-                    if owner[dst] != seat:
-                        sources.append(src)
-                        targets.append(dst)
+                enemy = nb[src] & ~own  # in board order, as adj[src]
+                while enemy:
+                    low = enemy & -enemy
+                    sources.append(src)
+                    targets.append(low.bit_length() - 1)
+                    enemy ^= low
     else:  # the pure build: the seat's territories from board.territories_of's table
         for src in territories_of(own):
             if arm[src] > 1:
@@ -429,7 +432,9 @@ def fortify_most(st: State, source: Territory) -> int:
     ``fortify_min_left_on_border`` when ``source`` borders an enemy (RTU)."""
     keep = 1
     if st.neighbours[source] & ~st.owned[st.seat]:
-        keep = max(keep, st.ruleset.fortify_min_left_on_border)
+        on_border = st.ruleset.fortify_min_left_on_border
+        if on_border > keep:
+            keep = on_border
     return st.armies[source] - keep
 
 

@@ -28,7 +28,7 @@ import random
 from typing import Final
 
 from ..actions import Action, Attack, EndTurn, Fortify, Move, Place, Trade
-from ..board import territories_of
+from ..board import NUM_TERRITORIES, territories_of
 from ..cards import best_set
 from ..state import Phase
 from ..view import SeatView
@@ -45,8 +45,9 @@ MOVE: Final = Phase.MOVE
 STOP: Final = 0.27
 
 _END_TURN: Final = EndTurn()
-#: the attacks without dice, made once per pair: actions are immutable values
-_ATTACKS: Final[dict[tuple[int, int], Attack]] = {}
+#: the attacks without dice, made once per pair (at source * 42 + target): actions are
+#: immutable values
+_ATTACKS: Final[list[Attack | None]] = [None] * (NUM_TERRITORIES * NUM_TERRITORIES)
 
 
 class RandomAgent:
@@ -68,9 +69,10 @@ class RandomAgent:
             if random_() >= STOP:
                 pair = view.sample_attack(random_)
                 if pair is not None:
-                    attack = _ATTACKS.get(pair)
+                    src, dst = pair
+                    attack = _ATTACKS[src * NUM_TERRITORIES + dst]
                     if attack is None:
-                        attack = _ATTACKS[pair] = Attack(pair[0], pair[1])
+                        attack = _ATTACKS[src * NUM_TERRITORIES + dst] = Attack(src, dst)
                     return attack
             if random_() < 0.5:
                 move = view.sample_fortify(random_)
