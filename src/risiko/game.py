@@ -63,6 +63,7 @@ from .cards import NUM_CARDS
 from .dice import Chance, SeededChance, roll
 from .faults import Fault, IllegalActionError, InvalidInputError, define
 from .objectives import OBJECTIVES, Objective
+from .rules import ABANDONED, ATTACK, ELIMINATED, IN_PLAY, MOVE, OVER, REINFORCE, SETUP
 from .ruleset import CLUB_MILANO, Ruleset
 from .scoring import SeatScore
 from .state import (
@@ -94,15 +95,6 @@ __all__ = [
     "SeatStatus",
 ]
 
-# Final: the compiled build (mypyc) reads them as constants, not from the module's dict
-SETUP: Final = Phase.SETUP
-REINFORCE: Final = Phase.REINFORCE
-ATTACK: Final = Phase.ATTACK
-MOVE: Final = Phase.MOVE
-OVER: Final = Phase.OVER
-IN_PLAY: Final = SeatStatus.IN_PLAY
-ELIMINATED: Final = SeatStatus.ELIMINATED
-ABANDONED: Final = SeatStatus.ABANDONED
 END_REASONS = tuple(EndReason)
 
 SAME_PLAYER = define("game.same_player", "", "two seats have the same player name {player}")
