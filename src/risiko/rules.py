@@ -368,11 +368,11 @@ def sample_attack(
     arm = st.armies
     owner = st.owner
     adj = st.adjacency
+    nb = st.neighbours
     # the pairs in board order, as two lists of territories (small ints: no allocation)
     sources: list[int] = []
     targets: list[int] = []
     if _COMPILED:  # native integers: the bits of the masks cost less than the tables
-        nb = st.neighbours
         m = own
         while m:
             low = m & -m
@@ -393,7 +393,6 @@ def sample_attack(
                         sources.append(src)
                         targets.append(dst)
     rs = st.ruleset
-    nb = st.neighbours
     n = len(sources)
     while n:
         i = int(random() * n)
