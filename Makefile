@@ -81,7 +81,8 @@ install-check:
 # The engine's tests and doctests again on the compiled build (mypyc, issue 16): the wheel
 # built with RISIKO_BUILD=compiled (fails if it cannot compile: no silent fallback to pure)
 # and installed in its own environment (.venv-compiled), the tests run from a copy outside
-# src/; prints the build's seconds.
+# src/; prints the build's seconds. Skipped without a C compiler or Python's headers, unless
+# RISIKO_REQUIRE_COMPILED=1 (CI).
 unit-compiled:
 	$(PYTHON) tools/compiled_check.py
 

@@ -28,18 +28,53 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from setuptools import build_meta as _setuptools
-from setuptools.build_meta import (  # noqa: F401 - the backend's other hooks, unchanged
-    build_sdist,
-    get_requires_for_build_editable,
-    get_requires_for_build_sdist,
-    prepare_metadata_for_build_editable,
-    prepare_metadata_for_build_wheel,
-)
-
 #: mypy (its compiler, mypyc) for the compiled build: the version the project is tested with
 MYPY = "mypy==2.4.1"
 MODES = ("auto", "pure", "compiled")
+
+
+def _setuptools() -> Any:
+    """setuptools' own backend (imported when a hook runs: :func:`why_not_compiled` serves
+    ``tools/compiled_check.py`` without setuptools)."""
+    from setuptools import build_meta
+
+    return build_meta
+
+
+def build_sdist(sdist_directory: str, config_settings: dict[str, Any] | None = None) -> str:
+    """setuptools' source distribution (it ships ``setup.py`` and this backend)."""
+    return str(_setuptools().build_sdist(sdist_directory, config_settings))
+
+
+def get_requires_for_build_sdist(config_settings: dict[str, Any] | None = None) -> list[str]:
+    """setuptools' requirements for a source distribution."""
+    return list(_setuptools().get_requires_for_build_sdist(config_settings))
+
+
+def prepare_metadata_for_build_wheel(
+    metadata_directory: str, config_settings: dict[str, Any] | None = None
+) -> str:
+    """setuptools' metadata (the same for both builds)."""
+    with _build_env("pure"):
+        return str(_setuptools().prepare_metadata_for_build_wheel(
+            metadata_directory, config_settings))
+
+
+def get_requires_for_build_editable(
+    config_settings: dict[str, Any] | None = None,
+) -> list[str]:
+    """setuptools' requirements for the editable install (always pure: no mypy)."""
+    with _build_env("pure"):
+        return list(_setuptools().get_requires_for_build_editable(config_settings))
+
+
+def prepare_metadata_for_build_editable(
+    metadata_directory: str, config_settings: dict[str, Any] | None = None
+) -> str:
+    """setuptools' metadata for the editable install."""
+    with _build_env("pure"):
+        return str(_setuptools().prepare_metadata_for_build_editable(
+            metadata_directory, config_settings))
 
 
 def mode() -> str:
@@ -96,7 +131,7 @@ def _build_env(value: str) -> Iterator[None]:
 def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
     """setuptools' requirements, plus mypy when the wheel will be compiled."""
     with _build_env("pure"):
-        needs = list(_setuptools.get_requires_for_build_wheel(config_settings))
+        needs = list(_setuptools().get_requires_for_build_wheel(config_settings))
     return [*needs, MYPY] if _wants_compiled() else needs
 
 
@@ -109,7 +144,7 @@ def build_wheel(
     if _wants_compiled():
         try:
             with _build_env("compiled"):
-                return str(_setuptools.build_wheel(
+                return str(_setuptools().build_wheel(
                     wheel_directory, config_settings, metadata_directory))
         except (Exception, SystemExit) as error:
             if mode() == "compiled":
@@ -120,7 +155,8 @@ def build_wheel(
                  "installing the pure-Python build")
             shutil.rmtree("build", ignore_errors=True)  # nothing compiled may reach the wheel
     with _build_env("pure"):
-        return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
+        return str(_setuptools().build_wheel(
+            wheel_directory, config_settings, metadata_directory))
 
 
 def build_editable(
@@ -130,5 +166,5 @@ def build_editable(
 ) -> str:
     """The editable install (development): always the pure-Python modules of ``src/``."""
     with _build_env("pure"):
-        return str(_setuptools.build_editable(
+        return str(_setuptools().build_editable(
             wheel_directory, config_settings, metadata_directory))

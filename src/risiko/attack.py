@@ -26,14 +26,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .board import Mask
 from .faults import Fault, define, define_words
 from .ruleset import Ruleset
 
 #: most dice either side rolls
-MAX_DICE = 3
+MAX_DICE: Final = 3
 
 ONE_ARMY = define(
     "attack.one_army", "",
@@ -156,12 +156,40 @@ def roll_losses(attacker: Sequence[int], defender: Sequence[int]) -> tuple[int, 
     >>> roll_losses((4, 6, 4), (3, 6, 5))   # sorted: 6 v 6, 4 v 5, 4 v 3
     (2, 1)
     """
-    a = sorted(attacker, reverse=True)
-    d = sorted(defender, reverse=True)
-    lose_a = lose_d = 0
-    for x, y in zip(a, d, strict=False):
-        if x > y:
+    na = len(attacker)
+    nd = len(defender)
+    if na > MAX_DICE or nd > MAX_DICE or not na or not nd:  # not a roll of the game
+        lose_a = lose_d = 0
+        for x, y in zip(sorted(attacker, reverse=True), sorted(defender, reverse=True),
+                        strict=False):
+            if x > y:
+                lose_d += 1
+            else:
+                lose_a += 1
+        return lose_a, lose_d
+    # 1 to 3 dice a side: each side's three highest (0 for a missing die) by comparisons,
+    # what the game does at every roll (no sort, no list)
+    a1, a2, a3 = _highest(tuple(attacker), na)  # tuple() of a tuple is the tuple itself
+    d1, d2, d3 = _highest(tuple(defender), nd)
+    pairs = na if na < nd else nd
+    lose_d = 1 if a1 > d1 else 0
+    if pairs > 1:
+        if a2 > d2:
             lose_d += 1
-        else:
-            lose_a += 1
-    return lose_a, lose_d
+        if pairs > 2 and a3 > d3:
+            lose_d += 1
+    return pairs - lose_d, lose_d
+
+
+def _highest(dice: tuple[int, ...], n: int) -> tuple[int, int, int]:
+    """The 1 to 3 ``dice`` from the highest, 0 for a missing one."""
+    x = dice[0]
+    y = dice[1] if n > 1 else 0
+    z = dice[2] if n > 2 else 0
+    if y > x:
+        x, y = y, x
+    if z > y:
+        y, z = z, y
+        if y > x:
+            x, y = y, x
+    return x, y, z

@@ -15,7 +15,7 @@ import difflib
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from .faults import InvalidInputError, define
 
@@ -115,8 +115,9 @@ OFFICIAL_BORDERS: tuple[tuple[str, str], ...] = tuple(
     (a, b) for a, _, b in (pair.partition(" - ") for pair in _BORDER_TEXT.split("; "))
 )
 
-NUM_TERRITORIES = len(_TERRITORIES)
-NUM_CONTINENTS = len(_CONTINENTS)
+# Final: the compiled build (mypyc) reads them as constants, not from the module's dict
+NUM_TERRITORIES: Final = len(_TERRITORIES)
+NUM_CONTINENTS: Final = len(_CONTINENTS)
 ALL_TERRITORIES: Mask = (1 << NUM_TERRITORIES) - 1
 
 TERRITORY_NAMES: tuple[str, ...] = tuple(t[0] for t in _TERRITORIES)
@@ -245,9 +246,9 @@ def mask_list(mask: Mask) -> list[Territory]:
     return out
 
 
-_TERRITORIES_OF: dict[Mask, tuple[Territory, ...]] = {}
+_TERRITORIES_OF: Final[dict[Mask, tuple[Territory, ...]]] = {}
 #: the territories of each 7-bit piece of a mask: _PIECES[i][m] for bits 7i..7i+6
-_PIECES: tuple[tuple[tuple[Territory, ...], ...], ...] = tuple(
+_PIECES: Final[tuple[tuple[tuple[Territory, ...], ...], ...]] = tuple(
     tuple(tuple(7 * i + b for b in range(7) if m >> b & 1) for m in range(128))
     for i in range(6)
 )
@@ -255,7 +256,11 @@ _PIECES: tuple[tuple[tuple[Territory, ...], ...], ...] = tuple(
 
 def territories_of(mask: Mask) -> tuple[Territory, ...]:
     """The territories of ``mask`` (42 bits) in increasing order, as a tuple (remembered: a
-    game asks for the same seat's territories many times between two conquests)."""
+    game asks for the same seat's territories many times between two conquests).
+
+    >>> territories_of(0b101100), territories_of(1 << 41 | 1)
+    ((2, 3, 5), (0, 41))
+    """
     found = _TERRITORIES_OF.get(mask)
     if found is None:
         if len(_TERRITORIES_OF) >= 4096:

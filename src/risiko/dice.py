@@ -79,9 +79,18 @@ class SeededChance:
         return tuple([int(r() * 6) + 1 for _ in range(n)])
 
     def permutation(self, n: int) -> list[int]:
-        """A uniformly random permutation of ``range(n)``."""
+        """A uniformly random permutation of ``range(n)``: ``random.shuffle`` of it, its
+        draws written out (a swap with a draw below ``i + 1`` from ``getrandbits``, from the
+        last place down), the same permutation from the same seed, compiled in the compiled
+        build (``tests/test_build.py`` binds it to ``random.shuffle``)."""
         p = list(range(n))
-        self._random.shuffle(p)
+        bits = self._random.getrandbits
+        for i in range(n - 1, 0, -1):
+            k = (i + 1).bit_length()
+            j = bits(k)
+            while j > i:
+                j = bits(k)
+            p[i], p[j] = p[j], p[i]
         return p
 
 

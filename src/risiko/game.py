@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MemberDescriptorType
-from typing import Any
+from typing import Any, Final
 
 from . import rules
 from .actions import (
@@ -63,6 +63,7 @@ from .cards import NUM_CARDS
 from .dice import Chance, SeededChance, roll
 from .faults import Fault, IllegalActionError, InvalidInputError, define
 from .objectives import OBJECTIVES, Objective
+from .rules import ABANDONED, ATTACK, ELIMINATED, IN_PLAY, MOVE, OVER, REINFORCE, SETUP
 from .ruleset import CLUB_MILANO, Ruleset
 from .scoring import SeatScore
 from .state import (
@@ -94,10 +95,6 @@ __all__ = [
     "SeatStatus",
 ]
 
-SETUP, REINFORCE, ATTACK, MOVE, OVER = (
-    Phase.SETUP, Phase.REINFORCE, Phase.ATTACK, Phase.MOVE, Phase.OVER,
-)
-IN_PLAY, ELIMINATED, ABANDONED = SeatStatus.IN_PLAY, SeatStatus.ELIMINATED, SeatStatus.ABANDONED
 END_REASONS = tuple(EndReason)
 
 SAME_PLAYER = define("game.same_player", "", "two seats have the same player name {player}")
@@ -132,7 +129,7 @@ def _attack(source: int, target: int, attacker: Dice, defender: Dice) -> Attack:
 
 _new = object.__new__
 #: True when Attack is a Python class with slots (the pure build)
-_SLOTTED = isinstance(vars(Attack)["source"], MemberDescriptorType)
+_SLOTTED: Final = isinstance(vars(Attack)["source"], MemberDescriptorType)
 # the slots' own setters: a frozen dataclass refuses setattr, its slot descriptors do not
 _set_source: Callable[[Attack, int], None] = vars(Attack)["source"].__set__
 _set_target: Callable[[Attack, int], None] = vars(Attack)["target"].__set__

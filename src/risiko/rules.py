@@ -27,9 +27,11 @@ At the end of a turn: one card if the seat conquered at least one territory; the
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from importlib.machinery import EXTENSION_SUFFIXES
+from typing import Final
 
 from .attack import attack_fault as _attack_rule_fault
-from .attack import bordering_armies, is_legal_on_board
+from .attack import bordering_armies, is_legal_on_board, roll_losses
 from .board import (
     CONTINENT_BONUS,
     CONTINENT_MASKS,
@@ -56,10 +58,19 @@ from .state import (
     State,
 )
 
-SETUP, REINFORCE, ATTACK, MOVE, OVER = (
-    Phase.SETUP, Phase.REINFORCE, Phase.ATTACK, Phase.MOVE, Phase.OVER,
-)
-IN_PLAY, ELIMINATED, ABANDONED = SeatStatus.IN_PLAY, SeatStatus.ELIMINATED, SeatStatus.ABANDONED
+# Final: the compiled build (mypyc) reads them as constants, not from the module's dict
+SETUP: Final = Phase.SETUP
+REINFORCE: Final = Phase.REINFORCE
+ATTACK: Final = Phase.ATTACK
+MOVE: Final = Phase.MOVE
+OVER: Final = Phase.OVER
+IN_PLAY: Final = SeatStatus.IN_PLAY
+ELIMINATED: Final = SeatStatus.ELIMINATED
+ABANDONED: Final = SeatStatus.ABANDONED
+
+#: True when this module runs compiled (a C extension built by mypyc, issue 16): the one
+#: place the two builds take different (equal) paths, for speed (:func:`sample_attack`)
+_COMPILED: Final = __file__.endswith(tuple(EXTENSION_SUFFIXES))
 
 # ---------------------------------------------------------------------------- faults
 GAME_OVER = define("game.over", "", "the game is over")
@@ -196,7 +207,7 @@ def _dice_fault(dice: Sequence[int], n: int, kind: Fault | None = None) -> Fault
 
 # ---------------------------------------------------------------------------- questions
 #: each continent's territory mask and reinforcement bonus
-_CONTINENTS = tuple(zip(CONTINENT_MASKS, CONTINENT_BONUS, strict=True))
+_CONTINENTS: Final = tuple(zip(CONTINENT_MASKS, CONTINENT_BONUS, strict=True))
 
 
 def reinforcements(st: State, seat: int) -> int:
@@ -357,19 +368,41 @@ def sample_attack(
     arm = st.armies
     owner = st.owner
     adj = st.adjacency
-    pairs = [
-        (s, t) for s in territories_of(own) if arm[s] > 1 for t in adj[s] if owner[t] != seat
-    ]
-    rs = st.ruleset
     nb = st.neighbours
-    n = len(pairs)
+    # the pairs in board order, as two lists of territories (small ints: no allocation)
+    sources: list[int] = []
+    targets: list[int] = []
+    if _COMPILED:  # native integers: the bits of the masks cost less than the tables
+        m = own
+        while m:
+            low = m & -m
+            src = low.bit_length() - 1
+            m ^= low
+            if arm[src] > 1:
+                enemy = nb[src] & ~own  # in board order, as adj[src]
+                while enemy:
+                    low = enemy & -enemy
+                    sources.append(src)
+                    targets.append(low.bit_length() - 1)
+                    enemy ^= low
+    else:  # the pure build: the seat's territories from board.territories_of's table
+        for src in territories_of(own):
+            if arm[src] > 1:
+                for dst in adj[src]:
+                    if owner[dst] != seat:
+                        sources.append(src)
+                        targets.append(dst)
+    rs = st.ruleset
+    n = len(sources)
     while n:
         i = int(random() * n)
-        src, dst = pairs[i]
+        src = sources[i]
+        dst = targets[i]
         if is_legal_on_board(rs, arm[src], arm[dst], arm, own, nb[dst]):
             return src, dst
         n -= 1  # put the illegal pair aside: the last one still in play takes its place
-        pairs[i] = pairs[n]
+        sources[i] = sources[n]
+        targets[i] = targets[n]
     return None
 
 
@@ -398,7 +431,9 @@ def fortify_most(st: State, source: Territory) -> int:
     ``fortify_min_left_on_border`` when ``source`` borders an enemy (RTU)."""
     keep = 1
     if st.neighbours[source] & ~st.owned[st.seat]:
-        keep = max(keep, st.ruleset.fortify_min_left_on_border)
+        on_border = st.ruleset.fortify_min_left_on_border
+        if on_border > keep:
+            keep = on_border
     return st.armies[source] - keep
 
 
@@ -736,23 +771,7 @@ def do_attack(
 ) -> bool:
     """One roll with the dice given (any order); returns True on a conquest."""
     arm = st.armies
-    na = len(attacker)
-    nd = len(defender)
-    if nd == 1:  # one pair: the highest dice
-        lose_d = 1 if max(attacker) > defender[0] else 0
-        lose_a = 1 - lose_d
-    elif na == 1:
-        lose_d = 1 if attacker[0] > max(defender) else 0
-        lose_a = 1 - lose_d
-    else:  # two or three pairs, each side sorted from the highest; ties to the defender
-        a_s = sorted(attacker, reverse=True)
-        d_s = sorted(defender, reverse=True)
-        lose_d = (a_s[0] > d_s[0]) + (a_s[1] > d_s[1])
-        if na == 3 and nd == 3:
-            lose_d += a_s[2] > d_s[2]
-            lose_a = 3 - lose_d
-        else:
-            lose_a = 2 - lose_d
+    lose_a, lose_d = roll_losses(attacker, defender)
     seat = st.seat
     defender_seat = st.owner[target]
     arm[source] -= lose_a

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from .board import Mask
 from .objectives import Objective
@@ -62,7 +62,9 @@ class EndReason(StrEnum):
 #: the clauses under which armies are forfeited, in the order of ``State.forfeited``:
 #: R3 (a late seat's penalised turns), R4 (the army limit), R11 (a turn that timed out)
 FORFEIT_CLAUSES: tuple[str, str, str] = ("R3", "R4", "R11")
-R3, R4, R11 = 0, 1, 2
+R3: Final = 0
+R4: Final = 1
+R11: Final = 2
 
 
 @dataclass(frozen=True)

@@ -25,24 +25,29 @@ instead of 730, and listing the legal attacks at each decision cost most of its 
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from ..actions import Action, Attack, EndTurn, Fortify, Move, Place, Trade
-from ..board import territories_of
+from ..board import NUM_TERRITORIES, territories_of
 from ..cards import best_set
 from ..state import Phase
 from ..view import SeatView
 from .base import register
 
-SETUP, ATTACK, MOVE = Phase.SETUP, Phase.ATTACK, Phase.MOVE
+# Final: the compiled build (mypyc) reads them as constants, not from the module's dict
+SETUP: Final = Phase.SETUP
+ATTACK: Final = Phase.ATTACK
+MOVE: Final = Phase.MOVE
 
 #: the chance of stopping the attacks at each decision of the attack phase: with it a game
 #: of 4 random bots has about as many rolls as before this policy (about 330 when the last
 #: rounds are called in round 34), when the chance was 2 in (legal attacks + 2)
-STOP = 0.27
+STOP: Final = 0.27
 
-_END_TURN = EndTurn()
-#: the attacks without dice, made once per pair: actions are immutable values
-_ATTACKS: dict[tuple[int, int], Attack] = {}
+_END_TURN: Final = EndTurn()
+#: the attacks without dice, made once per pair (at source * 42 + target): actions are
+#: immutable values
+_ATTACKS: Final[list[Attack | None]] = [None] * (NUM_TERRITORIES * NUM_TERRITORIES)
 
 
 class RandomAgent:
@@ -64,9 +69,10 @@ class RandomAgent:
             if random_() >= STOP:
                 pair = view.sample_attack(random_)
                 if pair is not None:
-                    attack = _ATTACKS.get(pair)
+                    src, dst = pair
+                    attack = _ATTACKS[src * NUM_TERRITORIES + dst]
                     if attack is None:
-                        attack = _ATTACKS[pair] = Attack(pair[0], pair[1])
+                        attack = _ATTACKS[src * NUM_TERRITORIES + dst] = Attack(src, dst)
                     return attack
             if random_() < 0.5:
                 move = view.sample_fortify(random_)
