@@ -19,13 +19,16 @@ A position is a sheet (the JSON ``risiko score`` reads: ``ruleset`` and ``seats`
      "conquests": 0,                                 # optional: this turn
      "penalised": false,                             # optional: this turn is R3-penalised
      "move": {"from": "Brasile", "to": "Perù", "min": 3},   # the move phase's conquest
-     "closing": {"last_round": null, "closing_round": 0, "widened": 0},   # optional (R2)
+     "closing": {"last_round": null, "closing_round": 0, "widened": 0,   # optional (R2)
+                 "anchor": null},    # the player whose turn opened closing round 1
      "last_rounds_at": null,                         # optional: automatic call (simulations)
      "outcome": null}                                # phase over: {end, winner, rounds, reason}
 
 Missing optional fields take the values of a turn just begun: no cards (every card in the
 deck, in card order), nothing conquered, in ``reinforce`` the seat's reinforcements (R4
-clamp applied), in ``attack`` none left, no call of the last rounds. Territory and card names
+clamp applied), in ``attack`` none left, no call of the last rounds. A position written
+before ``closing.anchor`` existed, in a round after the LAST one, takes the highest seat in
+play as the anchor (how the engine then counted closing rounds). Territory and card names
 parse loosely (``risiko board`` names them); a bad position raises InvalidInputError naming
 every fault (code ``position.*``).
 
@@ -67,6 +70,9 @@ BAD_JSON = define("position.bad_json", "", "not JSON: {reason}")
 SHEET = define("position.sheet", "", "{reason}")
 UNKNOWN_KEY = define("position.unknown_key", "", "unknown key {key} (known: {known})")
 NO_TO_ACT = define("position.no_to_act", "", "'to_act' names no player of the table: {given}")
+NO_ANCHOR = define(
+    "position.no_anchor", "R2", "'closing.anchor' names no player of the table: {given}"
+)
 BAD_PHASE = define(
     "position.bad_phase", "", "'phase' is one of {phases}, not {given}"
 )
@@ -308,6 +314,7 @@ def parse_position(
     st.closing_round = _count(closing.get("closing_round"), "closing.closing_round", 0,
                               faults, 0)
     st.widened = _count(closing.get("widened"), "closing.widened", 0, faults, 0)
+    st.closing_anchor = _anchor(st, closing, keys, faults)
     lra = data.get("last_rounds_at")
     st.last_rounds_at = None if lra is None else _count(lra, "last_rounds_at", 1, faults, 1)
     st.risiko_seat = None
@@ -329,6 +336,26 @@ def parse_position(
             reason = str(outcome.get("reason", ""))
         rules.finish(st, end, reason)
     return st
+
+
+def _anchor(st: State, closing: Mapping[str, Any], keys: list[str],
+            faults: list[Fault]) -> int:
+    """The seat whose turn opened closing round 1 (R2), -1 before: ``closing.anchor`` names
+    its player (or its seat number, 1-based); missing in a round after the LAST one (a
+    position of an older engine), the highest seat in play."""
+    raw = closing.get("anchor")
+    if raw is None:
+        lr = st.last_round
+        if "anchor" not in closing and lr is not None and st.round > lr:
+            in_play = st.in_play()
+            return in_play[-1] if in_play else st.n - 1
+        return -1
+    if isinstance(raw, str) and name_key(raw) in keys:
+        return keys.index(name_key(raw))
+    if isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= st.n:
+        return raw - 1
+    faults.append(NO_ANCHOR(given=repr(raw)))
+    return -1
 
 
 def _parse_move(st: State, raw: Any, faults: list[Fault]) -> None:
@@ -393,6 +420,7 @@ def position_of(st: State) -> dict[str, Any]:
             "last_round": st.last_round,
             "closing_round": st.closing_round,
             "widened": st.widened,
+            "anchor": st.players[st.closing_anchor] if st.closing_anchor >= 0 else None,
         },
         "last_rounds_at": st.last_rounds_at,
         "outcome": None,

@@ -39,7 +39,7 @@ from .board import (
     territory_name,
 )
 from .cards import INVALID_SET, NUM_CARDS, best_set, card_name, is_jolly, set_kind, set_value
-from .closing import closing_roll_fault, starts_closing_round
+from .closing import closing_roll_fault, closing_round_of
 from .faults import Fault, define
 from .objectives import OBJECTIVES
 from .ruleset import Ruleset
@@ -237,20 +237,19 @@ def is_last_in_play(st: State, seat: int) -> bool:
 def closing_round_of_turn(st: State) -> int | None:
     """The closing round (R2) the current turn belongs to, None before the closing.
 
-    A closing round is n consecutive turns of the n seats still in play, the first being the
-    last seat in play of the LAST round (RULES.md R2): so the turn of the last seat in play
-    opens closing round 1 in the LAST round, and each later closing round
-    (:func:`risiko.closing.starts_closing_round`). When that seat leaves during its own turn
-    of the LAST round, closing round 1 begins with the next turn."""
+    The turn of the last seat in play of the LAST round opens closing round 1 and makes that
+    seat the anchor (``closing_anchor``); after it, a closing round is one turn of each seat
+    in play in seat order from the anchor's place (:func:`risiko.closing.closing_round_of`):
+    a seat that leaves (R13) or is eliminated drops out of the round it is in without moving
+    the others. When the LAST round's last seat leaves during its own turn, no seat after it
+    is in play: every turn of the next round is in closing round 1."""
     lr = st.last_round
     if lr is None or st.round < lr:
         return None
-    starts = starts_closing_round(st.seat, st.in_play())
     if st.round == lr:
-        return 1 if starts else None
-    # closing round 0: the LAST round's last seat left before its turn ended; the closing
-    # begins anyway once the LAST round is over
-    return st.closing_round + 1 if starts or not st.closing_round else st.closing_round
+        return 1 if is_last_in_play(st, st.seat) else None
+    anchor = st.closing_anchor
+    return closing_round_of(st.round - lr, st.seat, anchor if anchor >= 0 else st.n)
 
 
 def closing_skip(st: State) -> Fault | None:
@@ -826,6 +825,8 @@ def do_end_turn(
     result: ClosingRoll | None = None
     if k is not None:
         st.closing_round = k
+        if st.round == st.last_round:
+            st.closing_anchor = seat
         band_round = k + st.widened
         player = st.players[seat]
         if closing_skip(st) is not None:
@@ -1030,6 +1031,7 @@ def new_state(
     st.move_min = 0
     st.last_round = None
     st.last_rounds_at = last_rounds_at
+    st.closing_anchor = -1
     st.closing_round = 0
     st.widened = 0
     st.risiko_seat = None

@@ -86,11 +86,18 @@ def snapshot(game: Game) -> bytes:
 def restore(data: bytes, seed: bytes, ruleset: str) -> Game:
     """The game of a :func:`snapshot`, its chance the draws of ``seed`` from the snapshot's
     next draw on; ``ruleset`` is the table's (``name@version``). ValueError when the snapshot
-    cannot be read by this engine (the caller replays the events instead)."""
+    cannot be read by this engine (the caller replays the events instead): one written in
+    the closing rounds (R2) before positions kept ``closing.anchor`` is one."""
     try:
         raw = json.loads(bytes(data).decode())
         if not isinstance(raw, dict) or raw.get("format") != SNAPSHOT_FORMAT:
             raise ValueError("not a position-v1 snapshot")
+        closing = raw["position"].get("closing") or {}
+        lr = closing.get("last_round")
+        if "anchor" not in closing and lr is not None and raw["position"]["round"] > lr:
+            # written before the anchor of the closing rounds (R2) was kept: the events
+            # know it, the position does not
+            raise ValueError("a snapshot of the closing without its anchor")
         game = Game.from_position(raw["position"], chance=FairChance(seed, int(raw["draws"])),
                                   ruleset=get_ruleset(ruleset))
         index = {clause: i for i, clause in enumerate(FORFEIT_CLAUSES)}
