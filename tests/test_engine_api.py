@@ -213,8 +213,32 @@ def test_a_refused_action_changes_nothing() -> None:
         before = game.position()
         length = len(game.history)
         try:
-            game.copy().push(action)
+            game.copy(chance=SeededChance(1)).push(action)
         except RisikoError:
             with pytest.raises(RisikoError):
                 game.push(action)
             assert game.position() == before and len(game.history) == length
+
+
+def test_an_attack_with_dice_is_listed_only_with_the_dice_push_accepts() -> None:
+    """Issue 16 (R8: always the maximum dice): ``Attack(...) in game.legal_actions()`` agrees
+    with ``push`` on the number of dice. Brasile 5 armies attacks Argentina 2 armies: the
+    attacker rolls min(3, 5 - 1) = 3 dice, the defender min(3, 2) = 2."""
+    game = new_game(3)
+    finish_setup(game)
+    arrange(game, {"Brasile": (0, 5), "Argentina": (1, 2)}, rest=2)
+    set_turn(game, 0)
+    legal = game.legal_actions()
+    src, dst = T("Brasile"), T("Argentina")
+    for attacker, defender in [((6, 5, 1), (4, 4)), ((6, 5), (4, 4)), ((6, 5, 1), (4,)),
+                               ((6, 5, 1, 1), (4, 4)), (None, (4, 4)), ((6, 5, 1), None),
+                               ((6, 5, 7), (4, 4)), (None, None), ((1, 1), None)]:
+        action = Attack(src, dst, attacker, defender)
+        try:
+            game.copy(chance=SeededChance(1)).push(action)
+            accepted = True
+        except IllegalActionError:
+            accepted = False
+        assert (action in legal) == accepted, action
+    assert Attack(src, dst, (6, 5, 1), (4, 4)) in legal
+    assert Attack(src, dst, (6, 5), (4, 4)) not in legal

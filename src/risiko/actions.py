@@ -27,6 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeAlias, overload
 
+from .attack import attacker_dice, defender_dice
 from .board import Territory, territory_code, territory_name
 from .cards import Card, card_name
 
@@ -224,12 +225,22 @@ class LegalActions(Sequence[Legal]):
     """The legal actions of the seat to act: a sequence of entries (exact actions, and
     :class:`Amount` ranges), counted as entries (``len``, as perft counts them). ``action in
     legal`` is True when ``push`` would accept ``action`` (dice and closing dice left to
-    chance, or given within 1..6)."""
+    chance, or given within 1..6; an attack's dice, when given, as many as R8 rolls:
+    ``armies`` is the board's armies per territory the entries were listed on, read while
+    the game has not changed).
 
-    __slots__ = ("_entries",)
+    >>> legal = LegalActions([Attack(0, 1)], armies=[3, 5])  # 2 dice against 3 (R8)
+    >>> Attack(0, 1) in legal, Attack(0, 1, (6, 5), (4, 4, 1)) in legal
+    (True, True)
+    >>> Attack(0, 1, (6, 5, 1), (4, 4, 1)) in legal, Attack(0, 1, (6,), None) in legal
+    (False, False)
+    """
 
-    def __init__(self, entries: Sequence[Legal]) -> None:
+    __slots__ = ("_armies", "_entries")
+
+    def __init__(self, entries: Sequence[Legal], armies: Sequence[int] | None = None) -> None:
         self._entries = list(entries)
+        self._armies = armies
 
     @overload
     def __getitem__(self, i: int) -> Legal: ...
@@ -247,7 +258,7 @@ class LegalActions(Sequence[Legal]):
         return f"LegalActions({self._entries!r})"
 
     def __contains__(self, action: object) -> bool:
-        bare = _bare(action)
+        bare = _bare(action, self._armies)
         for entry in self._entries:
             if isinstance(entry, Amount):
                 if bare in entry:
@@ -265,14 +276,27 @@ class LegalActions(Sequence[Legal]):
                 yield entry
 
 
-def _dice_ok(d: Dice | None) -> bool:
-    return d is None or all(isinstance(x, int) and 1 <= x <= 6 for x in d)
+def _dice_ok(d: Dice | None, count: int | None) -> bool:
+    """Dice left to chance (None), or ``count`` (None: any number) faces 1..6."""
+    return d is None or (
+        (count is None or len(d) == count)
+        and all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6 for x in d)
+    )
 
 
-def _bare(action: object) -> object:
-    """The action without its chance (dice, closing dice) and trade figures, as listed."""
+def _bare(action: object, armies: Sequence[int] | None = None) -> object:
+    """The action without its chance (dice, closing dice) and trade figures, as listed; None
+    when its dice are not what ``push`` accepts (faces 1..6; with ``armies``, as many as R8
+    rolls: :func:`~risiko.attack.attacker_dice`, :func:`~risiko.attack.defender_dice`)."""
     if isinstance(action, Attack):
-        if not (_dice_ok(action.attacker_dice) and _dice_ok(action.defender_dice)):
+        na = nd = None
+        if armies is not None and (action.attacker_dice or action.defender_dice):
+            try:
+                na = attacker_dice(armies[action.source])
+                nd = defender_dice(armies[action.target])
+            except (IndexError, TypeError):
+                return None  # no such territory: not listed
+        if not (_dice_ok(action.attacker_dice, na) and _dice_ok(action.defender_dice, nd)):
             return None
         return Attack(action.source, action.target)
     if isinstance(action, EndTurn | Fortify) and action.closing is not None:

@@ -532,7 +532,7 @@ class Game:
             Amount(Fortify(s, t, most), 1, most) for s, t, most in rules.legal_fortifies(st)
         )
         out.append(EndTurn())
-        return LegalActions(out)
+        return LegalActions(out, st.armies)
 
     # ------------------------------------------------------------------ the doors
     def push(self, action: Action) -> Action:
@@ -768,7 +768,7 @@ class Game:
             if self.status[s] is ABANDONED:
                 entry["abandoned"] = True
             seats.append(entry)
-        return {"ruleset": self.ruleset.name, "seats": seats}
+        return {"ruleset": self.ruleset.label, "seats": seats}
 
     def check_invariants(self) -> None:
         """Raise AssertionError if the state is inconsistent (used by property tests)."""

@@ -405,7 +405,7 @@ def position_of(st: State) -> dict[str, Any]:
             "setup_left": st.setup_left[s],
         })
     out: dict[str, Any] = {
-        "ruleset": st.ruleset.name,
+        "ruleset": st.ruleset.label,
         "seats": seats,
         "to_act": st.players[st.seat],
         "phase": str(st.phase),

@@ -799,11 +799,14 @@ def conquer(st: State, seat: int, defender: int, src: int, dst: int, dice: int) 
 
 
 def do_move(st: State, armies: int) -> None:
-    """Move ``armies`` (at least the dice already moved) into the conquered territory."""
+    """Move ``armies`` (at least the dice already moved) into the conquered territory; the
+    conquest no longer waits (``move_from``/``move_to`` -1, ``move_min`` 0)."""
     extra = armies - st.move_min
     st.armies[st.move_from] -= extra
     st.armies[st.move_to] += extra
     st.phase = ATTACK
+    st.move_from = st.move_to = -1
+    st.move_min = 0
 
 
 def do_fortify(st: State, source: int, target: int, armies: int) -> None:
@@ -853,6 +856,8 @@ def do_timeout(st: State, closing: Sequence[int] | None) -> ClosingRoll | None:
     are forfeited, the card is drawn (``timeout_draws_card``), the closing roll follows."""
     if st.phase is MOVE:
         st.phase = ATTACK
+        st.move_from = st.move_to = -1
+        st.move_min = 0
     st.forfeited[st.seat][R11] += st.pending
     st.pending = 0
     return do_end_turn(st, closing, draws=st.ruleset.timeout_draws_card)

@@ -29,7 +29,7 @@ from ..faults import (
     define,
 )
 from ..names import clean_name, name_key
-from ..ruleset import get_ruleset
+from ..ruleset import new_ruleset, sheet_ruleset
 from ..sheet import parse_sheet
 from .checks import unknown_player
 from .finals import compute_stages
@@ -198,7 +198,7 @@ def new_tournament(name: str, *, ruleset: str, format: Mapping[str, Any] | None 
     """A new, empty tournament (no players, no evenings) under ``ruleset`` (a preset,
     ``name@version``) and a format (club-milano by default, or the JSON of
     :class:`TournamentFormat`)."""
-    rs = get_ruleset(ruleset)
+    rs = new_ruleset(ruleset)  # a bare name typed for a new tournament: the newest version
     fmt = TournamentFormat.from_dict(dict(format)) if format else get_format(None)
     if not clean_name(name):
         raise InvalidInputError(EMPTY_NAME())
@@ -367,8 +367,7 @@ def enter_sheet(t: Tournament, date: str | _dt.date, number: int, sheet: Mapping
     e = evening_of(t, date)
     table = _table(e, number)
     where = {**e.subjects, "table": number}
-    parsed = parse_sheet(sheet, ruleset=t.ruleset.label if t.ruleset_version != 1
-                         else t.ruleset_name)
+    parsed = parse_sheet(sheet, ruleset=sheet_ruleset(t.ruleset_name, t.ruleset_version))
     seated = {name_key(p): p for p in table.seats}
     faults: list[Fault] = []
     seats = []

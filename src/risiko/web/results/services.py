@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from risiko.names import name_key
+from risiko.ruleset import sheet_ruleset
 from risiko.sheet import SheetError, parse_sheet
 from risiko.tournament import model as dm
 from risiko.tournament.seating import seat_evening as domain_seat_evening
@@ -196,7 +197,7 @@ def enter_sheet(
     t = evening.tournament
     check_json("sheet", sheet)
     try:
-        parsed = parse_sheet(sheet, ruleset=t.ruleset_name)
+        parsed = parse_sheet(sheet, ruleset=sheet_ruleset(t.ruleset_name, t.ruleset_version))
     except SheetError as e:
         raise ServiceError(*error_faults(e, **_where(table))) from None
     except (ValueError, TypeError) as e:
