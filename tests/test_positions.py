@@ -293,3 +293,41 @@ def test_every_position_of_a_game_round_trips_equal() -> None:
         again.forfeited = game.state.forfeited
         assert again == game.state, (len(game.history), action)
     assert moves > 0  # conquest moves were made and read back
+
+
+def test_a_position_beyond_the_bounds_is_refused_before_any_work(tmp_path: Path) -> None:
+    """Issue 16: a 600 KB position with 200,000 cards took seconds of CPU and answered 50 MB
+    (a fault per card given twice). A table has at most 6 seats, 42 territories and 44
+    cards: a longer list is refused at once, with one fault naming it (CLI and the web's
+    attack check); an army count above 10,000 on a territory, a round above 1,000 too."""
+    from risiko.web.tools.calc import position_attacks
+
+    huge = position("attack")
+    huge["seats"][0]["cards"] = ["Cina"] * 200_000
+    huge["deck"] = ["jolly"] * 200_000
+    file = tmp_path / "huge.json"
+    file.write_text(json.dumps(huge), encoding="utf-8")
+    res = runner.invoke(app, ["legal", str(file), "--json"])
+    assert res.exit_code == 1 and len(res.stdout) < 2000
+    faults = json.loads(res.stdout)["faults"]
+    assert [(f["code"], f["params"]["most"], f["params"]["given"]) for f in faults] == [
+        ("position.too_many", 44, 200_000), ("position.too_many", 44, 200_000)]
+    with pytest.raises(InvalidInputError) as err:
+        position_attacks(huge)
+    assert [f.code for f in err.value.faults] == ["position.too_many"] * 2
+    for bad, code in [({"seats": [huge["seats"][0]] * 7}, "position.too_many"),
+                      ({"round": 1_001}, "position.too_large"),
+                      ({"closing": {"widened": 10**6}}, "position.too_large"),
+                      ({"reinforcements": 10_001}, "position.too_large")]:
+        with pytest.raises(InvalidInputError) as err:
+            Game.from_position({**position("attack"), **bad})
+        assert [f.code for f in err.value.faults] == [code], bad
+    armies = position("attack")
+    armies["seats"][0]["armies"] = {**armies["seats"][0]["armies"], "Siam": 10_001}
+    with pytest.raises(InvalidInputError) as err:
+        Game.from_position(armies)
+    assert [f.code for f in err.value.faults] == ["position.too_large"]
+    # at the bounds, a position is read: round 1,000, 10,000 armies on Siam
+    armies["seats"][0]["armies"]["Siam"] = 10_000
+    assert Game.from_position({**armies, "round": 1_000}).armies[parse_territory("Siam")] \
+        == 10_000

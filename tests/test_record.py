@@ -604,3 +604,14 @@ def test_trade_written_and_replayed() -> None:
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).parent))
     regenerate()
+
+
+def test_a_bad_late_header_is_an_r3_fault() -> None:
+    """The ``Late`` header lists the seats arriving late: R3 (it was tagged R11)."""
+    game = new_game(3, late=[1])
+    finish_setup(game)
+    game.push(EndGame())
+    text = write_record(game).replace('[Late "2"]', '[Late "due"]')
+    with pytest.raises(RecordError) as err:
+        replay(text)
+    assert (err.value.fault.code, err.value.fault.clause) == ("record.bad_late", "R3")

@@ -106,13 +106,69 @@ BAD_OUTCOME = define(
 EMPTY_STEP = define(
     "position.empty_step", "", "the setup phase needs armies to place in this step"
 )
+TOO_MANY = define(
+    "position.too_many", "", "{field}: at most {most} entries, not {given}"
+)
+TOO_LARGE = define("position.too_large", "", "{field} is at most {most}, not {given}")
+
+#: bounds of a position, checked before any other work (a position of 200,000 cards took
+#: seconds of CPU and a 50 MB answer): seats at a table, territories, cards
+MAX_SEATS = 6
+MAX_TERRITORIES = NUM_TERRITORIES
+MAX_CARDS = NUM_CARDS
+#: armies on one territory, reinforcements, initial armies left (no ruleset comes near)
+MAX_ARMIES = 10_000
+#: rounds (and the other counts of turns: closing rounds, widenings, late turns)
+MAX_ROUNDS = 1_000
 
 
-def _count(raw: Any, field: str, least: int, faults: list[Fault], default: int) -> int:
+def check_bounds(data: Mapping[str, Any]) -> None:
+    """Refuse a position too large to be one, before any other work: more than
+    :data:`MAX_SEATS` seats, :data:`MAX_TERRITORIES` territories in a seat's ``armies``,
+    :data:`MAX_CARDS` cards in a hand or the deck (``position.too_many``), an army count
+    above :data:`MAX_ARMIES` on a territory (``position.too_large``). Raises
+    InvalidInputError naming each; the other counts are bounded as they are read.
+
+    >>> check_bounds({"deck": ["Cina"] * 45})
+    Traceback (most recent call last):
+    ...
+    risiko.faults.InvalidInputError: deck: at most 44 entries, not 45
+    """
+    faults: list[Fault] = []
+
+    def count(value: Any, field: str, most: int) -> None:
+        if isinstance(value, list | Mapping) and len(value) > most:
+            faults.append(TOO_MANY({"field": field}, most=most, given=len(value)))
+
+    seats = data.get("seats")
+    count(seats, "seats", MAX_SEATS)
+    count(data.get("deck"), "deck", MAX_CARDS)
+    if isinstance(seats, list) and len(seats) <= MAX_SEATS:
+        for i, seat in enumerate(seats, start=1):
+            if not isinstance(seat, Mapping):
+                continue
+            who = str(seat.get("player", f"seat {i}"))[:40]
+            count(seat.get("cards"), f"{who}: cards", MAX_CARDS)
+            armies = seat.get("armies")
+            count(armies, f"{who}: armies", MAX_TERRITORIES)
+            if isinstance(armies, Mapping) and len(armies) <= MAX_TERRITORIES:
+                for name, n in armies.items():
+                    if isinstance(n, int) and not isinstance(n, bool) and n > MAX_ARMIES:
+                        faults.append(TOO_LARGE({"player": who, "field": str(name)[:40]},
+                                                most=MAX_ARMIES, given=n))
+    if faults:
+        raise InvalidInputError(*faults)
+
+
+def _count(raw: Any, field: str, least: int, faults: list[Fault], default: int,
+           most: int = MAX_ROUNDS) -> int:
     if raw is None:
         return default
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < least:
-        faults.append(BAD_NUMBER({"field": field}, least=least, given=repr(raw)))
+        faults.append(BAD_NUMBER({"field": field}, least=least, given=repr(raw)[:40]))
+        return default
+    if raw > most:
+        faults.append(TOO_LARGE({"field": field}, most=most, given=raw))
         return default
     return raw
 
@@ -138,6 +194,7 @@ def parse_position(
             raise InvalidInputError(BAD_JSON(reason=str(e))) from None
     if not isinstance(data, Mapping):
         raise InvalidInputError(NOT_OBJECT(given=type(data).__name__))
+    check_bounds(data)
     faults: list[Fault] = []
     for key in data:
         if key not in TOP_KEYS:
@@ -218,7 +275,8 @@ def parse_position(
                                          statuses=", ".join(SeatStatus)))
         who = f"{player}: "
         st.late_left[s] = _count(raw.get("late_turns"), who + "late_turns", 0, faults, 0)
-        st.setup_left[s] = _count(raw.get("setup_left"), who + "setup_left", 0, faults, 0)
+        st.setup_left[s] = _count(raw.get("setup_left"), who + "setup_left", 0, faults, 0,
+                                  MAX_ARMIES)
         cards = raw.get("cards", [])
         if not isinstance(cards, list):
             faults.append(CARDS_NOT_LIST({"player": player}))
@@ -280,7 +338,7 @@ def parse_position(
         faults.append(OUT_TO_ACT({"player": players[st.seat]}, status=str(st.status[st.seat])))
     setup = st.phase is Phase.SETUP
     st.round = _count(data.get("round"), "round", 0, faults, 0 if setup else 1)
-    st.conquests = _count(data.get("conquests"), "conquests", 0, faults, 0)
+    st.conquests = _count(data.get("conquests"), "conquests", 0, faults, 0, MAX_TERRITORIES)
     penalised = data.get("penalised", False)
     if not isinstance(penalised, bool):
         faults.append(BAD_FLAG({"field": "penalised"}, given=repr(penalised)))
@@ -292,17 +350,19 @@ def parse_position(
     st.pending = 0
     if setup:
         default_step = min(rs.setup_step, st.setup_left[st.seat])
-        st.step_left = _count(data.get("step"), "step", 1, faults, default_step)
+        st.step_left = _count(data.get("step"), "step", 1, faults, default_step, MAX_ARMIES)
         if st.step_left < 1:
             faults.append(EMPTY_STEP())
     elif st.phase is Phase.REINFORCE:
         gain = rules.reinforcements(st, st.seat) if not st.penalised else 0
         default = min(gain, rules.room(st, st.seat))
-        st.pending = _count(data.get("reinforcements"), "reinforcements", 0, faults, default)
+        st.pending = _count(data.get("reinforcements"), "reinforcements", 0, faults, default,
+                            MAX_ARMIES)
         if st.pending < 1:
             faults.append(NO_REINFORCEMENTS(given=st.pending))
     else:
-        st.pending = _count(data.get("reinforcements"), "reinforcements", 0, faults, 0)
+        st.pending = _count(data.get("reinforcements"), "reinforcements", 0, faults, 0,
+                            MAX_ARMIES)
     if st.phase is Phase.MOVE:
         _parse_move(st, data.get("move"), faults)
     closing = data.get("closing") or {}

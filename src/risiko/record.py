@@ -127,7 +127,7 @@ POSITION_AND_DEAL = define("record.position_and_deal", "",
 MISSING_HEADER = define("record.missing_header", "", "missing header [{header} \"...\"]")
 MISSING_PART = define("record.missing_part", "", "missing the '{part}' line")
 POSITION_BAD = define("record.position_bad", "", "position: {fault}")
-BAD_LATE = define("record.bad_late", "R11", "bad Late header {value!r}")
+BAD_LATE = define("record.bad_late", "R3", "bad Late header {value!r}")
 NO_SEAT = define("record.no_seat", "", "no seat {seat} at this table")
 
 
