@@ -135,6 +135,12 @@ _set_attacker: Callable[[Attack, Dice], None] = vars(Attack)["attacker_dice"].__
 _set_defender: Callable[[Attack, Dice], None] = vars(Attack)["defender_dice"].__set__
 
 
+#: the actions :meth:`Game.pop` undoes by restoring the state stored before each (checked
+#: door), and the spacing of the snapshots kept further back
+UNDO_DEPTH = 32
+CHECKPOINT_EVERY = 256
+
+
 def _illegal(fault: Fault | None) -> None:
     if fault is not None:
         raise IllegalActionError(fault)
@@ -209,6 +215,9 @@ class Game:
         self.closing_rolls: list[ClosingRoll] = []
         self.rolls = 0
         self._start = state.copy()
+        #: the snapshots :meth:`pop` restores, by history index: the state before the action
+        #: at that index, the closing rolls and attack rolls then
+        self._snapshots: dict[int, tuple[State, int, int]] = {}
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -278,6 +287,7 @@ class Game:
         game.state = self.state.copy()
         game.history = list(self.history)
         game.closing_rolls = list(self.closing_rolls)
+        game._snapshots = dict(self._snapshots)  # the states in it are never changed
         if chance is not None:
             game.chance = chance
         return game
@@ -545,13 +555,47 @@ class Game:
         if self.state.phase is OVER:
             raise IllegalActionError(rules.GAME_OVER())
         complete = self._prepare(action)
+        self._snapshot()
         try:
             self._apply(complete)
         except BaseException:  # pragma: no cover - a bug in a transition: undo it all
-            self._replay(self.history)
+            self._restore(len(self.history))
             raise
         self.history.append(complete)
         return complete
+
+    def _snapshot(self) -> None:
+        """Keep the state before the action about to be pushed (checked door), for
+        :meth:`pop`: the last :data:`UNDO_DEPTH` of them, and one every
+        :data:`CHECKPOINT_EVERY` actions further back (a few hundred kilobytes a game)."""
+        i = len(self.history)
+        snaps = self._snapshots
+        snaps[i] = (self.state.copy(), len(self.closing_rolls), self.rolls)
+        old = i - UNDO_DEPTH
+        if old >= 0 and old % CHECKPOINT_EVERY:
+            snaps.pop(old, None)
+
+    def _restore(self, n: int) -> None:
+        """The game after its first ``n`` actions: the latest snapshot at or before ``n``
+        (else the start), then the actions after it applied again (none when the snapshot
+        is the state before action ``n``: every action pushed through the checked door
+        in the last :data:`UNDO_DEPTH` has one)."""
+        snaps = self._snapshots
+        for k in [k for k in snaps if k > n]:
+            del snaps[k]
+        at = max(snaps, default=-1)
+        if at >= 0:
+            state, closing, rolls = snaps[at]
+            self.state = state.copy()
+            del self.closing_rolls[closing:]
+            self.rolls = rolls
+        else:
+            at = 0
+            self.state = self._start.copy()
+            self.closing_rolls = []
+            self.rolls = 0
+        for action in self.history[at:n]:
+            self._apply(action)
 
     def push_unchecked(self, action: Action) -> Action:
         """Apply ``action`` WITHOUT checking it: the fast door for callers that take their
@@ -590,23 +634,16 @@ class Game:
         return action
 
     def pop(self) -> Action:
-        """Undo the last action and return it (IndexError when there is none). The game is
-        replayed from its start without the last action; the chance is not rewound."""
+        """Undo the last action and return it (IndexError when there is none): the state
+        stored before it is restored (:meth:`push` keeps one before each of the last
+        :data:`UNDO_DEPTH` actions; after :meth:`push_unchecked`, or further back, the
+        nearest earlier snapshot or the start, and the actions since applied again). The
+        chance is not rewound."""
         if not self.history:
             raise IndexError("no action to undo")
         last = self.history.pop()
-        self._replay(self.history)
+        self._restore(len(self.history))
         return last
-
-    def _replay(self, actions: list[Action]) -> None:
-        """Rebuild the state from the start by applying ``actions`` (complete, as applied)."""
-        self.state = self._start.copy()
-        self.history = []
-        self.closing_rolls = []
-        self.rolls = 0
-        for action in actions:
-            self._apply(action)
-            self.history.append(action)
 
     # ------------------------------------------------------------------ inside the doors
     def _closing_dice(self, closing: Dice | None) -> Dice | None:
@@ -728,7 +765,10 @@ class Game:
             rules.do_fortify(st, action.source, action.target, action.armies)
             closing = rules.do_end_turn(st, action.closing)
         elif isinstance(action, Trade):
-            rules.do_trade(st, action.cards)
+            figures = None  # the value checked or drawn up by _prepare: not computed again
+            if action.value is not None and action.bonus is not None:
+                figures = (action.value, tuple(t for t, _ in action.bonus))
+            rules.do_trade(st, action.cards, figures)
         elif isinstance(action, Timeout):
             closing = rules.do_timeout(st, action.closing)
         elif isinstance(action, CallLastRounds):

@@ -38,7 +38,16 @@ from .board import (
     territories_of,
     territory_name,
 )
-from .cards import INVALID_SET, NUM_CARDS, best_set, card_name, is_jolly, set_kind, set_value
+from .cards import (
+    INVALID_SET,
+    NUM_CARDS,
+    best_set,
+    card_name,
+    owned_cards,
+    set_base_value,
+    set_kind,
+    sets_in,
+)
 from .closing import closing_roll_fault, closing_round_of
 from .faults import Fault, define
 from .objectives import OBJECTIVES
@@ -295,7 +304,13 @@ def attack_fault(st: State, source: Territory, target: Territory) -> Fault | Non
 
 def legal_attacks(st: State) -> list[tuple[Territory, Territory]]:
     """Every (source, target) the seat to act may roll on now (R7, R8), sources in board
-    order, targets in board order."""
+    order, targets in board order.
+
+    The rule is :func:`risiko.attack.is_legal_on_board`'s: this is an inline COPY of it,
+    kept because it pays (each target's R8 sum computed once; cachegrind, 4 heuristic bots:
+    123.4 M instructions a game against 127.2 M calling it for each pair, issue 16);
+    ``tests/test_properties.py::test_legal_attacks_match_the_regulation`` binds the copy to
+    the original (the same pairs, in the same order)."""
     if st.phase is not ATTACK or st.penalised:
         return []
     seat = st.seat
@@ -486,16 +501,12 @@ def sample_fortify(
 
 
 def valid_sets(hand: Sequence[int]) -> list[tuple[int, int, int]]:
-    """Every set (R9) among the cards of ``hand``, each once, cards in increasing order."""
+    """Every set (R9) among the cards of ``hand`` (:func:`risiko.cards.sets_in`), each once,
+    cards in increasing order, the sets in increasing order (as legal actions list them)."""
     out = []
-    n = len(hand)
-    for i in range(n):
-        for j in range(i + 1, n):
-            for k in range(j + 1, n):
-                trio = (hand[i], hand[j], hand[k])
-                if set_kind(trio) is not None:
-                    a, b, c = sorted(trio)
-                    out.append((a, b, c))
+    for trio in sets_in(hand):
+        a, b, c = sorted(trio)
+        out.append((a, b, c))
     return sorted(out)
 
 
@@ -511,12 +522,9 @@ def trade_value(st: State, cards: Sequence[int]) -> tuple[int, tuple[Territory, 
     """(base value, territories whose card the seat owns) of a set traded now (R9): the base
     by the cards in hand (8/10/12), and ``owned_card_bonus`` (2) per owned territory card."""
     seat = st.seat
-    base, _ = set_value(st.ruleset, cards, len(st.hands[seat]), st.owned[seat])
-    bonus = tuple(
-        c for c in cards if st.ruleset.owned_card_bonus and not is_jolly(c)
-        and st.owner[c] == seat
-    )
-    return base, bonus
+    rs = st.ruleset
+    return (set_base_value(rs, cards, len(st.hands[seat])),
+            owned_cards(rs, cards, st.owned[seat]))
 
 
 # ---------------------------------------------------------------------------- checks
@@ -583,6 +591,8 @@ def check_trade(
             return CARD_NOT_HELD({"player": player, "card": card_name(c)})
     if set_kind(cards) is None:
         return INVALID_SET({"player": player}, cards=[card_name(c) for c in cards])
+    if value is None and bonus is None:
+        return None
     base, owned = trade_value(st, cards)
     if value is not None and value != base:
         return SET_VALUE({"player": player}, value=base, cards=len(hand), given=value)
@@ -699,14 +709,17 @@ def do_place(st: State, territory: int, armies: int) -> None:
         st.phase = ATTACK
 
 
-def do_trade(st: State, cards: Sequence[int]) -> tuple[int, tuple[Territory, ...]]:
+def do_trade(
+    st: State, cards: Sequence[int], value: tuple[int, tuple[Territory, ...]] | None = None
+) -> tuple[int, tuple[Territory, ...]]:
     """Trade a set (R9): the cards go to the bottom of the deck; the value (clamped by R4,
     the rest forfeited) is added to the reinforcements; the owned-territory bonus goes on
-    those territories (or into the reinforcements, by the ruleset). Returns
+    those territories (or into the reinforcements, by the ruleset). ``value``: the set's
+    :func:`trade_value` when the caller has it already (computed here otherwise). Returns
     (base value, owned-territory cards)."""
     seat = st.seat
     rs = st.ruleset
-    base, owned = trade_value(st, cards)
+    base, owned = trade_value(st, cards) if value is None else value
     hand = st.hands[seat]
     for c in cards:
         hand.remove(c)
