@@ -244,13 +244,15 @@ def test_an_attack_with_dice_is_listed_only_with_the_dice_push_accepts() -> None
     assert Attack(src, dst, (6, 5), (4, 4)) not in legal
 
 
-def test_pop_restores_the_stored_state_without_replaying(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pop_restores_a_stored_state_instead_of_replaying(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 16: pop() restored the state by replaying the whole game from its start. Now
-    the checked door keeps the state before each of the last UNDO_DEPTH actions: undoing
-    them applies no action at all; further back (or after push_unchecked) the nearest
-    earlier snapshot is restored and only the actions since are applied again."""
+    the checked door stores the state every CHECKPOINT_EVERY (32) actions: pop restores
+    the latest stored at or before the action undone and applies only the actions since;
+    after push_unchecked (which stores none) from the last stored one."""
     from risiko import game as game_module
 
+    every = game_module.CHECKPOINT_EVERY
     game = Game.new(NAMES[:4], seed=3)  # no call of the last rounds: 300 actions and more
     rng = random.Random(3)
     states = [game.state.copy()]
@@ -265,18 +267,19 @@ def test_pop_restores_the_stored_state_without_replaying(monkeypatch: pytest.Mon
         real_apply(self, action)
 
     monkeypatch.setattr(Game, "_apply", counting)
-    for k in range(game_module.UNDO_DEPTH):
+    game.pop()  # action 299: the state stored before action 288, then 288..298 again
+    assert game.state == states[299] and len(applied) == 299 - 288 == 299 % every
+    applied.clear()
+    for _ in range(299 - 288):
         game.pop()
-        assert game.state == states[-2 - k]
-    assert applied == []  # restored, not replayed
-    game.pop()  # beyond the last 32: the checkpoint of action 256, then the actions since
-    assert game.state == states[300 - 33]
-    assert len(applied) == 300 - 33 - game_module.CHECKPOINT_EVERY
-    # actions pushed through the fast door have no snapshot: replayed from the last one
+    assert game.state == states[288] and len(applied) == sum(range(299 - 288))
+    applied.clear()
+    game.pop()  # action 287: from the state stored before 256
+    assert game.state == states[287] and len(applied) == 287 - 256
+    # actions pushed through the fast door store nothing: from the last one stored
     applied.clear()
     n = len(game.history)
     for _ in range(5):
         game.push_unchecked(pick(game.legal_actions(), rng))
     game.pop()
-    # the snapshots after action 267 went with the undone actions: from the checkpoint 256
     assert len(game.history) == n + 4 and len(applied) == n + 4 - 256

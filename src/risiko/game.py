@@ -40,6 +40,7 @@ from typing import Any
 
 from . import rules
 from .actions import (
+    REFEREE_ACTIONS,
     Abandon,
     Action,
     Amount,
@@ -135,10 +136,10 @@ _set_attacker: Callable[[Attack, Dice], None] = vars(Attack)["attacker_dice"].__
 _set_defender: Callable[[Attack, Dice], None] = vars(Attack)["defender_dice"].__set__
 
 
-#: the actions :meth:`Game.pop` undoes by restoring the state stored before each (checked
-#: door), and the spacing of the snapshots kept further back
-UNDO_DEPTH = 32
-CHECKPOINT_EVERY = 256
+#: the spacing of the states the checked door stores for :meth:`Game.pop` (one every 32
+#: actions: a copy of the state before each push cost about 13,000 instructions, a quarter
+#: of the push; one in 32 costs 3% of the checked door and none of the fast one)
+CHECKPOINT_EVERY = 32
 
 
 def _illegal(fault: Fault | None) -> None:
@@ -218,6 +219,11 @@ class Game:
         #: the snapshots :meth:`pop` restores, by history index: the state before the action
         #: at that index, the closing rolls and attack rolls then
         self._snapshots: dict[int, tuple[State, int, int]] = {}
+        #: who acts: (index of the first action, seat) at each change of the seat to act
+        self._turns: list[tuple[int, int]] = [(0, state.seat)]
+        #: the armies each action forfeited, by its index: [(seat, clause index, armies)]
+        self._forfeits: dict[int, list[tuple[int, int, int]]] = {}
+        self._seen = [f.copy() for f in state.forfeited]
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -288,6 +294,9 @@ class Game:
         game.history = list(self.history)
         game.closing_rolls = list(self.closing_rolls)
         game._snapshots = dict(self._snapshots)  # the states in it are never changed
+        game._turns = list(self._turns)
+        game._forfeits = dict(self._forfeits)
+        game._seen = [f.copy() for f in self._seen]
         if chance is not None:
             game.chance = chance
         return game
@@ -556,30 +565,65 @@ class Game:
             raise IllegalActionError(rules.GAME_OVER())
         complete = self._prepare(action)
         self._snapshot()
+        seat = self.state.seat
         try:
             self._apply(complete)
         except BaseException:  # pragma: no cover - a bug in a transition: undo it all
             self._restore(len(self.history))
             raise
+        self._note(seat)
         self.history.append(complete)
         return complete
 
+    def _note(self, seat: int) -> None:
+        """After an action of ``seat`` (the seat to act before it) that may pass the turn or
+        forfeit armies: who acts from the next action on, and what this one forfeited (R3,
+        R4, R11) - the history's (seat, action) and forfeit lines, read by
+        :meth:`acted_by` and :meth:`forfeit_lines` (a record) without replaying."""
+        st = self.state
+        now = st.seat
+        if now != seat:
+            self._turns.append((len(self.history) + 1, now))
+        forfeited = st.forfeited
+        seen = self._seen
+        if forfeited[seat] != seen[seat] or forfeited[now] != seen[now]:
+            lines = []
+            for s in sorted({seat, now}):
+                lines.extend((s, k, x - y) for k, (x, y) in
+                             enumerate(zip(forfeited[s], seen[s], strict=True)) if x != y)
+                seen[s] = forfeited[s].copy()
+            self._forfeits[len(self.history)] = lines
+
+    def acted_by(self) -> list[int | None]:
+        """The seat (0-based) that made each action of the history, None for the referee's
+        (:data:`~risiko.actions.REFEREE_ACTIONS`), kept as the game went (no replay)."""
+        out: list[int | None] = []
+        turns = self._turns
+        k = 0
+        for i, action in enumerate(self.history):
+            while k + 1 < len(turns) and turns[k + 1][0] <= i:
+                k += 1
+            out.append(None if isinstance(action, REFEREE_ACTIONS) else turns[k][1])
+        return out
+
+    def forfeit_lines(self) -> dict[int, list[tuple[int, str, int]]]:
+        """The armies each action of the history forfeited, by its index: ``[(seat, clause
+        (R3, R4, R11), armies)]`` in seat then clause order; actions that forfeited nothing
+        are left out."""
+        return {i: [(s, FORFEIT_CLAUSES[k], n) for s, k, n in lines]
+                for i, lines in self._forfeits.items()}
+
     def _snapshot(self) -> None:
-        """Keep the state before the action about to be pushed (checked door), for
-        :meth:`pop`: the last :data:`UNDO_DEPTH` of them, and one every
-        :data:`CHECKPOINT_EVERY` actions further back (a few hundred kilobytes a game)."""
+        """Keep the state before the action about to be pushed (checked door) when its index
+        is a multiple of :data:`CHECKPOINT_EVERY`, for :meth:`pop`."""
         i = len(self.history)
-        snaps = self._snapshots
-        snaps[i] = (self.state.copy(), len(self.closing_rolls), self.rolls)
-        old = i - UNDO_DEPTH
-        if old >= 0 and old % CHECKPOINT_EVERY:
-            snaps.pop(old, None)
+        if not i % CHECKPOINT_EVERY:
+            self._snapshots[i] = (self.state.copy(), len(self.closing_rolls), self.rolls)
 
     def _restore(self, n: int) -> None:
         """The game after its first ``n`` actions: the latest snapshot at or before ``n``
-        (else the start), then the actions after it applied again (none when the snapshot
-        is the state before action ``n``: every action pushed through the checked door
-        in the last :data:`UNDO_DEPTH` has one)."""
+        (else the start), then the actions after it applied again (fewer than
+        :data:`CHECKPOINT_EVERY` when they came through the checked door)."""
         snaps = self._snapshots
         for k in [k for k in snaps if k > n]:
             del snaps[k]
@@ -596,6 +640,9 @@ class Game:
             self.rolls = 0
         for action in self.history[at:n]:
             self._apply(action)
+        self._turns = [t for t in self._turns if t[0] <= n]
+        self._forfeits = {i: x for i, x in self._forfeits.items() if i < n}
+        self._seen = [f.copy() for f in self.state.forfeited]
 
     def push_unchecked(self, action: Action) -> Action:
         """Apply ``action`` WITHOUT checking it: the fast door for callers that take their
@@ -612,14 +659,22 @@ class Game:
             self.rolls += 1
             rules.do_attack(st, action.source, action.target, ad, dd)
         elif type(action) is Place:
-            rules.do_place(st, action.territory, action.armies)
+            if st.phase is SETUP:  # the end of a step passes the turn
+                seat = st.seat
+                rules.do_place(st, action.territory, action.armies)
+                self._note(seat)
+            else:
+                rules.do_place(st, action.territory, action.armies)
         elif type(action) is Move:
             rules.do_move(st, action.armies)
         elif type(action) is Trade and action.value is None and action.bonus is None:
+            seat = st.seat
             base, owned = rules.do_trade(st, action.cards)
             bonus = st.ruleset.owned_card_bonus
             action = Trade(action.cards, base, tuple((t, bonus) for t in owned))
+            self._note(seat)
         elif type(action) is EndTurn or type(action) is Fortify:
+            seat = st.seat
             if action.closing is None and rules.needs_closing_roll(st):
                 action = replace(action, closing=roll(self.chance, 2))
             if type(action) is Fortify:
@@ -627,18 +682,21 @@ class Game:
             closing = rules.do_end_turn(st, action.closing)
             if closing is not None:
                 self.closing_rolls.append(closing)
+            self._note(seat)
         else:
+            seat = st.seat
             action = self._fill(action)
             self._apply(action)
+            self._note(seat)
         self.history.append(action)
         return action
 
     def pop(self) -> Action:
-        """Undo the last action and return it (IndexError when there is none): the state
-        stored before it is restored (:meth:`push` keeps one before each of the last
-        :data:`UNDO_DEPTH` actions; after :meth:`push_unchecked`, or further back, the
-        nearest earlier snapshot or the start, and the actions since applied again). The
-        chance is not rewound."""
+        """Undo the last action and return it (IndexError when there is none): the latest
+        state stored at or before it is restored (:meth:`push` stores one every
+        :data:`CHECKPOINT_EVERY` actions), and the fewer than 32 actions since applied
+        again, not the whole game (after :meth:`push_unchecked`, which stores none, from
+        the last one stored, or the start). The chance is not rewound."""
         if not self.history:
             raise IndexError("no action to undo")
         last = self.history.pop()

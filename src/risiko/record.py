@@ -199,8 +199,8 @@ def write_record(game: Game, headers: dict[str, str] | None = None) -> str:
     """The record of ``game`` (finished or not) as text.
 
     ``headers`` adds or overrides header lines (Event, Date, Evening, Table, Bots, Seed ...).
-    Seat attribution and the forfeit lines are recomputed by replaying the history from the
-    game's start.
+    Seat attribution and the forfeit lines are those the game kept
+    (:meth:`Game.acted_by`, :meth:`Game.forfeit_lines`).
     """
     h: dict[str, str] = {
         "Ruleset": game.ruleset.label,
@@ -235,20 +235,12 @@ def write_record(game: Game, headers: dict[str, str] | None = None) -> str:
 
         lines.append("position " + json.dumps(position_of(start), ensure_ascii=False,
                                               separators=(",", ":")))
-    # who made each action, and what was forfeited: replay from the start
-    shadow = Game.from_state(start, chance=ScriptedChance())
-    st = shadow.state
-    for action in game.history:
-        prefix = "R" if isinstance(action, REFEREE_ACTIONS) else str(st.seat + 1)
-        before = [f.copy() for f in st.forfeited]
-        shadow.push(action)
-        st = shadow.state
-        lines.append(f"{prefix} {action.text()}")
-        for seat in range(st.n):
-            for k, clause in enumerate(FORFEIT_CLAUSES):
-                lost = st.forfeited[seat][k] - before[seat][k]
-                if lost:
-                    lines.append(f"{seat + 1} forfeit {clause} {lost}")
+    # who made each action, and what it forfeited: kept by the game as it went
+    forfeits = game.forfeit_lines()
+    for i, (seat, action) in enumerate(zip(game.acted_by(), game.history, strict=True)):
+        lines.append(f"{'R' if seat is None else seat + 1} {action.text()}")
+        for s, clause, lost in forfeits.get(i, ()):
+            lines.append(f"{s + 1} forfeit {clause} {lost}")
     return "\n".join(lines) + "\n"
 
 
