@@ -208,10 +208,12 @@ def has_set(hand: Sequence[Card]) -> bool:
     (True, False, True)
     """
     counts = [0, 0, 0, 0]
-    for c in hand:
-        counts[_SYMBOL_OF[c]] += 1
+    sym = _SYMBOL_OF
+    for card in hand:
+        counts[sym[card]] += 1
     f, c, k, j = counts
-    return _HOLDS[((min(f, 3) * 4 + min(c, 3)) * 4 + min(k, 3)) * 3 + min(j, 2)]
+    return _HOLDS[(((f if f < 3 else 3) * 4 + (c if c < 3 else 3)) * 4 + (k if k < 3 else 3))
+                  * 3 + (j if j < 2 else 2)]
 
 
 def best_set(hand: Sequence[Card]) -> tuple[Card, Card, Card] | None:

@@ -582,12 +582,13 @@ class Game:
         :meth:`acted_by` and :meth:`forfeit_lines` (a record) without replaying."""
         st = self.state
         now = st.seat
-        if now != seat:
-            self._turns.append((len(self.history) + 1, now))
+        turns = self._turns
+        if now != seat and turns[-1] != (len(self.history) + 1, now):
+            turns.append((len(self.history) + 1, now))
         forfeited = st.forfeited
         seen = self._seen
         if forfeited[seat] != seen[seat] or forfeited[now] != seen[now]:
-            lines = []
+            lines: list[tuple[int, int, int]] = []
             for s in sorted({seat, now}):
                 lines.extend((s, k, x - y) for k, (x, y) in
                              enumerate(zip(forfeited[s], seen[s], strict=True)) if x != y)
@@ -662,7 +663,11 @@ class Game:
             if st.phase is SETUP:  # the end of a step passes the turn
                 seat = st.seat
                 rules.do_place(st, action.territory, action.armies)
-                self._note(seat)
+                now = st.seat
+                if now != seat:  # _note, inline: the step ended, the next seat places
+                    self._turns.append((len(self.history) + 1, now))
+                if st.phase is not SETUP:  # round 1 began: its first turn may forfeit
+                    self._note(now)
             else:
                 rules.do_place(st, action.territory, action.armies)
         elif type(action) is Move:
@@ -672,7 +677,8 @@ class Game:
             base, owned = rules.do_trade(st, action.cards)
             bonus = st.ruleset.owned_card_bonus
             action = Trade(action.cards, base, tuple((t, bonus) for t in owned))
-            self._note(seat)
+            if st.forfeited[seat] != self._seen[seat]:  # R4: beyond the army limit
+                self._note(seat)
         elif type(action) is EndTurn or type(action) is Fortify:
             seat = st.seat
             if action.closing is None and rules.needs_closing_roll(st):
@@ -682,7 +688,13 @@ class Game:
             closing = rules.do_end_turn(st, action.closing)
             if closing is not None:
                 self.closing_rolls.append(closing)
-            self._note(seat)
+            # _note, inline (once a turn): the next seat acts; its turn's start may forfeit
+            # (R3, R4); the seat ending its turn forfeits nothing here
+            now = st.seat
+            if now != seat:
+                self._turns.append((len(self.history) + 1, now))
+            if st.forfeited[now] != self._seen[now]:
+                self._note(now)
         else:
             seat = st.seat
             action = self._fill(action)

@@ -214,7 +214,7 @@ def parse_position(
             else:
                 sheet_seats.append(seat)
     sheet_data: dict[str, Any] = {"seats": sheet_seats if raw_seats is not None else None}
-    if "ruleset" in data:
+    if "ruleset" in data and not isinstance(ruleset, Ruleset):  # a Ruleset given replaces it
         sheet_data["ruleset"] = data["ruleset"]
     if raw_seats is None:
         del sheet_data["seats"]
