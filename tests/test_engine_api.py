@@ -247,7 +247,7 @@ def test_an_attack_with_dice_is_listed_only_with_the_dice_push_accepts() -> None
 def test_pop_restores_a_stored_state_instead_of_replaying(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 16: pop() restored the state by replaying the whole game from its start. Now
-    the checked door stores the state every CHECKPOINT_EVERY (32) actions: pop restores
+    the checked door stores the state every CHECKPOINT_EVERY (64) actions: pop restores
     the latest stored at or before the action undone and applies only the actions since;
     after push_unchecked (which stores none) from the last stored one."""
     from risiko import game as game_module
@@ -267,19 +267,20 @@ def test_pop_restores_a_stored_state_instead_of_replaying(
         real_apply(self, action)
 
     monkeypatch.setattr(Game, "_apply", counting)
-    game.pop()  # action 299: the state stored before action 288, then 288..298 again
-    assert game.state == states[299] and len(applied) == 299 - 288 == 299 % every
+    assert every == 64
+    game.pop()  # action 299: the state stored before action 256, then 256..298 again
+    assert game.state == states[299] and len(applied) == 299 - 256 == 299 % every
     applied.clear()
-    for _ in range(299 - 288):
+    for _ in range(299 - 256):
         game.pop()
-    assert game.state == states[288] and len(applied) == sum(range(299 - 288))
+    assert game.state == states[256] and len(applied) == sum(range(299 - 256))
     applied.clear()
-    game.pop()  # action 287: from the state stored before 256
-    assert game.state == states[287] and len(applied) == 287 - 256
+    game.pop()  # action 255: from the state stored before 192
+    assert game.state == states[255] and len(applied) == 255 - 192
     # actions pushed through the fast door store nothing: from the last one stored
     applied.clear()
     n = len(game.history)
     for _ in range(5):
         game.push_unchecked(pick(game.legal_actions(), rng))
     game.pop()
-    assert len(game.history) == n + 4 and len(applied) == n + 4 - 256
+    assert len(game.history) == n + 4 and len(applied) == n + 4 - 192

@@ -136,10 +136,10 @@ _set_attacker: Callable[[Attack, Dice], None] = vars(Attack)["attacker_dice"].__
 _set_defender: Callable[[Attack, Dice], None] = vars(Attack)["defender_dice"].__set__
 
 
-#: the spacing of the states the checked door stores for :meth:`Game.pop` (one every 32
-#: actions: a copy of the state before each push cost about 13,000 instructions, a quarter
-#: of the push; one in 32 costs 3% of the checked door and none of the fast one)
-CHECKPOINT_EVERY = 32
+#: the spacing of the states the checked door stores for :meth:`Game.pop` (one every 64
+#: actions: a copy of the state before each push cost about 13,000 instructions, 57% more
+#: instructions for the checked door; one in 64 costs about 1%, and the fast door none)
+CHECKPOINT_EVERY = 64
 
 
 def _illegal(fault: Fault | None) -> None:
@@ -571,7 +571,8 @@ class Game:
         except BaseException:  # pragma: no cover - a bug in a transition: undo it all
             self._restore(len(self.history))
             raise
-        self._note(seat)
+        if type(complete) is not Attack and type(complete) is not Move:  # these pass nothing
+            self._note(seat)
         self.history.append(complete)
         return complete
 
@@ -706,7 +707,7 @@ class Game:
     def pop(self) -> Action:
         """Undo the last action and return it (IndexError when there is none): the latest
         state stored at or before it is restored (:meth:`push` stores one every
-        :data:`CHECKPOINT_EVERY` actions), and the fewer than 32 actions since applied
+        :data:`CHECKPOINT_EVERY` actions), and the fewer than 64 actions since applied
         again, not the whole game (after :meth:`push_unchecked`, which stores none, from
         the last one stored, or the start). The chance is not rewound."""
         if not self.history:
