@@ -27,7 +27,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeAlias, overload
 
-from . import jsonread
 from .attack import attacker_dice, defender_dice
 from .board import Territory, parse_territory, territory_code, territory_name
 from .cards import Card, card_name, parse_card
@@ -341,6 +340,8 @@ def _reason(args: list[str]) -> str:
     """A referee's reason: a JSON string (as written), or bare words (hand-made records)."""
     text = " ".join(args)
     if text.startswith('"'):
+        from . import jsonread  # json only when a quoted reason is read (a light import)
+
         try:
             value = jsonread.loads(text)
         except ValueError:

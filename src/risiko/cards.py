@@ -7,7 +7,6 @@ symbols (a jolly with two different symbols is not a set).
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator, Sequence
 from typing import TypeAlias
 
@@ -184,20 +183,28 @@ def owned_cards(ruleset: Ruleset, cards: Sequence[Card], owned: int) -> tuple[Ca
     return tuple(c for c in cards if not is_jolly(c) and owned >> c & 1)
 
 
-#: the sets as symbol counts (fante, cannone, cavaliere, jolly): the three symbols of
-#: every trio :func:`_kind` accepts
-_SET_COUNTS: tuple[tuple[int, int, int, int], ...] = tuple(
-    (trio.count(0), trio.count(1), trio.count(2), trio.count(3))
-    for trio in itertools.combinations_with_replacement(range(4), 3)
-    if _kind(*trio) is not None
-)
+def _holds_table() -> tuple[bool, ...]:
+    """Whether a hand holds a set, by its symbol counts (fante, cannone, cavaliere capped
+    at 3, jolly at 2), ``[((f * 4 + c) * 4 + k) * 3 + j]``: the counts of every trio
+    :func:`_kind` accepts, and every count at least as large, hold one."""
+    holds = [False] * 192
+    for x in range(4):
+        for y in range(x, 4):
+            for z in range(y, 4):
+                if _kind(x, y, z) is None:
+                    continue
+                need = [0, 0, 0, 0]
+                for v in (x, y, z):
+                    need[v] += 1
+                for f in range(need[0], 4):
+                    for c in range(need[1], 4):
+                        for k in range(need[2], 4):
+                            for j in range(need[3], 3):
+                                holds[((f * 4 + c) * 4 + k) * 3 + j] = True
+    return tuple(holds)
 
-#: whether a hand holds a set, by its symbol counts (capped at 3 each, 2 jolly): some set of
-#: :data:`_SET_COUNTS` fits in them; ``_HOLDS[((f * 4 + c) * 4 + k) * 3 + j]``
-_HOLDS: tuple[bool, ...] = tuple(
-    any(f >= a and c >= b and k >= d and j >= e for a, b, d, e in _SET_COUNTS)
-    for f in range(4) for c in range(4) for k in range(4) for j in range(3)
-)
+
+_HOLDS: tuple[bool, ...] = _holds_table()
 
 
 def has_set(hand: Sequence[Card]) -> bool:

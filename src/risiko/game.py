@@ -682,7 +682,8 @@ class Game:
                 self._note(seat)
         elif type(action) is EndTurn or type(action) is Fortify:
             seat = st.seat
-            if action.closing is None and rules.needs_closing_roll(st):
+            if (action.closing is None and st.last_round is not None
+                    and rules.needs_closing_roll(st)):  # no closing dice before the call
                 action = replace(action, closing=roll(self.chance, 2))
             if type(action) is Fortify:
                 rules.do_fortify(st, action.source, action.target, action.armies)

@@ -837,7 +837,7 @@ def do_end_turn(
     seat = st.seat
     if draws and st.conquests > 0 and st.deck:
         st.hands[seat].append(st.deck.pop(0))
-    k = closing_round_of_turn(st)
+    k = None if st.last_round is None else closing_round_of_turn(st)
     result: ClosingRoll | None = None
     if k is not None:
         st.closing_round = k
