@@ -566,12 +566,17 @@ class Game:
         complete = self._prepare(action)
         self._snapshot()
         seat = self.state.seat
+        setup = self.state.phase is SETUP
         try:
             self._apply(complete)
         except BaseException:  # pragma: no cover - a bug in a transition: undo it all
             self._restore(len(self.history))
             raise
-        if type(complete) is not Attack and type(complete) is not Move:  # these pass nothing
+        kind = type(complete)
+        if kind is Place:
+            if setup:  # a placement passes the turn only in the initial placement
+                self._note(seat)
+        elif kind is not Attack and kind is not Move:  # these pass nothing, forfeit nothing
             self._note(seat)
         self.history.append(complete)
         return complete

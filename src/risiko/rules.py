@@ -307,8 +307,9 @@ def legal_attacks(st: State) -> list[tuple[Territory, Territory]]:
     order, targets in board order.
 
     The rule is :func:`risiko.attack.is_legal_on_board`'s: this is an inline COPY of it,
-    kept because it pays (each target's R8 sum computed once; cachegrind, 4 heuristic bots:
-    123.4 M instructions a game against 127.2 M calling it for each pair, issue 16);
+    kept because it pays (each target's R8 sum computed once; cachegrind, 4 heuristic bots,
+    PYTHONHASHSEED=0: 110.6 M instructions a game against 114.4 M calling it for each pair,
+    issue 16);
     ``tests/test_properties.py::test_legal_attacks_match_the_regulation`` binds the copy to
     the original (the same pairs, in the same order)."""
     if st.phase is not ATTACK or st.penalised:
