@@ -564,9 +564,12 @@ class Game:
         if self.state.phase is OVER:
             raise IllegalActionError(rules.GAME_OVER())
         complete = self._prepare(action)
-        self._snapshot()
-        seat = self.state.seat
-        setup = self.state.phase is SETUP
+        history = self.history
+        if not len(history) % CHECKPOINT_EVERY:
+            self._snapshot()
+        st = self.state
+        seat = st.seat
+        setup = st.phase is SETUP
         try:
             self._apply(complete)
         except BaseException:  # pragma: no cover - a bug in a transition: undo it all
@@ -621,11 +624,11 @@ class Game:
                 for i, lines in self._forfeits.items()}
 
     def _snapshot(self) -> None:
-        """Keep the state before the action about to be pushed (checked door) when its index
-        is a multiple of :data:`CHECKPOINT_EVERY`, for :meth:`pop`."""
-        i = len(self.history)
-        if not i % CHECKPOINT_EVERY:
-            self._snapshots[i] = (self.state.copy(), len(self.closing_rolls), self.rolls)
+        """Keep the state before the action about to be pushed (the checked door, when its
+        index is a multiple of :data:`CHECKPOINT_EVERY`), for :meth:`pop`."""
+        self._snapshots[len(self.history)] = (
+            self.state.copy(), len(self.closing_rolls), self.rolls
+        )
 
     def _restore(self, n: int) -> None:
         """The game after its first ``n`` actions: the latest snapshot at or before ``n``
