@@ -1,9 +1,10 @@
 """Helpers for the game-engine tests: positions built by hand, and an independent scorer.
 
 The tests build a game with an explicit deal, objectives and deck (and scripted dice), drive
-the initial placement with real ``Place`` actions, then, for a focused test, overwrite the
-board of ``game.state`` (``owner``, ``armies``, ``owned``, ``totals``) and say whose turn it
-is. Every helper leaves the state consistent and checks it with ``game.check_invariants()``.
+the initial placement with real ``Place`` actions, then, for a focused test, give the game
+a position built from its own (a new board, whose turn it is, cards moved: :func:`rebuild`,
+never writing into the state's lists). Every helper leaves the state consistent and checks
+it with ``game.check_invariants()``.
 
 Nothing here imports the engine's own rule code for the values the tests assert: the
 reinforcement, set, dice and score figures the tests expect are worked out by hand (or by
@@ -12,15 +13,15 @@ reinforcement, set, dice and score figures the tests expect are worked out by ha
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from risiko.actions import EndTurn, Place
 from risiko.board import NUM_TERRITORIES, parse_territory, territory_name
 from risiko.dice import ScriptedChance
 from risiko.game import Game
+from risiko.position import parse_position
 from risiko.ruleset import CLUB_MILANO, Ruleset
-from risiko.state import Phase
 
 PLAYERS = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Franco")
 
@@ -72,6 +73,18 @@ def finish_setup(game: Game) -> None:
         game.push(Place(first_owned(game, game.seat), game.step_left))
 
 
+def rebuild(game: Game, edit: Callable[[dict[str, Any]], None]) -> None:
+    """Give ``game`` the state of its own position (:meth:`Game.position`) as ``edit``
+    changes it: the helpers build positions, as a player writes them, and never write into
+    the state's lists. The armies forfeited so far (not in a position) are kept."""
+    data = game.position()
+    edit(data)
+    state = parse_position(data, ruleset=game.ruleset)  # a variant has no preset name
+    state.forfeited = [f.copy() for f in game.state.forfeited]
+    game.state = state
+    game.check_invariants()
+
+
 def arrange(
     game: Game,
     spec: Mapping[Any, tuple[int, int]],
@@ -79,37 +92,27 @@ def arrange(
     rest: int,
     rest_armies: int = 1,
 ) -> None:
-    """Overwrite the board: ``spec`` maps a territory (name or number) to (seat, armies);
-    every other territory goes to seat ``rest`` with ``rest_armies`` armies."""
-    n = game.n
-    st = game.state
-    for t in range(42):
-        st.owner[t] = rest
-        st.armies[t] = rest_armies
-    for key, (seat, armies) in spec.items():
-        t = T(key) if isinstance(key, str) else key
-        st.owner[t] = seat
-        st.armies[t] = armies
-    for s in range(n):
-        st.owned[s] = 0
-        st.totals[s] = 0
-    for t in range(42):
-        s = st.owner[t]
-        st.owned[s] |= 1 << t
-        st.totals[s] += st.armies[t]
-    game.check_invariants()
+    """A new board: ``spec`` maps a territory (name or number) to (seat, armies); every
+    other territory goes to seat ``rest`` with ``rest_armies`` armies."""
+    board: dict[int, tuple[int, int]] = {t: (rest, rest_armies) for t in range(42)}
+    for key, value in spec.items():
+        board[T(key) if isinstance(key, str) else key] = value
+
+    def edit(data: dict[str, Any]) -> None:
+        for s, seat in enumerate(data["seats"]):
+            seat["armies"] = {territory_name(t): a for t, (o, a) in board.items() if o == s}
+
+    rebuild(game, edit)
 
 
 def set_turn(game: Game, seat: int, *, phase: str = ATTACK, pending: int = 0) -> None:
     """Make it ``seat``'s turn in ``phase`` with ``pending`` reinforcements (no conquest yet)."""
-    st = game.state
-    st.seat = seat
-    st.phase = Phase(phase)
-    st.pending = pending
-    st.conquests = 0
-    st.penalised = False
-    st.move_from = st.move_to = -1
-    game.check_invariants()
+
+    def edit(data: dict[str, Any]) -> None:
+        data.update(to_act=game.players[seat], phase=phase, reinforcements=pending,
+                    conquests=0, penalised=False, move=None)
+
+    rebuild(game, edit)
 
 
 def begin_turn(game: Game, seat: int) -> None:
@@ -126,15 +129,20 @@ def begin_turn(game: Game, seat: int) -> None:
 
 def give_cards(game: Game, seat: int, cards: Iterable[int]) -> None:
     """Move ``cards`` (wherever they are: deck or another hand) into ``seat``'s hand."""
-    st = game.state
-    for c in cards:
-        if c in st.deck:
-            st.deck.remove(c)
-        for h in st.hands:
-            if c in h:
-                h.remove(c)
-        st.hands[seat].append(c)
-    game.check_invariants()
+    moving = [_card(c) for c in cards]
+
+    def edit(data: dict[str, Any]) -> None:
+        data["deck"] = [c for c in data["deck"] if c not in moving]
+        for s in data["seats"]:
+            s["cards"] = [c for c in s["cards"] if c not in moving]
+        data["seats"][seat]["cards"].extend(moving)
+
+    rebuild(game, edit)
+
+
+def _card(c: int) -> str:
+    """A card as positions name it."""
+    return "jolly" if c == JOLLY else "jolly2" if c == JOLLY2 else territory_name(c)
 
 
 def place_all(game: Game) -> None:

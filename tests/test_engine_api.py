@@ -213,8 +213,74 @@ def test_a_refused_action_changes_nothing() -> None:
         before = game.position()
         length = len(game.history)
         try:
-            game.copy().push(action)
+            game.copy(chance=SeededChance(1)).push(action)
         except RisikoError:
             with pytest.raises(RisikoError):
                 game.push(action)
             assert game.position() == before and len(game.history) == length
+
+
+def test_an_attack_with_dice_is_listed_only_with_the_dice_push_accepts() -> None:
+    """Issue 16 (R8: always the maximum dice): ``Attack(...) in game.legal_actions()`` agrees
+    with ``push`` on the number of dice. Brasile 5 armies attacks Argentina 2 armies: the
+    attacker rolls min(3, 5 - 1) = 3 dice, the defender min(3, 2) = 2."""
+    game = new_game(3)
+    finish_setup(game)
+    arrange(game, {"Brasile": (0, 5), "Argentina": (1, 2)}, rest=2)
+    set_turn(game, 0)
+    legal = game.legal_actions()
+    src, dst = T("Brasile"), T("Argentina")
+    for attacker, defender in [((6, 5, 1), (4, 4)), ((6, 5), (4, 4)), ((6, 5, 1), (4,)),
+                               ((6, 5, 1, 1), (4, 4)), (None, (4, 4)), ((6, 5, 1), None),
+                               ((6, 5, 7), (4, 4)), (None, None), ((1, 1), None)]:
+        action = Attack(src, dst, attacker, defender)
+        try:
+            game.copy(chance=SeededChance(1)).push(action)
+            accepted = True
+        except IllegalActionError:
+            accepted = False
+        assert (action in legal) == accepted, action
+    assert Attack(src, dst, (6, 5, 1), (4, 4)) in legal
+    assert Attack(src, dst, (6, 5), (4, 4)) not in legal
+
+
+def test_pop_restores_a_stored_state_instead_of_replaying(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: pop() restored the state by replaying the whole game from its start. Now
+    the checked door stores the state every CHECKPOINT_EVERY (64) actions: pop restores
+    the latest stored at or before the action undone and applies only the actions since;
+    after push_unchecked (which stores none) from the last stored one."""
+    from risiko import game as game_module
+
+    every = game_module.CHECKPOINT_EVERY
+    game = Game.new(NAMES[:4], seed=3)  # no call of the last rounds: 300 actions and more
+    rng = random.Random(3)
+    states = [game.state.copy()]
+    for _ in range(300):
+        game.push(pick(game.legal_actions(), rng))
+        states.append(game.state.copy())
+    applied: list[Action] = []
+    real_apply = Game._apply
+
+    def counting(self: Game, action: Action) -> None:
+        applied.append(action)
+        real_apply(self, action)
+
+    monkeypatch.setattr(Game, "_apply", counting)
+    assert every == 64
+    game.pop()  # action 299: the state stored before action 256, then 256..298 again
+    assert game.state == states[299] and len(applied) == 299 - 256 == 299 % every
+    applied.clear()
+    for _ in range(299 - 256):
+        game.pop()
+    assert game.state == states[256] and len(applied) == sum(range(299 - 256))
+    applied.clear()
+    game.pop()  # action 255: from the state stored before 192
+    assert game.state == states[255] and len(applied) == 255 - 192
+    # actions pushed through the fast door store nothing: from the last one stored
+    applied.clear()
+    n = len(game.history)
+    for _ in range(5):
+        game.push_unchecked(pick(game.legal_actions(), rng))
+    game.pop()
+    assert len(game.history) == n + 4 and len(applied) == n + 4 - 192

@@ -454,3 +454,192 @@ def test_variant_where_penalised_seats_do_not_roll() -> None:
     assert game.penalised_turn
     game.push(EndTurn())
     assert not game.over
+
+
+# ------------------------------------------------------------------------ R2: a seat drops out
+# A closing round is one closing roll for each seat in play, in seat order from the anchor's
+# place (the seat whose turn closed the LAST round). The Italian text: "per un giro ... ogni
+# giocatore ... lancerà due dadi: se la somma risultante sarà 4"; "per IL SECONDO giro ... 4 o
+# 5": the band widens only once every seat in play has rolled in the round. A seat that
+# leaves (R13) or is eliminated drops out of the round it is in, the others keep their
+# places. 3 seats (Anna 1, Bruno 2, Carla 3), the call in round 1: LAST round 2, Carla the
+# anchor: closing round 1 = Carla (round 2), Anna, Bruno (round 3); closing round 2 = Carla
+# (round 3), Anna, Bruno (round 4) ...
+
+
+def called(seats: int = 3) -> Game:
+    """A game of ``seats`` seats after the initial placement, the last 2 rounds called in
+    round 1 (the LAST round is round 2)."""
+    game = started(seats)
+    game.push(CallLastRounds())
+    assert game.last_round == 2
+    return game
+
+
+def eliminate(game: Game, seat: int) -> None:
+    """The seat to act takes the last territory of ``seat`` (1 army on Argentina) from
+    Brasile (20 armies), then moves 3 armies in: ``seat`` is eliminated in this turn."""
+    place_all(game)
+    me = game.seat
+    others = [s for s in range(game.n) if s not in (me, seat) and game.status[s] == "in_play"]
+    spec = {"Brasile": (me, 20), "Argentina": (seat, 1)}
+    far = ("Alaska", "Islanda", "Urali")[: len(others) - 1]
+    spec.update({t: (s, 1) for t, s in zip(far, others[1:], strict=True)})
+    arrange(game, spec, rest=others[0])
+    set_turn(game, me)
+    game.push(Attack(T("Brasile"), T("Argentina"), (6, 6, 6), (1,)))
+    assert game.status[seat] == "eliminated"
+    game.push(Move(3))
+
+
+def leave(game: Game, seat: int, how: str) -> None:
+    """``seat`` drops out during the turn of the seat to act: it leaves (R13) or the seat to
+    act takes its last territory."""
+    if how == "leaves":
+        game.push(Abandon(seat))
+    else:
+        eliminate(game, seat)
+
+
+@pytest.mark.parametrize("how", ["leaves", "eliminated"])
+def test_the_anchor_drops_out_after_its_roll_in_closing_round_1(how: str) -> None:
+    # issue 16: Carla rolls first in closing round 1 (round 2); in round 3 she drops out
+    # during Anna's turn; Anna rolls (closing round 1). Bruno has not rolled in closing
+    # round 1 yet: his roll is in closing round 1 too, band 4 only, so his 5 does not close
+    # (the regression counted it in closing round 2, 4-5, and ended the game).
+    game = called()
+    drive_to(game, 3, 0)
+    assert rolls(game) == [(2, 1, 2, False)]
+    leave(game, 2, how)
+    pass_turn(game, NEVER)
+    pass_turn(game, (2, 3))  # Bruno: 5
+    assert rolls(game)[1:] == [(0, 1, 2, False), (1, 1, 5, False)]
+    assert not game.over
+    # round 4: Anna opens closing round 2 at her own place (4-5): her 5 closes
+    assert (game.round, game.seat, game.closing_round_of_turn()) == (4, 0, 2)
+    pass_turn(game, (1, 4))
+    assert rolls(game)[-1] == (0, 2, 5, True) and game.over
+
+
+@pytest.mark.parametrize("how", ["leaves", "eliminated"])
+def test_the_anchor_drops_out_before_its_roll_in_closing_round_2(how: str) -> None:
+    # closing round 1 complete: Carla (round 2), Anna, Bruno (round 3). Carla's turn in
+    # round 3 would open closing round 2; she leaves during it (no roll), or, in the second
+    # case, Anna takes her last territory in round 4 before Carla's turn comes. Either way
+    # closing round 1 is complete, so Anna's next roll is in closing round 2 (4-5): her 5
+    # closes (the regression counted it in closing round 1 again).
+    game = called()
+    drive_to(game, 3, 2)
+    assert [(s, k) for s, k, _, _ in rolls(game)] == [(2, 1), (0, 1), (1, 1)]
+    assert game.closing_round_of_turn() == 2
+    if how == "leaves":
+        game.push(Abandon(2))  # during her own turn
+        assert (game.round, game.seat) == (4, 0)
+        assert game.closing_round_of_turn() == 2
+        pass_turn(game, (2, 3))
+        assert rolls(game)[-1] == (0, 2, 5, True) and game.over
+    else:
+        pass_turn(game, NEVER)  # Carla rolls: closing round 2
+        assert (game.round, game.seat) == (4, 0)
+        eliminate(game, 2)  # round 4, Anna's turn: closing round 2, Carla has rolled
+        pass_turn(game, NEVER)
+        # Bruno: closing round 2 still (4-5), not 3: his 6 does not close
+        pass_turn(game, (3, 3))
+        assert [(s, k) for s, k, _, _ in rolls(game)][3:] == [(2, 2), (0, 2), (1, 2)]
+        assert not game.over
+        # round 5: Anna opens closing round 3 (4-6): 6 closes
+        pass_turn(game, (3, 3))
+        assert rolls(game)[-1] == (0, 3, 6, True) and game.over
+
+
+@pytest.mark.parametrize("how", ["leaves", "eliminated"])
+def test_the_anchor_drops_out_after_its_roll_in_closing_round_2(how: str) -> None:
+    # the anchor drops out after its roll in closing round 2: Carla rolled in closing
+    # round 2 (round 3); in round 4 she drops out during Anna's turn; Anna and then Bruno
+    # still roll in closing round 2 (4-5): Bruno's 6 does not close; Anna opens closing
+    # round 3 in round 5 (4-6): her 6 closes.
+    game = called()
+    drive_to(game, 4, 0)
+    assert [(s, k) for s, k, _, _ in rolls(game)] == [(2, 1), (0, 1), (1, 1), (2, 2)]
+    leave(game, 2, how)
+    pass_turn(game, NEVER)
+    pass_turn(game, (3, 3))  # Bruno: 6
+    assert [(s, k) for s, k, _, _ in rolls(game)][4:] == [(0, 2), (1, 2)]
+    assert not game.over
+    assert game.closing_round_of_turn() == 3
+    pass_turn(game, (3, 3))
+    assert rolls(game)[-1] == (0, 3, 6, True)
+
+
+@pytest.mark.parametrize("how", ["leaves", "eliminated"])
+@pytest.mark.parametrize("closing_round", [1, 2])
+def test_another_seat_drops_out_before_its_roll(how: str, closing_round: int) -> None:
+    # 4 seats, Dario the anchor (LAST round 2). In round 2 + k, during Anna's turn (closing
+    # round k), Bruno drops out before his roll: Carla still rolls in closing round k, Dario
+    # opens closing round k + 1 at his place; nobody else moves.
+    game = called(4)
+    drive_to(game, 2 + closing_round, 0)
+    leave(game, 1, how)
+    pass_turn(game, NEVER)  # Anna
+    pass_turn(game, NEVER)  # Carla
+    assert game.seat == 3 and game.closing_round_of_turn() == closing_round + 1
+    pass_turn(game, NEVER)  # Dario
+    expected = [(3, 1), (0, 1), (1, 1), (2, 1), (3, 2)] if closing_round == 2 else [(3, 1)]
+    expected += [(0, closing_round), (2, closing_round), (3, closing_round + 1)]
+    assert [(s, k) for s, k, _, _ in rolls(game)] == expected
+    assert (game.seat, game.closing_round_of_turn()) == (0, closing_round + 1)
+
+
+@pytest.mark.parametrize("how", ["leaves", "eliminated"])
+def test_another_seat_drops_out_after_its_roll(how: str) -> None:
+    # 4 seats, Dario the anchor. Round 3: Anna and Bruno roll in closing round 1; during
+    # Carla's turn Bruno drops out (after his roll); Carla finishes closing round 1, Dario
+    # opens closing round 2, Anna and Carla (round 4) finish it; Dario's turn in round 4
+    # opens closing round 3.
+    game = called(4)
+    drive_to(game, 3, 2)
+    leave(game, 1, how)
+    for _ in range(4):
+        pass_turn(game, NEVER)
+    assert [(s, k) for s, k, _, _ in rolls(game)] == [
+        (3, 1), (0, 1), (1, 1), (2, 1), (3, 2), (0, 2), (2, 2),
+    ]
+    assert (game.round, game.seat, game.closing_round_of_turn()) == (4, 3, 3)
+
+
+def test_the_anchor_leaves_during_its_own_turn_of_the_last_round() -> None:
+    # Carla, the last seat of the LAST round (2), leaves during her own turn before her
+    # closing roll: the closing begins with the next turn; no seat in play is at or after
+    # her place, so Anna and Bruno make closing round 1 in round 3, closing round 2 in 4.
+    game = called()
+    drive_to(game, 2, 2)
+    game.push(Abandon(2))
+    for _ in range(4):
+        pass_turn(game, NEVER)
+    assert [(s, k) for s, k, _, _ in rolls(game)] == [(0, 1), (1, 1), (0, 2), (1, 2)]
+
+
+def test_the_anchor_goes_through_positions() -> None:
+    # the anchor is written ("closing": {"anchor": "Carla"}) and read back: Carla gone, a
+    # position in round 3 still counts Bruno's turn in closing round 1
+    game = called()
+    drive_to(game, 3, 0)
+    game.push(Abandon(2))
+    position = game.position()
+    assert position["closing"]["anchor"] == "Carla"
+    again = Game.from_position(position)
+    assert again.state == game.state
+    pass_turn(again, NEVER)
+    assert again.closing_round_of_turn() == 1  # Bruno, closing round 1
+    # an older position (no anchor): the highest seat in play, as the engine then counted
+    del position["closing"]["anchor"]
+    old = Game.from_position(position)
+    assert old.state.closing_anchor == 1
+    assert Game.from_position({**position, "closing": {**position["closing"],
+                                                       "anchor": None}}
+                              ).state.closing_anchor == -1
+    from risiko.faults import InvalidInputError
+
+    with pytest.raises(InvalidInputError) as err:
+        Game.from_position({**position, "closing": {**position["closing"], "anchor": "Zeno"}})
+    assert [f.code for f in err.value.faults] == ["position.no_anchor"]

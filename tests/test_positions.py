@@ -234,3 +234,100 @@ def test_a_bad_deck_and_bad_json_are_said_in_italian(tmp_path: Path) -> None:
     broken.write_text('{\n  "phase": \n}', encoding="utf-8")
     res = runner.invoke(app, ["--lang", "it", "legal", str(broken)])
     assert res.stderr.splitlines() == ["JSON non valido (riga 3, colonna 1)"]
+
+
+# ------------------------------------------------------------------ the ruleset's version
+def test_a_position_writes_the_ruleset_with_its_version() -> None:
+    """Issue 16: position_of writes ``name@version``; a position of club-milano@2 comes back
+    as @2 (it came back as @1); a bare name in a position written before keeps meaning @1."""
+    from risiko.ruleset import CLUB_MILANO, CLUB_MILANO_2
+
+    game = Game.new(["Anna", "Bruno", "Carla"], CLUB_MILANO_2, seed=4)
+    data = game.position()
+    assert data["ruleset"] == "club-milano@2"
+    assert Game.from_position(data).ruleset is CLUB_MILANO_2
+    assert Game.from_position(data).state == game.state
+    assert game.sheet()["ruleset"] == "club-milano@2"
+    old = {**data, "ruleset": "club-milano"}  # a file written before: the bare name is @1
+    assert Game.from_position(old).ruleset is CLUB_MILANO
+    assert Game.new(["Anna", "Bruno", "Carla"], seed=4).position()["ruleset"] == "club-milano@1"
+
+
+def test_a_bare_name_typed_for_something_new_is_the_newest_version(tmp_path: Path) -> None:
+    """``risiko play --ruleset club-milano`` (a new game) plays club-milano@2, the newest;
+    ``club-milano@1`` typed stays @1; a record written with the bare name reads back @1."""
+    from risiko.record import replay
+
+    record = tmp_path / "game.txt"
+    for typed, label in (("club-milano", "club-milano@2"), ("club-milano@1", "club-milano@1"),
+                         (None, "club-milano@2")):
+        args = ["play", "--seats", "3", "--seed", "2", "--json", "--record", str(record)]
+        res = runner.invoke(app, args + ([] if typed is None else ["--ruleset", typed]))
+        assert res.exit_code == 0, res.output
+        out = json.loads(res.output)
+        assert out["ruleset"] == out["final_sheet"]["ruleset"] == label
+        assert f'[Ruleset "{label}"]' in record.read_text()
+    old = record.read_text().replace('[Ruleset "club-milano@2"]', '[Ruleset "club-milano"]')
+    assert replay(old).ruleset.label == "club-milano@1"
+
+
+def test_every_position_of_a_game_round_trips_equal() -> None:
+    """position_of's promise (issue 16: after a conquest move ``move_from``, ``move_to`` and
+    ``move_min`` stayed set in the attack phase, so the round trip differed): at every
+    action of a game played by heuristic bots, the position read back is the same state,
+    forfeits aside (a position does not carry them)."""
+    import random
+
+    from risiko.agents.base import agent_by_name
+    from risiko.view import SeatView
+
+    game = Game.new(["Anna", "Bruno", "Carla", "Dario"], seed=11, last_rounds_at=4)
+    agents = [agent_by_name("heuristic", random.Random(s)) for s in range(4)]
+    moves = 0
+    while not game.over:
+        seat = game.to_act
+        assert seat is not None
+        action = game.push(agents[seat].act(SeatView(game, seat)))
+        moves += isinstance(action, Move)
+        again = Game.from_position(game.position()).state
+        again.forfeited = game.state.forfeited
+        assert again == game.state, (len(game.history), action)
+    assert moves > 0  # conquest moves were made and read back
+
+
+def test_a_position_beyond_the_bounds_is_refused_before_any_work(tmp_path: Path) -> None:
+    """Issue 16: a 600 KB position with 200,000 cards took seconds of CPU and answered 50 MB
+    (a fault per card given twice). A table has at most 6 seats, 42 territories and 44
+    cards: a longer list is refused at once, with one fault naming it (CLI and the web's
+    attack check); an army count above 10,000 on a territory, a round above 1,000 too."""
+    from risiko.web.tools.calc import position_attacks
+
+    huge = position("attack")
+    huge["seats"][0]["cards"] = ["Cina"] * 200_000
+    huge["deck"] = ["jolly"] * 200_000
+    file = tmp_path / "huge.json"
+    file.write_text(json.dumps(huge), encoding="utf-8")
+    res = runner.invoke(app, ["legal", str(file), "--json"])
+    assert res.exit_code == 1 and len(res.stdout) < 2000
+    faults = json.loads(res.stdout)["faults"]
+    assert [(f["code"], f["params"]["most"], f["params"]["given"]) for f in faults] == [
+        ("position.too_many", 44, 200_000), ("position.too_many", 44, 200_000)]
+    with pytest.raises(InvalidInputError) as err:
+        position_attacks(huge)
+    assert [f.code for f in err.value.faults] == ["position.too_many"] * 2
+    for bad, code in [({"seats": [huge["seats"][0]] * 7}, "position.too_many"),
+                      ({"round": 1_001}, "position.too_large"),
+                      ({"closing": {"widened": 10**6}}, "position.too_large"),
+                      ({"reinforcements": 10_001}, "position.too_large")]:
+        with pytest.raises(InvalidInputError) as err:
+            Game.from_position({**position("attack"), **bad})
+        assert [f.code for f in err.value.faults] == [code], bad
+    armies = position("attack")
+    armies["seats"][0]["armies"] = {**armies["seats"][0]["armies"], "Siam": 10_001}
+    with pytest.raises(InvalidInputError) as err:
+        Game.from_position(armies)
+    assert [f.code for f in err.value.faults] == ["position.too_large"]
+    # at the bounds, a position is read: round 1,000, 10,000 armies on Siam
+    armies["seats"][0]["armies"]["Siam"] = 10_000
+    assert Game.from_position({**armies, "round": 1_000}).armies[parse_territory("Siam")] \
+        == 10_000

@@ -33,7 +33,7 @@ from risiko.actions import (
     WidenClosing,
 )
 from risiko.attack import is_legal_on_board
-from risiko.cards import best_set, has_set
+from risiko.cards import best_set, has_set, set_kind, sets_in
 from risiko.game import END_REASONS, Game, IllegalActionError
 from risiko.match import make_agents, play_bots
 from risiko.ruleset import CLASSIC, CLUB_MILANO, RTU, Ruleset
@@ -254,6 +254,14 @@ def test_legal_attacks_match_the_regulation(
     set_turn(game, 0)
     oracle = r7_r8_oracle(game, 0)
     assert set(game.legal_attacks()) == oracle
+    # rules.legal_attacks is an inline copy of attack.is_legal_on_board: the same pairs, in
+    # the same order (sources, then targets, in board order)
+    st_ = game.state
+    assert game.legal_attacks() == [
+        (s, t) for s in range(42) if st_.owner[s] == 0 for t in st_.adjacency[s]
+        if st_.owner[t] != 0 and is_legal_on_board(
+            ruleset, st_.armies[s], st_.armies[t], st_.armies, st_.owned[0], st_.neighbours[t])
+    ]
     st = game.state
     for s in range(42):
         for t in range(42):
@@ -281,8 +289,9 @@ def test_legal_attacks_match_the_regulation(
 @settings(max_examples=300, deadline=None)
 @given(hand=st.lists(st.integers(0, 43), max_size=9, unique=True))
 def test_a_hand_holds_a_set_when_three_of_its_cards_make_one(hand: list[int]) -> None:
-    """has_set and best_set (the random bot's quick look at its hand) against every trio of
-    the hand, read with the symbols of the cards (SYMBOL below, from the deck's list)."""
+    """sets_in, set_kind, has_set and best_set (the random bot's quick look at its hand)
+    against every trio of the hand, read with the symbols of the cards (SYMBOL below, from
+    the deck's list)."""
 
     def is_set(trio: tuple[int, int, int]) -> bool:
         kinds = [SYMBOL[c] for c in trio]
@@ -292,6 +301,8 @@ def test_a_hand_holds_a_set_when_three_of_its_cards_make_one(hand: list[int]) ->
         return jollies == 1 and len(set(kinds) - {"jolly"}) == 1
 
     trios = [t for t in itertools.combinations(hand, 3) if is_set(t)]
+    assert sets_in(hand) == trios  # every set, in hand order
+    assert [t for t in itertools.combinations(hand, 3) if set_kind(t) is not None] == trios
     assert has_set(hand) == bool(trios)
     assert best_set(hand) == (trios[0] if trios else None)  # the first in hand order
 

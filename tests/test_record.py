@@ -604,3 +604,58 @@ def test_trade_written_and_replayed() -> None:
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).parent))
     regenerate()
+
+
+def test_a_bad_late_header_is_an_r3_fault() -> None:
+    """The ``Late`` header lists the seats arriving late: R3 (it was tagged R11)."""
+    game = new_game(3, late=[1])
+    finish_setup(game)
+    game.push(EndGame())
+    text = write_record(game).replace('[Late "2"]', '[Late "due"]')
+    with pytest.raises(RecordError) as err:
+        replay(text)
+    assert (err.value.fault.code, err.value.fault.clause) == ("record.bad_late", "R3")
+
+
+def test_write_record_reads_who_acted_from_the_game_without_replaying(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: write_record replayed a shadow game to learn who made each action and what
+    each forfeited; the game keeps (seat, action) and the forfeit lines as it goes. A game
+    with late seats (R3: their first 3 turns' reinforcements forfeited) and timeouts (R11),
+    played through the fast door and through the checked one, writes the same record, and
+    the record replays (the replay checks every forfeit line against its own)."""
+    from risiko.actions import Timeout
+
+    def play(checked: bool) -> Game:
+        game = new_game(4, late=[1, 2], last_rounds_at=3, dice=[3, 4] * 4000)
+        rng = random.Random(7)
+        agents = make_agents(["random"], 4, rng)
+        door = game.push if checked else game.push_unchecked
+        while not game.over:
+            seat = game.to_act
+            assert seat is not None
+            if game.phase == "reinforce" and rng.random() < 0.2:
+                door(Timeout())  # R11: the reinforcements not placed are forfeited
+            else:
+                door(agents[seat].act(SeatView(game, seat)))
+        return game
+
+    fast, checked = play(False), play(True)
+    assert fast.history == checked.history
+    assert fast.acted_by() == checked.acted_by()
+    assert fast.forfeit_lines() == checked.forfeit_lines()
+    clauses = {c for lines in fast.forfeit_lines().values() for _, c, _ in lines}
+    assert {"R3", "R11"} <= clauses
+
+    def no_replay(*args: object, **kwargs: object) -> None:
+        raise AssertionError("write_record replays nothing")
+
+    monkeypatch.setattr(Game, "push", no_replay)
+    monkeypatch.setattr(Game, "_apply", no_replay)
+    text = write_record(fast)
+    assert text == write_record(checked)
+    monkeypatch.undo()
+    assert replay(text).state == fast.state
+    # the forfeit lines: R3 on each late seat's penalised turns (3 each)
+    r3 = [line for line in text.splitlines() if " forfeit R3 " in line]
+    assert [line.split()[0] for line in r3] == ["2", "3"] * 3

@@ -3,7 +3,7 @@
 Imports every module of the library (and of the web app, when Django is installed) so that
 every fault kind is declared, then for each language writes the missing entries into
 ``src/risiko/locale/<lang>/LC_MESSAGES/<area>.po`` (``<area>`` is the code's first part:
-``attack.r7_three_armies`` goes to ``attack.po``): English entries take the declared template,
+``attack.r7_dice_parity`` goes to ``attack.po``): English entries take the declared template,
 Italian ones are left empty for a translator (the test suite refuses an empty one). Then it
 compiles every ``.po`` with ``msgfmt``. ``--check`` changes nothing and exits 1 when an entry
 is missing, untranslated or not compiled.

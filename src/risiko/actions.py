@@ -27,8 +27,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeAlias, overload
 
-from .board import Territory, territory_code, territory_name
-from .cards import Card, card_name
+from .attack import attacker_dice, defender_dice
+from .board import Territory, parse_territory, territory_code, territory_name
+from .cards import Card, card_name, parse_card
+from .faults import InvalidInputError, RisikoError, define
 
 Dice: TypeAlias = tuple[int, ...]
 
@@ -266,12 +268,22 @@ class LegalActions(Sequence[Legal]):
     """The legal actions of the seat to act: a sequence of entries (exact actions, and
     :class:`Amount` ranges), counted as entries (``len``, as perft counts them). ``action in
     legal`` is True when ``push`` would accept ``action`` (dice and closing dice left to
-    chance, or given within 1..6)."""
+    chance, or given within 1..6; an attack's dice, when given, as many as R8 rolls:
+    ``armies`` is the board's armies per territory the entries were listed on, read while
+    the game has not changed).
 
-    __slots__ = ("_entries",)
+    >>> legal = LegalActions([Attack(0, 1)], armies=[3, 5])  # 2 dice against 3 (R8)
+    >>> Attack(0, 1) in legal, Attack(0, 1, (6, 5), (4, 4, 1)) in legal
+    (True, True)
+    >>> Attack(0, 1, (6, 5, 1), (4, 4, 1)) in legal, Attack(0, 1, (6,), None) in legal
+    (False, False)
+    """
 
-    def __init__(self, entries: Sequence[Legal]) -> None:
+    __slots__ = ("_armies", "_entries")
+
+    def __init__(self, entries: Sequence[Legal], armies: Sequence[int] | None = None) -> None:
         self._entries = list(entries)
+        self._armies = armies
 
     @overload
     def __getitem__(self, i: int) -> Legal: ...
@@ -289,7 +301,7 @@ class LegalActions(Sequence[Legal]):
         return f"LegalActions({self._entries!r})"
 
     def __contains__(self, action: object) -> bool:
-        bare = _bare(action)
+        bare = _bare(action, self._armies)
         for entry in self._entries:
             if isinstance(entry, Amount):
                 if bare in entry:
@@ -307,14 +319,27 @@ class LegalActions(Sequence[Legal]):
                 yield entry
 
 
-def _dice_ok(d: Dice | None) -> bool:
-    return d is None or all(isinstance(x, int) and 1 <= x <= 6 for x in d)
+def _dice_ok(d: Dice | None, count: int | None) -> bool:
+    """Dice left to chance (None), or ``count`` (None: any number) faces 1..6."""
+    return d is None or (
+        (count is None or len(d) == count)
+        and all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6 for x in d)
+    )
 
 
-def _bare(action: object) -> object:
-    """The action without its chance (dice, closing dice) and trade figures, as listed."""
+def _bare(action: object, armies: Sequence[int] | None = None) -> object:
+    """The action without its chance (dice, closing dice) and trade figures, as listed; None
+    when its dice are not what ``push`` accepts (faces 1..6; with ``armies``, as many as R8
+    rolls: :func:`~risiko.attack.attacker_dice`, :func:`~risiko.attack.defender_dice`)."""
     if isinstance(action, Attack):
-        if not (_dice_ok(action.attacker_dice) and _dice_ok(action.defender_dice)):
+        na = nd = None
+        if armies is not None and (action.attacker_dice or action.defender_dice):
+            try:
+                na = attacker_dice(armies[action.source])
+                nd = defender_dice(armies[action.target])
+            except (IndexError, TypeError):
+                return None  # no such territory: not listed
+        if not (_dice_ok(action.attacker_dice, na) and _dice_ok(action.defender_dice, nd)):
             return None
         return Attack(action.source, action.target)
     if isinstance(action, EndTurn | Fortify) and action.closing is not None:
@@ -323,6 +348,135 @@ def _bare(action: object) -> object:
         a, b, c = sorted(action.cards)
         return Trade((a, b, c))
     return action
+
+
+# ---------------------------------------------------------------------------- reading
+# the codes stay those of the record's lines, where these words are read
+BAD_DICE = define("record.bad_dice", "", "bad dice {token!r}")
+BAD_QUOTED = define("record.bad_quoted", "", "bad quoted reason {text!r}")
+NEEDS_ARGS = define("record.needs_args", "", "'{verb}' needs {count} arguments")
+NOT_NUMBER = define("record.not_number", "", "not a number: {token!r}")
+TRADE_REST = define("record.trade_rest", "R9",
+                    "a trade goes on with '= value' and '+armies Territory'")
+TRADE_BONUS = define("record.trade_bonus", "R9", "a trade bonus is '+armies Territory'")
+TRADE_BONUS_NOT = define("record.trade_bonus_not", "R9",
+                         "a trade bonus is '+armies Territory', not {token!r}")
+UNKNOWN_ACTION = define("record.unknown_action", "", "unknown action {verb!r}")
+
+
+def _refuse(error: ValueError) -> ValueError:
+    """A name that is no territory or card: its own fault (an InvalidInputError)."""
+    return InvalidInputError(error.fault) if isinstance(error, RisikoError) else error
+
+
+def _parse_dice(token: str) -> Dice | None:
+    if token == "-":
+        return None
+    try:
+        return tuple(int(x) for x in token.split("-"))
+    except ValueError:
+        raise InvalidInputError(BAD_DICE(token=token)) from None
+
+
+def _reason(args: list[str]) -> str:
+    """A referee's reason: a JSON string (as written), or bare words (hand-made records)."""
+    text = " ".join(args)
+    if text.startswith('"'):
+        from . import jsonread  # json only when a quoted reason is read (a light import)
+
+        try:
+            value = jsonread.loads(text)
+        except ValueError:
+            raise InvalidInputError(BAD_QUOTED(text=text)) from None
+        if not isinstance(value, str):
+            raise InvalidInputError(BAD_QUOTED(text=text))
+        return value
+    return text
+
+
+def parse_action(text: str) -> Action:
+    """The action of its record form, :meth:`text` of every action read back (``"attack
+    Cina Siam 6-5-1 4-4"``; territories and cards by any name ``risiko board`` knows;
+    ``-`` for dice left to chance).
+
+    Raises InvalidInputError (a ValueError) with the fault: ``record.unknown_action``,
+    ``record.needs_args``, ``record.not_number``, ``record.bad_dice``, ``record.trade_*``
+    (R9), ``record.bad_quoted``, or the territory's or card's own.
+
+    >>> parse_action("attack Cina Siam 6-5-1 4-4")
+    Attack(source=33, target=37, attacker_dice=(6, 5, 1), defender_dice=(4, 4))
+    >>> action = Trade((0, 3, 42), 8, ((0, 2),))
+    >>> action.text(), parse_action(action.text()) == action
+    ('trade Alaska Alberta jolly = 8 +2 Alaska', True)
+    """
+    words = text.split() or [""]
+    verb, args = words[0], words[1:]
+
+    def need(n: int) -> None:
+        if len(args) < n:
+            raise InvalidInputError(NEEDS_ARGS(verb=verb, count=n))
+
+    def terr(tok: str) -> int:
+        try:
+            return parse_territory(tok)
+        except ValueError as e:
+            raise _refuse(e) from None
+
+    def num(tok: str) -> int:
+        try:
+            return int(tok)
+        except ValueError:
+            raise InvalidInputError(NOT_NUMBER(token=tok)) from None
+
+    if verb == "place":
+        need(2)
+        return Place(terr(args[0]), num(args[1]))
+    if verb == "trade":
+        need(3)
+        try:
+            cards = tuple(parse_card(a) for a in args[:3])
+        except ValueError as e:
+            raise _refuse(e) from None
+        rest = args[3:]
+        if not rest:
+            return Trade((cards[0], cards[1], cards[2]))
+        if rest[0] != "=" or len(rest) < 2:
+            raise InvalidInputError(TRADE_REST())
+        value = num(rest[1])
+        bonus: list[tuple[int, int]] = []
+        extra = rest[2:]
+        if len(extra) % 2:
+            raise InvalidInputError(TRADE_BONUS())
+        for i in range(0, len(extra), 2):
+            if not extra[i].startswith("+"):
+                raise InvalidInputError(TRADE_BONUS_NOT(token=extra[i]))
+            bonus.append((terr(extra[i + 1]), num(extra[i][1:])))
+        return Trade((cards[0], cards[1], cards[2]), value, tuple(bonus))
+    if verb == "attack":
+        need(4)
+        return Attack(terr(args[0]), terr(args[1]), _parse_dice(args[2]),
+                      _parse_dice(args[3]))
+    if verb == "move":
+        need(1)
+        return Move(num(args[0]))
+    if verb == "fortify":
+        need(3)
+        closing = _parse_dice(args[3]) if len(args) > 3 else None
+        return Fortify(terr(args[0]), terr(args[1]), num(args[2]), closing)
+    if verb == "end":
+        return EndTurn(_parse_dice(args[0]) if args else None)
+    if verb == "timeout":
+        return Timeout(_parse_dice(args[0]) if args else None)
+    if verb == "call":
+        return CallLastRounds()
+    if verb == "widen":
+        return WidenClosing(_reason(args))
+    if verb == "stop":
+        return EndGame(_reason(args))
+    if verb == "abandon":
+        need(1)
+        return Abandon(num(args[0]) - 1)
+    raise InvalidInputError(UNKNOWN_ACTION(verb=verb))
 
 
 def action_dict(entry: Legal, lang: str = "it") -> dict[str, Any]:

@@ -7,7 +7,7 @@ symbols (a jolly with two different symbols is not a set).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TypeAlias
 
 from .board import NUM_TERRITORIES, TERRITORY_SYMBOL, _fold, parse_territory, territory_code
@@ -72,22 +72,67 @@ def parse_card(name: str | int) -> Card:
     return parse_territory(name)
 
 
+#: each card's symbol as an index: 0 fante, 1 cannone, 2 cavaliere (SYMBOLS), 3 jolly
+_SYMBOL_OF: tuple[int, ...] = (*(SYMBOLS.index(s) for s in TERRITORY_SYMBOL), 3, 3)
+_JOLLY = 3
+
+
+def _kind(x: int, y: int, z: int) -> str | None:
+    """R9, the one place that says what a set is, over three symbol indexes (3 = jolly):
+    three equal symbols, one of each symbol (``mixed``), or a jolly with two equal symbols
+    (``jolly``); anything else (two jolly, a jolly with two different symbols) is no set."""
+    jollies = (x == _JOLLY) + (y == _JOLLY) + (z == _JOLLY)
+    if jollies == 0:
+        if x == y == z:
+            return SYMBOLS[x]
+        return "mixed" if x != y and y != z and x != z else None
+    if jollies == 1:
+        a, b = (v for v in (x, y, z) if v != _JOLLY)
+        return "jolly" if a == b else None
+    return None
+
+
+#: the kind of every three symbols, ``_KIND_OF[x * 16 + y * 4 + z]`` (from :func:`_kind`)
+_KIND_OF: tuple[str | None, ...] = tuple(_kind(i >> 4, i >> 2 & 3, i & 3) for i in range(64))
+
+
 def set_kind(cards: Sequence[Card]) -> str | None:
-    """The kind of a 3-card set (a symbol, ``mixed`` or ``jolly``), or None if not valid."""
+    """The kind of a 3-card set (a symbol, ``mixed`` or ``jolly``), or None if not valid
+    (R9; not three different cards of the deck: None).
+
+    >>> set_kind([0, 3, 6]), set_kind([0, 9, 2]), set_kind([0, 3, 42]), set_kind([0, 1, 42])
+    ('fante', 'mixed', 'jolly', None)
+    """
     if len(cards) != 3 or len(set(cards)) != 3:
         return None
-    symbols = [card_symbol(c) for c in cards]
-    jollies = symbols.count("jolly")
-    if jollies == 0:
-        if symbols[0] == symbols[1] == symbols[2]:
-            return symbols[0]
-        if len(set(symbols)) == 3:
-            return "mixed"
+    a, b, c = cards
+    if not (0 <= a < NUM_CARDS and 0 <= b < NUM_CARDS and 0 <= c < NUM_CARDS):
         return None
-    if jollies == 1:
-        rest = [s for s in symbols if s != "jolly"]
-        return "jolly" if rest[0] == rest[1] else None
-    return None  # two jolly and a card: not a set of the Italian deck
+    sym = _SYMBOL_OF
+    return _KIND_OF[sym[a] * 16 + sym[b] * 4 + sym[c]]
+
+
+def sets_in(hand: Sequence[Card]) -> list[tuple[Card, Card, Card]]:
+    """Every set (R9) among the cards of ``hand`` (distinct cards), each once, in hand order:
+    the trios ``(hand[i], hand[j], hand[k])``, ``i < j < k``, that :func:`set_kind` accepts.
+
+    >>> sets_in([0, 3, 1, 6, 42])   # 3 fanti (Alaska, Alberta, Stati Uniti Occ.), 1 cannone, jolly
+    [(0, 3, 6), (0, 3, 42), (0, 6, 42), (3, 6, 42)]
+    """
+    return list(_iter_sets(hand))
+
+
+def _iter_sets(hand: Sequence[Card]) -> Iterator[tuple[Card, Card, Card]]:
+    sym = [_SYMBOL_OF[c] for c in hand]
+    kind_of = _KIND_OF
+    n = len(hand)
+    for i in range(n - 2):
+        x = sym[i] * 16
+        for j in range(i + 1, n - 1):
+            xy = x + sym[j] * 4
+            for k in range(j + 1, n):
+                if kind_of[xy + sym[k]] is not None:
+                    yield hand[i], hand[j], hand[k]
 
 
 def is_valid_set(cards: Sequence[Card]) -> bool:
@@ -123,57 +168,64 @@ def set_value(
 ) -> tuple[int, int]:
     """(base value, owned-territory bonus) of a set; ``owned`` is the seat's territory mask.
 
-    The bonus is ``owned_card_bonus`` (2, R9) per card whose territory the seat owns.
+    The bonus is ``owned_card_bonus`` (2, R9) per card whose territory the seat owns
+    (:func:`owned_cards`).
     """
     base = set_base_value(ruleset, cards, hand_size)
-    bonus = sum(
-        ruleset.owned_card_bonus for c in cards if not is_jolly(c) and owned >> c & 1
-    )
-    return base, bonus
+    return base, ruleset.owned_card_bonus * len(owned_cards(ruleset, cards, owned))
 
 
-#: the symbol of each territory card as 0 (fante), 1 (cannone), 2 (cavaliere)
-_SYMBOL_INDEX: tuple[int, ...] = tuple(SYMBOLS.index(s) for s in TERRITORY_SYMBOL)
+def owned_cards(ruleset: Ruleset, cards: Sequence[Card], owned: int) -> tuple[Card, ...]:
+    """The cards of a set showing a territory of the seat (``owned``, its territory mask),
+    each worth ``owned_card_bonus`` (2, R9) armies; none when the ruleset has no bonus."""
+    if not ruleset.owned_card_bonus:
+        return ()
+    return tuple(c for c in cards if not is_jolly(c) and owned >> c & 1)
+
+
+def _holds_table() -> tuple[bool, ...]:
+    """Whether a hand holds a set, by its symbol counts (fante, cannone, cavaliere capped
+    at 3, jolly at 2), ``[((f * 4 + c) * 4 + k) * 3 + j]``: the counts of every trio
+    :func:`_kind` accepts, and every count at least as large, hold one."""
+    holds = [False] * 192
+    for x in range(4):
+        for y in range(x, 4):
+            for z in range(y, 4):
+                if _kind(x, y, z) is None:
+                    continue
+                need = [0, 0, 0, 0]
+                for v in (x, y, z):
+                    need[v] += 1
+                for f in range(need[0], 4):
+                    for c in range(need[1], 4):
+                        for k in range(need[2], 4):
+                            for j in range(need[3], 3):
+                                holds[((f * 4 + c) * 4 + k) * 3 + j] = True
+    return tuple(holds)
+
+
+_HOLDS: tuple[bool, ...] = _holds_table()
 
 
 def has_set(hand: Sequence[Card]) -> bool:
-    """True when ``hand`` (distinct cards) holds a valid set: three cards of one symbol, one
-    of each symbol, or a jolly with two of one symbol.
+    """True when ``hand`` (distinct cards) holds a valid set (R9, :func:`set_kind`), by the
+    count of each symbol (a quick look, no trio tried).
 
     >>> has_set([0, 3, 6]), has_set([0, 1, 42]), has_set([0, 3, 42])  # fante x3; -; jolly
     (True, False, True)
     """
-    counts = [0, 0, 0]
-    jollies = 0
-    for c in hand:
-        if c >= NUM_TERRITORIES:
-            jollies += 1
-        else:
-            counts[_SYMBOL_INDEX[c]] += 1
-    most = max(counts)
-    return most >= 3 or min(counts) >= 1 or (jollies >= 1 and most >= 2)
+    counts = [0, 0, 0, 0]
+    sym = _SYMBOL_OF
+    for card in hand:
+        counts[sym[card]] += 1
+    f, c, k, j = counts
+    return _HOLDS[(((f if f < 3 else 3) * 4 + (c if c < 3 else 3)) * 4 + (k if k < 3 else 3))
+                  * 3 + (j if j < 2 else 2)]
 
 
 def best_set(hand: Sequence[Card]) -> tuple[Card, Card, Card] | None:
-    """Some valid set in ``hand`` (the first found, trying the cards in hand order), or
-    None."""
+    """Some valid set in ``hand`` (the first of :func:`sets_in`, trying the cards in hand
+    order), or None."""
     if not has_set(hand):
         return None
-    syms = [-1 if c >= NUM_TERRITORIES else _SYMBOL_INDEX[c] for c in hand]
-    n = len(hand)
-    for i in range(n):
-        x = syms[i]
-        for j in range(i + 1, n):
-            y = syms[j]
-            for k in range(j + 1, n):
-                z = syms[k]
-                jollies = (x < 0) + (y < 0) + (z < 0)
-                if jollies == 0:
-                    ok = x == y == z or (x != y and y != z and x != z)
-                elif jollies == 1:  # the two other cards of one symbol
-                    ok = x in (y, z) or y == z
-                else:
-                    ok = False
-                if ok:
-                    return hand[i], hand[j], hand[k]
-    return None  # pragma: no cover - has_set found one
+    return next(_iter_sets(hand), None)

@@ -97,7 +97,7 @@ def closing_round_table(ruleset: Ruleset, k: int) -> list[tuple[int, float]]:
 def closing_probability(ruleset: Ruleset, k: int) -> float:
     """Probability that ONE roll of two dice closes the game in closing round ``k`` (R2).
 
-    Club-milano: k=1 -> 3/36, k=2 -> 7/36, k=3 -> 12/36, k=4 -> 18/36, k=5 -> 24/36.
+    Club-milano: k=1 -> 3/36, k=2 -> 7/36, k=3 -> 12/36, k=4 -> 18/36, k=5 -> 23/36.
     Raises ValueError for k < 1.
     """
     low, high = closing_band(ruleset, k)
@@ -147,11 +147,30 @@ def closing_roll_fault(
     return None
 
 
-def starts_closing_round(seat: int, in_play: Sequence[int]) -> bool:
-    """True when the turn of ``seat`` starts a closing round (R2): a closing round is n
-    consecutive turns of the n seats still in play, the first being the last seat in play
-    (in turn order) - so every turn of the last seat in play starts one."""
-    return bool(in_play) and seat == max(in_play)
+def closing_round_of(after_last: int, seat: int, anchor: int) -> int | None:
+    """The closing round (R2) of a turn of ``seat`` in the round ``after_last`` rounds after
+    the LAST one (0: the LAST round itself), or None when that turn has no closing dice.
+
+    A closing round is one closing turn for each seat in play, in seat order from the
+    anchor's place: the ``anchor`` is the seat (0- or 1-based, as ``seat``) whose turn closed
+    the LAST round and opened closing round 1. Counting by places, a seat that leaves (R13)
+    or is eliminated drops out of the round it is in without moving the others: a turn in
+    round LAST + ``after_last`` belongs to closing round ``after_last + 1`` from the anchor's
+    place on, ``after_last`` before it.
+
+    3 seats (1, 2, 3), the anchor seat 3: its turn in the LAST round opens closing round 1,
+    seats 1 and 2 of the next round finish it; if seat 3 then leaves, seats 1 and 2 of the
+    round after still make closing round 2 (it does not start again with seat 2):
+
+    >>> closing_round_of(0, 3, 3), closing_round_of(1, 1, 3), closing_round_of(1, 2, 3)
+    (1, 1, 1)
+    >>> closing_round_of(1, 3, 3), closing_round_of(2, 1, 3), closing_round_of(2, 2, 3)
+    (2, 2, 2)
+    >>> closing_round_of(0, 2, 3) is None   # before the anchor in the LAST round: no dice
+    True
+    """
+    k = after_last + (1 if seat >= anchor else 0)
+    return k if k >= 1 else None
 
 
 # ---------------------------------------------------------------------------- the table
@@ -219,6 +238,14 @@ class ClosingState:
     accelerations; the band in force is that of round ``closing_round + widened``.
     ``current`` is the position of the seat whose turn it is (None when nobody is in play).
     ``ended`` with ``ended_by`` (the closing roll or the referee's "end" event).
+
+    ``anchor`` is the place (position) that opened closing round 1: the last seat in play
+    until the first closing turn is recorded (a seat marked out before it was out before the
+    closing began), then fixed; a closing round is one turn of each seat in play from that
+    place (:func:`closing_round_of`), so a seat marked out drops out of the round it is in
+    without moving the others. ``after_last`` counts the table's rounds after the LAST one
+    (0: the LAST round) of the current turn. ``rejoined``: seats marked out and back in
+    during this closing round; each takes its place again from the next closing round.
     """
 
     seats: tuple[SeatInfo, ...]
@@ -227,6 +254,10 @@ class ClosingState:
     widened: int = 0
     current: int | None = None
     out: set[int] = field(default_factory=set)
+    anchor: int = 0
+    after_last: int = 0
+    opened: bool = False
+    rejoined: set[int] = field(default_factory=set)
     ended: bool = False
     ended_by: Turn | None = None
     turns: list[Turn] = field(default_factory=list)
@@ -285,16 +316,36 @@ class ClosingState:
 
     # ------------------------------------------------------------------ transitions
     def _advance(self) -> None:
-        """The turn passes to the next seat in play; back at the last seat, a new closing
-        round starts."""
-        seats = [s.position for s in self.in_play]
-        if not seats:
+        """The turn passes to the next seat in play, place by place in seat order: passing
+        the anchor's place starts a new closing round (:func:`closing_round_of`); a seat
+        back in play this closing round waits for the next one."""
+        if not self.in_play:
             self.current = None
             return
-        after = [p for p in seats if self.current is not None and p > self.current]
-        self.current = after[0] if after else seats[0]
-        if starts_closing_round(self.current, seats):
-            self.closing_round += 1
+        places = [s.position for s in self.seats]
+        n = len(places)
+        at = places.index(self.current) if self.current in places else n - 1
+        for step in range(1, 2 * n + 2):
+            i = (at + step) % n
+            if i == 0:
+                self.after_last += 1  # the table's next round
+            place = places[i]
+            k = closing_round_of(self.after_last, place, self.anchor)
+            if k is not None and k > self.closing_round:
+                self.closing_round = k
+                self.rejoined.clear()
+            if place not in self.out and place not in self.rejoined:
+                self.current = place
+                return
+        raise AssertionError("a seat in play is always reached")  # pragma: no cover
+
+    def _reanchor(self) -> None:
+        """Before the first closing turn: the closing starts with the last seat in play."""
+        seats = self.in_play
+        if seats:
+            self.anchor = self.current = seats[-1].position
+        else:
+            self.current = None
 
     def _move_to(self, position: int) -> None:
         seat = self.seat(position)
@@ -304,7 +355,7 @@ class ClosingState:
         while self.current != position:
             self._advance()
             guard += 1
-            if guard > len(self.seats) + 1:  # pragma: no cover - position is in play
+            if guard > 2 * len(self.seats) + 2:  # pragma: no cover - position is in play
                 raise ClosingError("no_seat", NO_SEAT(seat=position))
 
     def apply(self, event: Event) -> Turn:
@@ -330,6 +381,7 @@ class ClosingState:
             elif position in self.out:
                 raise ClosingError("out", OUT({"player": player}))
             self._move_to(position)
+            self.opened = True
             turn = Turn(event, player, self.closing_round, self.band, position=position)
             if event.kind == "roll":
                 assert event.total is not None
@@ -352,7 +404,9 @@ class ClosingState:
             turn = Turn(event, player, self.closing_round, self.band)
             was_current = self.current == event.position
             self.out.add(event.position)
-            if len(self.in_play) == 0:
+            if not self.opened:
+                self._reanchor()
+            elif len(self.in_play) == 0:
                 self.current = None
             elif was_current:
                 self._advance()
@@ -361,8 +415,12 @@ class ClosingState:
                 raise ClosingError("back", BACK({"player": player or "-"}))
             turn = Turn(event, player, self.closing_round, self.band)
             self.out.discard(event.position)
-            if self.current is None:
+            if not self.opened:
+                self._reanchor()
+            elif self.current is None:
                 self.current = event.position
+            else:
+                self.rejoined.add(event.position)  # its place again from the next round
         if turn.position is None:
             turn.position = event.position
         self.turns.append(turn)
@@ -370,10 +428,11 @@ class ClosingState:
 
 
 def start(seats: Sequence[SeatInfo], ruleset: Ruleset) -> ClosingState:
-    """The state before any event: closing round 1, the last seat's turn."""
+    """The state before any event: closing round 1, the last seat's turn (the anchor)."""
     ordered = tuple(sorted(seats, key=lambda s: s.position))
     state = ClosingState(ordered, ruleset)
     state.current = ordered[-1].position if ordered else None
+    state.anchor = ordered[-1].position if ordered else 0
     return state
 
 

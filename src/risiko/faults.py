@@ -1,7 +1,7 @@
 """Faults as values: what went wrong, the clause that says so, and whom it concerns.
 
 Every refusal of the game library, the sheets, the season files, the tournament checks and the
-web services is a :class:`Fault`: a ``code`` (stable, e.g. ``attack.r7_three_armies``), the
+web services is a :class:`Fault`: a ``code`` (stable, e.g. ``attack.r7_dice_parity``), the
 ``clause`` of the regulation (``"R7"``, or ``""`` where no clause applies), the ``subjects``
 it names (``player``, ``territory``, ``table``, ``evening``, ``seat``, ``tournament``, ...),
 its ``params`` (the numbers and names the message needs) and a ``severity`` (``error``

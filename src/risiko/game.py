@@ -40,6 +40,7 @@ from typing import Any, Final
 
 from . import rules
 from .actions import (
+    REFEREE_ACTIONS,
     Abandon,
     Action,
     Amount,
@@ -137,6 +138,12 @@ _set_attacker: Callable[[Attack, Dice], None] = vars(Attack)["attacker_dice"].__
 _set_defender: Callable[[Attack, Dice], None] = vars(Attack)["defender_dice"].__set__
 
 
+#: the spacing of the states the checked door stores for :meth:`Game.pop` (one every 64
+#: actions: a copy of the state before each push cost about 13,000 instructions, 57% more
+#: instructions for the checked door; one in 64 costs about 1%, and the fast door none)
+CHECKPOINT_EVERY = 64
+
+
 def _illegal(fault: Fault | None) -> None:
     if fault is not None:
         raise IllegalActionError(fault)
@@ -216,6 +223,14 @@ class Game:
         self.closing_rolls: list[ClosingRoll] = []
         self.rolls = 0
         self._start = state.copy()
+        #: the snapshots :meth:`pop` restores, by history index: the state before the action
+        #: at that index, the closing rolls and attack rolls then
+        self._snapshots: dict[int, tuple[State, int, int]] = {}
+        #: who acts: (index of the first action, seat) at each change of the seat to act
+        self._turns: list[tuple[int, int]] = [(0, state.seat)]
+        #: the armies each action forfeited, by its index: [(seat, clause index, armies)]
+        self._forfeits: dict[int, list[tuple[int, int, int]]] = {}
+        self._seen = [f.copy() for f in state.forfeited]
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -290,6 +305,10 @@ class Game:
         game.deal = self.deal
         game.deck_order = self.deck_order
         game.late_seats = self.late_seats
+        game._snapshots = dict(self._snapshots)  # the states in it are never changed
+        game._turns = list(self._turns)
+        game._forfeits = dict(self._forfeits)
+        game._seen = [f.copy() for f in self._seen]
         return game
 
     # ------------------------------------------------------------------ reading
@@ -542,7 +561,7 @@ class Game:
             Amount(Fortify(s, t, most), 1, most) for s, t, most in rules.legal_fortifies(st)
         )
         out.append(EndTurn())
-        return LegalActions(out)
+        return LegalActions(out, st.armies)
 
     # ------------------------------------------------------------------ the doors
     def push(self, action: Action) -> Action:
@@ -555,13 +574,95 @@ class Game:
         if self.state.phase is OVER:
             raise IllegalActionError(rules.GAME_OVER())
         complete = self._prepare(action)
+        history = self.history
+        if not len(history) % CHECKPOINT_EVERY:
+            self._snapshot()
+        st = self.state
+        seat = st.seat
+        setup = st.phase is SETUP
         try:
             self._apply(complete)
         except BaseException:  # pragma: no cover - a bug in a transition: undo it all
-            self._replay(self.history)
+            self._restore(len(self.history))
             raise
+        kind = type(complete)
+        if kind is Place:
+            if setup:  # a placement passes the turn only in the initial placement
+                self._note(seat)
+        elif kind is not Attack and kind is not Move:  # these pass nothing, forfeit nothing
+            self._note(seat)
         self.history.append(complete)
         return complete
+
+    def _note(self, seat: int) -> None:
+        """After an action of ``seat`` (the seat to act before it) that may pass the turn or
+        forfeit armies: who acts from the next action on, and what this one forfeited (R3,
+        R4, R11) - the history's (seat, action) and forfeit lines, read by
+        :meth:`acted_by` and :meth:`forfeit_lines` (a record) without replaying."""
+        st = self.state
+        now = st.seat
+        turns = self._turns
+        if now != seat and turns[-1] != (len(self.history) + 1, now):
+            turns.append((len(self.history) + 1, now))
+        forfeited = st.forfeited
+        seen = self._seen
+        if forfeited[seat] != seen[seat] or forfeited[now] != seen[now]:
+            lines: list[tuple[int, int, int]] = []
+            for s in sorted({seat, now}):
+                lines.extend((s, k, x - y) for k, (x, y) in
+                             enumerate(zip(forfeited[s], seen[s], strict=True)) if x != y)
+                seen[s] = forfeited[s].copy()
+            self._forfeits[len(self.history)] = lines
+
+    def acted_by(self) -> list[int | None]:
+        """The seat (0-based) that made each action of the history, None for the referee's
+        (:data:`~risiko.actions.REFEREE_ACTIONS`), kept as the game went (no replay)."""
+        out: list[int | None] = []
+        turns = self._turns
+        k = 0
+        for i, action in enumerate(self.history):
+            while k + 1 < len(turns) and turns[k + 1][0] <= i:
+                k += 1
+            out.append(None if isinstance(action, REFEREE_ACTIONS) else turns[k][1])
+        return out
+
+    def forfeit_lines(self) -> dict[int, list[tuple[int, str, int]]]:
+        """The armies each action of the history forfeited, by its index: ``[(seat, clause
+        (R3, R4, R11), armies)]`` in seat then clause order; actions that forfeited nothing
+        are left out."""
+        return {i: [(s, FORFEIT_CLAUSES[k], n) for s, k, n in lines]
+                for i, lines in self._forfeits.items()}
+
+    def _snapshot(self) -> None:
+        """Keep the state before the action about to be pushed (the checked door, when its
+        index is a multiple of :data:`CHECKPOINT_EVERY`), for :meth:`pop`."""
+        self._snapshots[len(self.history)] = (
+            self.state.copy(), len(self.closing_rolls), self.rolls
+        )
+
+    def _restore(self, n: int) -> None:
+        """The game after its first ``n`` actions: the latest snapshot at or before ``n``
+        (else the start), then the actions after it applied again (fewer than
+        :data:`CHECKPOINT_EVERY` when they came through the checked door)."""
+        snaps = self._snapshots
+        for k in [k for k in snaps if k > n]:
+            del snaps[k]
+        at = max(snaps, default=-1)
+        if at >= 0:
+            state, closing, rolls = snaps[at]
+            self.state = state.copy()
+            del self.closing_rolls[closing:]
+            self.rolls = rolls
+        else:
+            at = 0
+            self.state = self._start.copy()
+            self.closing_rolls = []
+            self.rolls = 0
+        for action in self.history[at:n]:
+            self._apply(action)
+        self._turns = [t for t in self._turns if t[0] <= n]
+        self._forfeits = {i: x for i, x in self._forfeits.items() if i < n}
+        self._seen = [f.copy() for f in self.state.forfeited]
 
     def push_unchecked(self, action: Action) -> Action:
         """Apply ``action`` WITHOUT checking it: the fast door for callers that take their
@@ -578,51 +679,65 @@ class Game:
             self.rolls += 1
             rules.do_attack(st, action.source, action.target, ad, dd)
         elif type(action) is Place:
-            rules.do_place(st, action.territory, action.armies)
+            if st.phase is SETUP:  # the end of a step passes the turn
+                seat = st.seat
+                rules.do_place(st, action.territory, action.armies)
+                now = st.seat
+                if now != seat:  # _note, inline: the step ended, the next seat places
+                    self._turns.append((len(self.history) + 1, now))
+                if st.phase is not SETUP:  # round 1 began: its first turn may forfeit
+                    self._note(now)
+            else:
+                rules.do_place(st, action.territory, action.armies)
         elif type(action) is Move:
             rules.do_move(st, action.armies)
         elif type(action) is Trade and action.value is None and action.bonus is None:
+            seat = st.seat
             base, owned = rules.do_trade(st, action.cards)
             bonus = st.ruleset.owned_card_bonus
             action = Trade(action.cards, base, tuple((t, bonus) for t in owned))
-        elif type(action) is EndTurn:
-            if action.closing is None and rules.needs_closing_roll(st):
-                action = EndTurn(roll(self.chance, 2))
+            if st.forfeited[seat] != self._seen[seat]:  # R4: beyond the army limit
+                self._note(seat)
+        elif type(action) is EndTurn or type(action) is Fortify:
+            seat = st.seat
+            if (action.closing is None and st.last_round is not None
+                    and rules.needs_closing_roll(st)):  # no closing dice before the call
+                dice = roll(self.chance, 2)
+                if type(action) is Fortify:  # written out: no dataclasses.replace (mypyc)
+                    action = Fortify(action.source, action.target, action.armies, dice)
+                else:
+                    action = EndTurn(dice)
+            if type(action) is Fortify:
+                rules.do_fortify(st, action.source, action.target, action.armies)
             closing = rules.do_end_turn(st, action.closing)
             if closing is not None:
                 self.closing_rolls.append(closing)
-        elif type(action) is Fortify:
-            if action.closing is None and rules.needs_closing_roll(st):
-                action = Fortify(action.source, action.target, action.armies,
-                                 roll(self.chance, 2))
-            rules.do_fortify(st, action.source, action.target, action.armies)
-            closing = rules.do_end_turn(st, action.closing)
-            if closing is not None:
-                self.closing_rolls.append(closing)
+            # _note, inline (once a turn): the next seat acts; its turn's start may forfeit
+            # (R3, R4); the seat ending its turn forfeits nothing here
+            now = st.seat
+            if now != seat:
+                self._turns.append((len(self.history) + 1, now))
+            if st.forfeited[now] != self._seen[now]:
+                self._note(now)
         else:
+            seat = st.seat
             action = self._fill(action)
             self._apply(action)
+            self._note(seat)
         self.history.append(action)
         return action
 
     def pop(self) -> Action:
-        """Undo the last action and return it (IndexError when there is none). The game is
-        replayed from its start without the last action; the chance is not rewound."""
+        """Undo the last action and return it (IndexError when there is none): the latest
+        state stored at or before it is restored (:meth:`push` stores one every
+        :data:`CHECKPOINT_EVERY` actions), and the fewer than 64 actions since applied
+        again, not the whole game (after :meth:`push_unchecked`, which stores none, from
+        the last one stored, or the start). The chance is not rewound."""
         if not self.history:
             raise IndexError("no action to undo")
         last = self.history.pop()
-        self._replay(self.history)
+        self._restore(len(self.history))
         return last
-
-    def _replay(self, actions: list[Action]) -> None:
-        """Rebuild the state from the start by applying ``actions`` (complete, as applied)."""
-        self.state = self._start.copy()
-        self.history = []
-        self.closing_rolls = []
-        self.rolls = 0
-        for action in actions:
-            self._apply(action)
-            self.history.append(action)
 
     # ------------------------------------------------------------------ inside the doors
     def _closing_dice(self, closing: Dice | None) -> Dice | None:
@@ -744,7 +859,10 @@ class Game:
             rules.do_fortify(st, action.source, action.target, action.armies)
             closing = rules.do_end_turn(st, action.closing)
         elif isinstance(action, Trade):
-            rules.do_trade(st, action.cards)
+            figures = None  # the value checked or drawn up by _prepare: not computed again
+            if action.value is not None and action.bonus is not None:
+                figures = (action.value, tuple(t for t, _ in action.bonus))
+            rules.do_trade(st, action.cards, figures)
         elif isinstance(action, Timeout):
             closing = rules.do_timeout(st, action.closing)
         elif isinstance(action, CallLastRounds):
@@ -784,7 +902,7 @@ class Game:
             if self.status[s] is ABANDONED:
                 entry["abandoned"] = True
             seats.append(entry)
-        return {"ruleset": self.ruleset.name, "seats": seats}
+        return {"ruleset": self.ruleset.label, "seats": seats}
 
     def check_invariants(self) -> None:
         """Raise AssertionError if the state is inconsistent (used by property tests)."""

@@ -19,13 +19,16 @@ A position is a sheet (the JSON ``risiko score`` reads: ``ruleset`` and ``seats`
      "conquests": 0,                                 # optional: this turn
      "penalised": false,                             # optional: this turn is R3-penalised
      "move": {"from": "Brasile", "to": "Perù", "min": 3},   # the move phase's conquest
-     "closing": {"last_round": null, "closing_round": 0, "widened": 0},   # optional (R2)
+     "closing": {"last_round": null, "closing_round": 0, "widened": 0,   # optional (R2)
+                 "anchor": null},    # the player whose turn opened closing round 1
      "last_rounds_at": null,                         # optional: automatic call (simulations)
      "outcome": null}                                # phase over: {end, winner, rounds, reason}
 
 Missing optional fields take the values of a turn just begun: no cards (every card in the
 deck, in card order), nothing conquered, in ``reinforce`` the seat's reinforcements (R4
-clamp applied), in ``attack`` none left, no call of the last rounds. Territory and card names
+clamp applied), in ``attack`` none left, no call of the last rounds. A position written
+before ``closing.anchor`` existed, in a round after the LAST one, takes the highest seat in
+play as the anchor (how the engine then counted closing rounds). Territory and card names
 parse loosely (``risiko board`` names them); a bad position raises InvalidInputError naming
 every fault (code ``position.*``).
 
@@ -67,6 +70,9 @@ BAD_JSON = define("position.bad_json", "", "not JSON: {reason}")
 SHEET = define("position.sheet", "", "{reason}")
 UNKNOWN_KEY = define("position.unknown_key", "", "unknown key {key} (known: {known})")
 NO_TO_ACT = define("position.no_to_act", "", "'to_act' names no player of the table: {given}")
+NO_ANCHOR = define(
+    "position.no_anchor", "R2", "'closing.anchor' names no player of the table: {given}"
+)
 BAD_PHASE = define(
     "position.bad_phase", "", "'phase' is one of {phases}, not {given}"
 )
@@ -100,13 +106,69 @@ BAD_OUTCOME = define(
 EMPTY_STEP = define(
     "position.empty_step", "", "the setup phase needs armies to place in this step"
 )
+TOO_MANY = define(
+    "position.too_many", "", "{field}: at most {most} entries, not {given}"
+)
+TOO_LARGE = define("position.too_large", "", "{field} is at most {most}, not {given}")
+
+#: bounds of a position, checked before any other work (a position of 200,000 cards took
+#: seconds of CPU and a 50 MB answer): seats at a table, territories, cards
+MAX_SEATS = 6
+MAX_TERRITORIES = NUM_TERRITORIES
+MAX_CARDS = NUM_CARDS
+#: armies on one territory, reinforcements, initial armies left (no ruleset comes near)
+MAX_ARMIES = 10_000
+#: rounds (and the other counts of turns: closing rounds, widenings, late turns)
+MAX_ROUNDS = 1_000
 
 
-def _count(raw: Any, field: str, least: int, faults: list[Fault], default: int) -> int:
+def check_bounds(data: Mapping[str, Any]) -> None:
+    """Refuse a position too large to be one, before any other work: more than
+    :data:`MAX_SEATS` seats, :data:`MAX_TERRITORIES` territories in a seat's ``armies``,
+    :data:`MAX_CARDS` cards in a hand or the deck (``position.too_many``), an army count
+    above :data:`MAX_ARMIES` on a territory (``position.too_large``). Raises
+    InvalidInputError naming each; the other counts are bounded as they are read.
+
+    >>> check_bounds({"deck": ["Cina"] * 45})
+    Traceback (most recent call last):
+    ...
+    risiko.faults.InvalidInputError: deck: at most 44 entries, not 45
+    """
+    faults: list[Fault] = []
+
+    def count(value: Any, field: str, most: int) -> None:
+        if isinstance(value, list | Mapping) and len(value) > most:
+            faults.append(TOO_MANY({"field": field}, most=most, given=len(value)))
+
+    seats = data.get("seats")
+    count(seats, "seats", MAX_SEATS)
+    count(data.get("deck"), "deck", MAX_CARDS)
+    if isinstance(seats, list) and len(seats) <= MAX_SEATS:
+        for i, seat in enumerate(seats, start=1):
+            if not isinstance(seat, Mapping):
+                continue
+            who = str(seat.get("player", f"seat {i}"))[:40]
+            count(seat.get("cards"), f"{who}: cards", MAX_CARDS)
+            armies = seat.get("armies")
+            count(armies, f"{who}: armies", MAX_TERRITORIES)
+            if isinstance(armies, Mapping) and len(armies) <= MAX_TERRITORIES:
+                for name, n in armies.items():
+                    if isinstance(n, int) and not isinstance(n, bool) and n > MAX_ARMIES:
+                        faults.append(TOO_LARGE({"player": who, "field": str(name)[:40]},
+                                                most=MAX_ARMIES, given=n))
+    if faults:
+        raise InvalidInputError(*faults)
+
+
+def _count(raw: Any, field: str, least: int, faults: list[Fault], default: int,
+           most: int = MAX_ROUNDS) -> int:
     if raw is None:
         return default
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < least:
-        faults.append(BAD_NUMBER({"field": field}, least=least, given=repr(raw)))
+        faults.append(BAD_NUMBER({"field": field}, least=least, given=repr(raw)[:40]))
+        return default
+    if raw > most:
+        faults.append(TOO_LARGE({"field": field}, most=most, given=raw))
         return default
     return raw
 
@@ -132,6 +194,7 @@ def parse_position(
             raise InvalidInputError(BAD_JSON(reason=str(e))) from None
     if not isinstance(data, Mapping):
         raise InvalidInputError(NOT_OBJECT(given=type(data).__name__))
+    check_bounds(data)
     faults: list[Fault] = []
     for key in data:
         if key not in TOP_KEYS:
@@ -151,7 +214,7 @@ def parse_position(
             else:
                 sheet_seats.append(seat)
     sheet_data: dict[str, Any] = {"seats": sheet_seats if raw_seats is not None else None}
-    if "ruleset" in data:
+    if "ruleset" in data and not isinstance(ruleset, Ruleset):  # a Ruleset given replaces it
         sheet_data["ruleset"] = data["ruleset"]
     if raw_seats is None:
         del sheet_data["seats"]
@@ -212,7 +275,8 @@ def parse_position(
                                          statuses=", ".join(SeatStatus)))
         who = f"{player}: "
         st.late_left[s] = _count(raw.get("late_turns"), who + "late_turns", 0, faults, 0)
-        st.setup_left[s] = _count(raw.get("setup_left"), who + "setup_left", 0, faults, 0)
+        st.setup_left[s] = _count(raw.get("setup_left"), who + "setup_left", 0, faults, 0,
+                                  MAX_ARMIES)
         cards = raw.get("cards", [])
         if not isinstance(cards, list):
             faults.append(CARDS_NOT_LIST({"player": player}))
@@ -274,7 +338,7 @@ def parse_position(
         faults.append(OUT_TO_ACT({"player": players[st.seat]}, status=str(st.status[st.seat])))
     setup = st.phase is Phase.SETUP
     st.round = _count(data.get("round"), "round", 0, faults, 0 if setup else 1)
-    st.conquests = _count(data.get("conquests"), "conquests", 0, faults, 0)
+    st.conquests = _count(data.get("conquests"), "conquests", 0, faults, 0, MAX_TERRITORIES)
     penalised = data.get("penalised", False)
     if not isinstance(penalised, bool):
         faults.append(BAD_FLAG({"field": "penalised"}, given=repr(penalised)))
@@ -286,17 +350,19 @@ def parse_position(
     st.pending = 0
     if setup:
         default_step = min(rs.setup_step, st.setup_left[st.seat])
-        st.step_left = _count(data.get("step"), "step", 1, faults, default_step)
+        st.step_left = _count(data.get("step"), "step", 1, faults, default_step, MAX_ARMIES)
         if st.step_left < 1:
             faults.append(EMPTY_STEP())
     elif st.phase is Phase.REINFORCE:
         gain = rules.reinforcements(st, st.seat) if not st.penalised else 0
         default = min(gain, rules.room(st, st.seat))
-        st.pending = _count(data.get("reinforcements"), "reinforcements", 0, faults, default)
+        st.pending = _count(data.get("reinforcements"), "reinforcements", 0, faults, default,
+                            MAX_ARMIES)
         if st.pending < 1:
             faults.append(NO_REINFORCEMENTS(given=st.pending))
     else:
-        st.pending = _count(data.get("reinforcements"), "reinforcements", 0, faults, 0)
+        st.pending = _count(data.get("reinforcements"), "reinforcements", 0, faults, 0,
+                            MAX_ARMIES)
     if st.phase is Phase.MOVE:
         _parse_move(st, data.get("move"), faults)
     closing = data.get("closing") or {}
@@ -308,6 +374,7 @@ def parse_position(
     st.closing_round = _count(closing.get("closing_round"), "closing.closing_round", 0,
                               faults, 0)
     st.widened = _count(closing.get("widened"), "closing.widened", 0, faults, 0)
+    st.closing_anchor = _anchor(st, closing, keys, faults)
     lra = data.get("last_rounds_at")
     st.last_rounds_at = None if lra is None else _count(lra, "last_rounds_at", 1, faults, 1)
     st.risiko_seat = None
@@ -329,6 +396,26 @@ def parse_position(
             reason = str(outcome.get("reason", ""))
         rules.finish(st, end, reason)
     return st
+
+
+def _anchor(st: State, closing: Mapping[str, Any], keys: list[str],
+            faults: list[Fault]) -> int:
+    """The seat whose turn opened closing round 1 (R2), -1 before: ``closing.anchor`` names
+    its player (or its seat number, 1-based); missing in a round after the LAST one (a
+    position of an older engine), the highest seat in play."""
+    raw = closing.get("anchor")
+    if raw is None:
+        lr = st.last_round
+        if "anchor" not in closing and lr is not None and st.round > lr:
+            in_play = st.in_play()
+            return in_play[-1] if in_play else st.n - 1
+        return -1
+    if isinstance(raw, str) and name_key(raw) in keys:
+        return keys.index(name_key(raw))
+    if isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= st.n:
+        return raw - 1
+    faults.append(NO_ANCHOR(given=repr(raw)))
+    return -1
 
 
 def _parse_move(st: State, raw: Any, faults: list[Fault]) -> None:
@@ -378,7 +465,7 @@ def position_of(st: State) -> dict[str, Any]:
             "setup_left": st.setup_left[s],
         })
     out: dict[str, Any] = {
-        "ruleset": st.ruleset.name,
+        "ruleset": st.ruleset.label,
         "seats": seats,
         "to_act": st.players[st.seat],
         "phase": str(st.phase),
@@ -393,6 +480,7 @@ def position_of(st: State) -> dict[str, Any]:
             "last_round": st.last_round,
             "closing_round": st.closing_round,
             "widened": st.widened,
+            "anchor": st.players[st.closing_anchor] if st.closing_anchor >= 0 else None,
         },
         "last_rounds_at": st.last_rounds_at,
         "outcome": None,

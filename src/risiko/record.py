@@ -49,19 +49,9 @@ from typing import Any
 from . import jsonread
 from .actions import (
     REFEREE_ACTIONS,
-    Abandon,
     Action,
-    Attack,
-    CallLastRounds,
     Dice,
-    EndGame,
-    EndTurn,
-    Fortify,
-    Move,
-    Place,
-    Timeout,
-    Trade,
-    WidenClosing,
+    parse_action,
 )
 from .board import NUM_TERRITORIES, parse_territory, territory_code
 from .cards import NUM_CARDS, card_name, parse_card
@@ -99,16 +89,6 @@ SCORES_DIFFERS = define(
 SHORT = define(
     "record.short", "", "the record has {actions} actions: no position after action {ply}"
 )
-BAD_DICE = define("record.bad_dice", "", "bad dice {token!r}")
-BAD_QUOTED = define("record.bad_quoted", "", "bad quoted reason {text!r}")
-NEEDS_ARGS = define("record.needs_args", "", "'{verb}' needs {count} arguments")
-NOT_NUMBER = define("record.not_number", "", "not a number: {token!r}")
-TRADE_REST = define("record.trade_rest", "R9",
-                    "a trade goes on with '= value' and '+armies Territory'")
-TRADE_BONUS = define("record.trade_bonus", "R9", "a trade bonus is '+armies Territory'")
-TRADE_BONUS_NOT = define("record.trade_bonus_not", "R9",
-                         "a trade bonus is '+armies Territory', not {token!r}")
-UNKNOWN_ACTION = define("record.unknown_action", "", "unknown action {verb!r}")
 HEADER_FORM = define("record.header_form", "", "a header is [Key \"value\"]")
 HEADER_QUOTES = define("record.header_quotes", "", "a header value goes in double quotes")
 GIVEN_TWICE = define("record.given_twice", "", "'{part}' given twice")
@@ -127,7 +107,7 @@ POSITION_AND_DEAL = define("record.position_and_deal", "",
 MISSING_HEADER = define("record.missing_header", "", "missing header [{header} \"...\"]")
 MISSING_PART = define("record.missing_part", "", "missing the '{part}' line")
 POSITION_BAD = define("record.position_bad", "", "position: {fault}")
-BAD_LATE = define("record.bad_late", "R11", "bad Late header {value!r}")
+BAD_LATE = define("record.bad_late", "R3", "bad Late header {value!r}")
 NO_SEAT = define("record.no_seat", "", "no seat {seat} at this table")
 
 
@@ -219,8 +199,8 @@ def write_record(game: Game, headers: dict[str, str] | None = None) -> str:
     """The record of ``game`` (finished or not) as text.
 
     ``headers`` adds or overrides header lines (Event, Date, Evening, Table, Bots, Seed ...).
-    Seat attribution and the forfeit lines are recomputed by replaying the history from the
-    game's start.
+    Seat attribution and the forfeit lines are those the game kept
+    (:meth:`Game.acted_by`, :meth:`Game.forfeit_lines`).
     """
     h: dict[str, str] = {
         "Ruleset": game.ruleset.label,
@@ -255,45 +235,13 @@ def write_record(game: Game, headers: dict[str, str] | None = None) -> str:
 
         lines.append("position " + json.dumps(position_of(start), ensure_ascii=False,
                                               separators=(",", ":")))
-    # who made each action, and what was forfeited: replay from the start
-    shadow = Game.from_state(start, chance=ScriptedChance())
-    st = shadow.state
-    for action in game.history:
-        prefix = "R" if isinstance(action, REFEREE_ACTIONS) else str(st.seat + 1)
-        before = [f.copy() for f in st.forfeited]
-        shadow.push(action)
-        st = shadow.state
-        lines.append(f"{prefix} {action.text()}")
-        for seat in range(st.n):
-            for k, clause in enumerate(FORFEIT_CLAUSES):
-                lost = st.forfeited[seat][k] - before[seat][k]
-                if lost:
-                    lines.append(f"{seat + 1} forfeit {clause} {lost}")
+    # who made each action, and what it forfeited: kept by the game as it went
+    forfeits = game.forfeit_lines()
+    for i, (seat, action) in enumerate(zip(game.acted_by(), game.history, strict=True)):
+        lines.append(f"{'R' if seat is None else seat + 1} {action.text()}")
+        for s, clause, lost in forfeits.get(i, ()):
+            lines.append(f"{s + 1} forfeit {clause} {lost}")
     return "\n".join(lines) + "\n"
-
-
-def _parse_dice(token: str, line: int) -> Dice | None:
-    if token == "-":
-        return None
-    try:
-        values = tuple(int(x) for x in token.split("-"))
-    except ValueError:
-        raise RecordError(line, BAD_DICE(token=token)) from None
-    return values
-
-
-def _reason(args: list[str], line: int) -> str:
-    """A referee's reason: a JSON string (as written), or bare words (hand-made records)."""
-    text = " ".join(args)
-    if text.startswith('"'):
-        try:
-            value = jsonread.loads(text)
-        except ValueError:
-            raise RecordError(line, BAD_QUOTED(text=text)) from None
-        if not isinstance(value, str):
-            raise RecordError(line, BAD_QUOTED(text=text))
-        return value
-    return text
 
 
 def _strip_comment(raw: str) -> str:
@@ -313,73 +261,12 @@ def _strip_comment(raw: str) -> str:
 
 
 def _parse_action(words: list[str], line: int) -> Action:
-    verb, args = words[0], words[1:]
-
-    def need(n: int) -> None:
-        if len(args) < n:
-            raise RecordError(line, NEEDS_ARGS(verb=verb, count=n))
-
-    def terr(tok: str) -> int:
-        try:
-            return parse_territory(tok)
-        except ValueError as e:
-            raise RecordError(line, _said_fault(e)) from None
-
-    def num(tok: str) -> int:
-        try:
-            return int(tok)
-        except ValueError:
-            raise RecordError(line, NOT_NUMBER(token=tok)) from None
-
-    if verb == "place":
-        need(2)
-        return Place(terr(args[0]), num(args[1]))
-    if verb == "trade":
-        need(3)
-        try:
-            cards = tuple(parse_card(a) for a in args[:3])
-        except ValueError as e:
-            raise RecordError(line, _said_fault(e)) from None
-        rest = args[3:]
-        if not rest:
-            return Trade((cards[0], cards[1], cards[2]))
-        if rest[0] != "=" or len(rest) < 2:
-            raise RecordError(line, TRADE_REST())
-        value = num(rest[1])
-        bonus: list[tuple[int, int]] = []
-        extra = rest[2:]
-        if len(extra) % 2:
-            raise RecordError(line, TRADE_BONUS())
-        for i in range(0, len(extra), 2):
-            if not extra[i].startswith("+"):
-                raise RecordError(line, TRADE_BONUS_NOT(token=extra[i]))
-            bonus.append((terr(extra[i + 1]), num(extra[i][1:])))
-        return Trade((cards[0], cards[1], cards[2]), value, tuple(bonus))
-    if verb == "attack":
-        need(4)
-        return Attack(terr(args[0]), terr(args[1]), _parse_dice(args[2], line),
-                      _parse_dice(args[3], line))
-    if verb == "move":
-        need(1)
-        return Move(num(args[0]))
-    if verb == "fortify":
-        need(3)
-        closing = _parse_dice(args[3], line) if len(args) > 3 else None
-        return Fortify(terr(args[0]), terr(args[1]), num(args[2]), closing)
-    if verb == "end":
-        return EndTurn(_parse_dice(args[0], line) if args else None)
-    if verb == "timeout":
-        return Timeout(_parse_dice(args[0], line) if args else None)
-    if verb == "call":
-        return CallLastRounds()
-    if verb == "widen":
-        return WidenClosing(_reason(args, line))
-    if verb == "stop":
-        return EndGame(_reason(args, line))
-    if verb == "abandon":
-        need(1)
-        return Abandon(num(args[0]) - 1)
-    raise RecordError(line, UNKNOWN_ACTION(verb=verb))
+    """The action of a record line's words (:func:`risiko.actions.parse_action`); a
+    RecordError naming ``line`` for words that are no action."""
+    try:
+        return parse_action(" ".join(words))
+    except ValueError as e:
+        raise RecordError(line, _said_fault(e)) from None
 
 
 def _part_fault(head: str, rec: Record) -> str | None:

@@ -40,8 +40,17 @@ from .board import (
     territories_of,
     territory_name,
 )
-from .cards import INVALID_SET, NUM_CARDS, best_set, card_name, is_jolly, set_kind, set_value
-from .closing import closing_roll_fault, starts_closing_round
+from .cards import (
+    INVALID_SET,
+    NUM_CARDS,
+    best_set,
+    card_name,
+    owned_cards,
+    set_base_value,
+    set_kind,
+    sets_in,
+)
+from .closing import closing_roll_fault, closing_round_of
 from .faults import Fault, define
 from .objectives import OBJECTIVES
 from .ruleset import Ruleset
@@ -248,20 +257,19 @@ def is_last_in_play(st: State, seat: int) -> bool:
 def closing_round_of_turn(st: State) -> int | None:
     """The closing round (R2) the current turn belongs to, None before the closing.
 
-    A closing round is n consecutive turns of the n seats still in play, the first being the
-    last seat in play of the LAST round (RULES.md R2): so the turn of the last seat in play
-    opens closing round 1 in the LAST round, and each later closing round
-    (:func:`risiko.closing.starts_closing_round`). When that seat leaves during its own turn
-    of the LAST round, closing round 1 begins with the next turn."""
+    The turn of the last seat in play of the LAST round opens closing round 1 and makes that
+    seat the anchor (``closing_anchor``); after it, a closing round is one turn of each seat
+    in play in seat order from the anchor's place (:func:`risiko.closing.closing_round_of`):
+    a seat that leaves (R13) or is eliminated drops out of the round it is in without moving
+    the others. When the LAST round's last seat leaves during its own turn, no seat after it
+    is in play: every turn of the next round is in closing round 1."""
     lr = st.last_round
     if lr is None or st.round < lr:
         return None
-    starts = starts_closing_round(st.seat, st.in_play())
     if st.round == lr:
-        return 1 if starts else None
-    # closing round 0: the LAST round's last seat left before its turn ended; the closing
-    # begins anyway once the LAST round is over
-    return st.closing_round + 1 if starts or not st.closing_round else st.closing_round
+        return 1 if is_last_in_play(st, st.seat) else None
+    anchor = st.closing_anchor
+    return closing_round_of(st.round - lr, st.seat, anchor if anchor >= 0 else st.n)
 
 
 def closing_skip(st: State) -> Fault | None:
@@ -307,7 +315,14 @@ def attack_fault(st: State, source: Territory, target: Territory) -> Fault | Non
 
 def legal_attacks(st: State) -> list[tuple[Territory, Territory]]:
     """Every (source, target) the seat to act may roll on now (R7, R8), sources in board
-    order, targets in board order."""
+    order, targets in board order.
+
+    The rule is :func:`risiko.attack.is_legal_on_board`'s: this is an inline COPY of it,
+    kept because it pays (each target's R8 sum computed once; cachegrind, 4 heuristic bots,
+    PYTHONHASHSEED=0: 110.6 M instructions a game against 114.4 M calling it for each pair,
+    issue 16);
+    ``tests/test_properties.py::test_legal_attacks_match_the_regulation`` binds the copy to
+    the original (the same pairs, in the same order)."""
     if st.phase is not ATTACK or st.penalised:
         return []
     seat = st.seat
@@ -522,16 +537,12 @@ def sample_fortify(
 
 
 def valid_sets(hand: Sequence[int]) -> list[tuple[int, int, int]]:
-    """Every set (R9) among the cards of ``hand``, each once, cards in increasing order."""
+    """Every set (R9) among the cards of ``hand`` (:func:`risiko.cards.sets_in`), each once,
+    cards in increasing order, the sets in increasing order (as legal actions list them)."""
     out = []
-    n = len(hand)
-    for i in range(n):
-        for j in range(i + 1, n):
-            for k in range(j + 1, n):
-                trio = (hand[i], hand[j], hand[k])
-                if set_kind(trio) is not None:
-                    a, b, c = sorted(trio)
-                    out.append((a, b, c))
+    for trio in sets_in(hand):
+        a, b, c = sorted(trio)
+        out.append((a, b, c))
     return sorted(out)
 
 
@@ -547,12 +558,9 @@ def trade_value(st: State, cards: Sequence[int]) -> tuple[int, tuple[Territory, 
     """(base value, territories whose card the seat owns) of a set traded now (R9): the base
     by the cards in hand (8/10/12), and ``owned_card_bonus`` (2) per owned territory card."""
     seat = st.seat
-    base, _ = set_value(st.ruleset, cards, len(st.hands[seat]), st.owned[seat])
-    bonus = tuple(
-        c for c in cards if st.ruleset.owned_card_bonus and not is_jolly(c)
-        and st.owner[c] == seat
-    )
-    return base, bonus
+    rs = st.ruleset
+    return (set_base_value(rs, cards, len(st.hands[seat])),
+            owned_cards(rs, cards, st.owned[seat]))
 
 
 # ---------------------------------------------------------------------------- checks
@@ -619,6 +627,8 @@ def check_trade(
             return CARD_NOT_HELD({"player": player, "card": card_name(c)})
     if set_kind(cards) is None:
         return INVALID_SET({"player": player}, cards=[card_name(c) for c in cards])
+    if value is None and bonus is None:
+        return None
     base, owned = trade_value(st, cards)
     if value is not None and value != base:
         return SET_VALUE({"player": player}, value=base, cards=len(hand), given=value)
@@ -735,14 +745,17 @@ def do_place(st: State, territory: int, armies: int) -> None:
         st.phase = ATTACK
 
 
-def do_trade(st: State, cards: Sequence[int]) -> tuple[int, tuple[Territory, ...]]:
+def do_trade(
+    st: State, cards: Sequence[int], value: tuple[int, tuple[Territory, ...]] | None = None
+) -> tuple[int, tuple[Territory, ...]]:
     """Trade a set (R9): the cards go to the bottom of the deck; the value (clamped by R4,
     the rest forfeited) is added to the reinforcements; the owned-territory bonus goes on
-    those territories (or into the reinforcements, by the ruleset). Returns
+    those territories (or into the reinforcements, by the ruleset). ``value``: the set's
+    :func:`trade_value` when the caller has it already (computed here otherwise). Returns
     (base value, owned-territory cards)."""
     seat = st.seat
     rs = st.ruleset
-    base, owned = trade_value(st, cards)
+    base, owned = trade_value(st, cards) if value is None else value
     hand = st.hands[seat]
     for c in cards:
         hand.remove(c)
@@ -819,11 +832,14 @@ def conquer(st: State, seat: int, defender: int, src: int, dst: int, dice: int) 
 
 
 def do_move(st: State, armies: int) -> None:
-    """Move ``armies`` (at least the dice already moved) into the conquered territory."""
+    """Move ``armies`` (at least the dice already moved) into the conquered territory; the
+    conquest no longer waits (``move_from``/``move_to`` -1, ``move_min`` 0)."""
     extra = armies - st.move_min
     st.armies[st.move_from] -= extra
     st.armies[st.move_to] += extra
     st.phase = ATTACK
+    st.move_from = st.move_to = -1
+    st.move_min = 0
 
 
 def do_fortify(st: State, source: int, target: int, armies: int) -> None:
@@ -841,10 +857,12 @@ def do_end_turn(
     seat = st.seat
     if draws and st.conquests > 0 and st.deck:
         st.hands[seat].append(st.deck.pop(0))
-    k = closing_round_of_turn(st)
+    k = None if st.last_round is None else closing_round_of_turn(st)
     result: ClosingRoll | None = None
     if k is not None:
         st.closing_round = k
+        if st.round == st.last_round:
+            st.closing_anchor = seat
         band_round = k + st.widened
         player = st.players[seat]
         if closing_skip(st) is not None:
@@ -871,6 +889,8 @@ def do_timeout(st: State, closing: Sequence[int] | None) -> ClosingRoll | None:
     are forfeited, the card is drawn (``timeout_draws_card``), the closing roll follows."""
     if st.phase is MOVE:
         st.phase = ATTACK
+        st.move_from = st.move_to = -1
+        st.move_min = 0
     st.forfeited[st.seat][R11] += st.pending
     st.pending = 0
     return do_end_turn(st, closing, draws=st.ruleset.timeout_draws_card)
@@ -1049,6 +1069,7 @@ def new_state(
     st.move_min = 0
     st.last_round = None
     st.last_rounds_at = last_rounds_at
+    st.closing_anchor = -1
     st.closing_round = 0
     st.widened = 0
     st.risiko_seat = None

@@ -9,7 +9,10 @@ A :class:`Ruleset` holds every choice RULES.md marks [param]. Three presets ship
 - ``classic``: the box rules (box board, classic card values, no army limit, no R7/R8); it
   keeps the club's closing dice and R15/R16 scoring so that a game still ends and scores.
 
-Records, tables and tournaments store ``name`` and ``version``.
+Records, tables, tournaments, positions and sheets store ``name@version``. A bare name
+means two things: in anything stored before versions were written (records, sheets, season
+files, rows) the version it meant then, @1 (:func:`get_ruleset`); typed to create something
+new (a tournament, an online table, a CLI game) the newest version (:func:`new_ruleset`).
 """
 
 from __future__ import annotations
@@ -227,8 +230,12 @@ VERSIONS: dict[str, dict[int, Ruleset]] = {
     "classic": {1: CLASSIC},
 }
 
+#: The newest shipped version of every preset: what a bare name typed to create something
+#: NEW (a tournament, an online table, a CLI game) means (:func:`new_ruleset`).
+NEWEST: dict[str, Ruleset] = {name: shipped[max(shipped)] for name, shipped in VERSIONS.items()}
+
 #: The ruleset a new tournament gets (the newest club-milano).
-NEW_TOURNAMENT_RULESET = CLUB_MILANO_2.label
+NEW_TOURNAMENT_RULESET = NEWEST["club-milano"].label
 
 UNKNOWN_RULESET = define("ruleset.unknown", "", "unknown ruleset {name!r} (known: {known})",
                          located=True)
@@ -263,3 +270,32 @@ def get_ruleset(name: str | None = None) -> Ruleset:
                                                     shipped=sorted(shipped)))
         return found
     return rs
+
+
+def new_ruleset(name: str | None = None) -> Ruleset:
+    """The ruleset of something created now (a tournament, an online table, a CLI game)
+    from a name typed: ``name@version`` as given; a bare name is the NEWEST shipped version
+    (:data:`NEWEST`), not the one a bare name in a stored record, sheet, season file or row
+    means (:func:`get_ruleset`: @1); None is the newest club-milano.
+
+    Raises :class:`~risiko.faults.InvalidInputError` as :func:`get_ruleset`.
+
+    >>> new_ruleset("club-milano").label, new_ruleset("club-milano@1").label
+    ('club-milano@2', 'club-milano@1')
+    >>> new_ruleset().label, new_ruleset("RTU").label
+    ('club-milano@2', 'rtu@1')
+    """
+    rs = get_ruleset("club-milano" if name is None else name)
+    return rs if name is not None and "@" in name else NEWEST[rs.name]
+
+
+def sheet_ruleset(name: str, version: int) -> str:
+    """The ruleset a tournament's table sheets are read under (``parse_sheet(...,
+    ruleset=)``): the bare name for version 1 (what the stored sheets of @1 tournaments
+    always said, so a result sent again is still the same), ``name@version`` otherwise.
+
+    >>> sheet_ruleset("club-milano", 1), sheet_ruleset("club-milano", 2)
+    ('club-milano', 'club-milano@2')
+    """
+    return name if version == 1 else f"{name}@{version}"
+

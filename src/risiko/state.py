@@ -109,6 +109,7 @@ class ClosingRoll:
 SLOTS: tuple[str, ...] = (
     "adjacency",
     "armies",
+    "closing_anchor",
     "closing_round",
     "conquests",
     "deck",
@@ -155,8 +156,9 @@ class State:
     this setup step), ``pending`` (reinforcements to place), ``conquests`` (this turn),
     ``penalised`` (this turn is a late seat's, R3), ``move_from``/``move_to``/``move_min``
     (the conquest waiting for armies, -1 when none). Closing (R2): ``last_round`` (None until
-    the call), ``last_rounds_at`` (automatic call), ``closing_round`` (of the last closing
-    turn, 0 before the closing), ``widened`` (the referee's accelerations). End:
+    the call), ``last_rounds_at`` (automatic call), ``closing_anchor`` (the seat whose turn
+    closed the LAST round and opened closing round 1, -1 until then), ``closing_round`` (of
+    the last closing turn, 0 before the closing), ``widened`` (the referee's accelerations). End:
     ``risiko_seat``, ``outcome``.
 
     The lists are the state's own: :meth:`copy` copies them all; two states are equal when
@@ -193,6 +195,7 @@ class State:
     move_min: int
     last_round: int | None
     last_rounds_at: int | None
+    closing_anchor: int
     closing_round: int
     widened: int
     risiko_seat: int | None

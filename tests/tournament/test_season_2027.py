@@ -138,6 +138,10 @@ def test_dump_round_trip(report: dict[str, Any]) -> None:
     # (R3: they are dropped, the recorded fact is the minute)
     assert original["evenings"][1]["arrivals"]["Lino"] == "21:10:40"
     original["evenings"][1]["arrivals"]["Lino"] = "21:10"
+    # and for its ruleset, written before versions were: the bare name means @1, and what is
+    # written now says so (issue 16)
+    assert original["ruleset"] == "club-milano" and dumped["ruleset"] == "club-milano@1"
+    original["ruleset"] = "club-milano@1"
     assert dumped == original
 
 

@@ -50,8 +50,10 @@ def test_the_list_of_tournaments(client):
     assert body == [
         {"id": old.pk, "slug": "torneo-2026", "name": "Torneo 2026 «vecchio»",
          "ruleset": "club-milano@1", "players": 0, "evenings": 0, "is_current": False},
+        # created now with the bare name: the newest version (issue 16); the row stored
+        # before with the bare name keeps @1
         {"id": t.pk, "slug": "torneo-di-prova", "name": "Torneo di prova",
-         "ruleset": "club-milano@1", "players": 9, "evenings": 2, "is_current": True},
+         "ruleset": "club-milano@2", "players": 9, "evenings": 2, "is_current": True},
     ]
     raw = client.get("/api/tournaments").content.decode("utf-8")
     assert "«vecchio»" in raw  # not escaped (ensure_ascii=False)
@@ -64,7 +66,7 @@ def test_the_standings_by_id_or_slug(client):
     assert status == 200
     assert list(body) == ["id", "slug", "name", "ruleset", "format", "standings", *STAGE_KEYS]
     assert (body["id"], body["slug"], body["name"], body["ruleset"]) == (
-        t.pk, "torneo-di-prova", "Torneo di prova", "club-milano@1")
+        t.pk, "torneo-di-prova", "Torneo di prova", "club-milano@2")
     assert [list(r) for r in body["standings"]] == [ROW_KEYS] * len(STANDINGS)
     assert [(r["rank"], r["player"], r["points"], r["games"], r["risiko"], r["best"],
              r["penalties"]) for r in body["standings"]] == STANDINGS

@@ -86,19 +86,139 @@ def test_widening_the_band_and_ending_the_game():
     assert ended.ended_by.event.reason == "midnight"
 
 
-def test_seats_out_of_play_shorten_the_round():
-    """R13: n = the seats still in play; the last of them starts each closing round."""
+def test_seats_out_of_play_drop_out_of_the_round_they_are_in():
+    """R2, R13: a closing round is one roll of each seat in play from the anchor's place
+    (Elena's, who opened closing round 1); a seat marked out drops out of the round it is
+    in without moving the others."""
     state = start(SEATS, CLUB_MILANO)
     state.apply(roll(5, 8))
     state.apply(Event("out", 5))  # Elena eliminated during Anna's turn
     for position in (1, 2, 3):
         state.apply(roll(position, 8))
-    assert (state.closing_round, state.current) == (2, 4)  # round 2 starts at seat 4 now
+    # Dario has not rolled in closing round 1: his turn is still in it (band 4 only)
+    assert (state.closing_round, state.current, state.band) == (1, 4, (4, 4))
+    assert not state.apply(roll(4, 5)).closed
+    assert (state.closing_round, state.current) == (2, 1)  # round 2 from Elena's place
     assert [s.player for s in state.in_play] == ["Anna", "Bruno", "Carla", "Dario"]
     with pytest.raises(ClosingError):
         state.apply(roll(5, 4))
     state.apply(Event("back", 5))
     assert len(state.in_play) == 5
+
+
+THREE = SEATS[:3]  # Anna 1, Bruno 2, Carla 3
+
+
+def test_the_anchor_out_after_its_roll_in_closing_round_1():
+    # issue 16: Carla rolls first in closing round 1, then leaves (or is eliminated) during
+    # Anna's turn; Anna rolls; Bruno has not rolled in closing round 1: only 4 closes, his 5
+    # does not. Anna then opens closing round 2 (4-5): her 5 closes.
+    state = start(THREE, CLUB_MILANO)
+    state.apply(roll(3, 6))
+    state.apply(Event("out", 3))
+    assert not state.apply(roll(1, 6)).closed
+    turn = state.apply(roll(2, 5))
+    assert (turn.closing_round, turn.band, turn.closed) == (1, (4, 4), False)
+    assert (state.closing_round, state.current) == (2, 1)
+    assert state.apply(roll(1, 5)).closed
+
+
+def test_the_anchor_out_before_its_roll_in_closing_round_2():
+    # all three rolled in closing round 1; Carla's turn opens closing round 2 and she
+    # leaves during it: Anna's next roll is in closing round 2 (4-5), her 5 closes.
+    state = start(THREE, CLUB_MILANO)
+    for position in (3, 1, 2):
+        state.apply(roll(position, 6))
+    assert (state.closing_round, state.current) == (2, 3)
+    state.apply(Event("out", 3))
+    assert (state.closing_round, state.current) == (2, 1)
+    turn = state.apply(roll(1, 5))
+    assert (turn.closing_round, turn.band, turn.closed) == (2, (4, 5), True)
+
+
+def test_the_anchor_out_after_its_roll_in_closing_round_2():
+    # Carla opens closing round 2 (rolls 6: no), then leaves during Anna's turn: Anna and
+    # Bruno still roll in closing round 2 (4-5: Bruno's 6 does not close); Anna opens
+    # closing round 3 (4-6) at her own place.
+    state = start(THREE, CLUB_MILANO)
+    for position in (3, 1, 2, 3):
+        state.apply(roll(position, 6))
+    state.apply(Event("out", 3))
+    assert [state.apply(roll(p, 6)).closing_round for p in (1, 2)] == [2, 2]
+    assert (state.closing_round, state.current, state.band) == (3, 1, (4, 6))
+
+
+def test_other_seats_out_before_and_after_their_roll():
+    # 5 seats, Elena the anchor. Closing round 1: Elena, Anna roll; Bruno is marked out
+    # before his roll (during Anna's turn): Carla, Dario finish round 1; Elena opens round 2.
+    # Round 2: Elena, Anna, Bruno... Bruno is out; Carla rolls, then Anna is marked out
+    # after her roll (during Carla's turn): Dario finishes round 2, Elena opens round 3.
+    state = start(SEATS, CLUB_MILANO)
+    state.apply(roll(5, 8))
+    state.apply(roll(1, 8))
+    state.apply(Event("out", 2))
+    seen = [(p, state.apply(roll(p, 8)).closing_round) for p in (3, 4, 5, 1, 3)]
+    assert seen == [(3, 1), (4, 1), (5, 2), (1, 2), (3, 2)]
+    state.apply(Event("out", 1))
+    assert (state.apply(roll(4, 8)).closing_round, state.current, state.closing_round) == (
+        2, 5, 3)
+
+
+def test_a_seat_out_and_back_plays_again_from_the_next_closing_round():
+    # Bruno is marked out during Anna's turn in closing round 1, back before his place
+    # comes: he takes his place again from closing round 2 (the turn goes from Anna to
+    # Carla), then rolls after Anna in round 2.
+    state = start(SEATS, CLUB_MILANO)
+    state.apply(roll(5, 8))
+    state.apply(Event("out", 2))
+    state.apply(Event("back", 2))
+    state.apply(roll(1, 8))
+    assert (state.closing_round, state.current) == (1, 3)
+    for position in (3, 4):
+        state.apply(roll(position, 8))
+    assert (state.closing_round, state.current) == (2, 5)
+    state.apply(roll(5, 8))
+    state.apply(roll(1, 8))
+    assert (state.closing_round, state.current) == (2, 2)
+
+
+def test_a_seat_out_before_the_closing_begins():
+    # Elena was eliminated before the closing: marked out before any roll, the closing
+    # starts with the last seat in play, Dario (R2: "a partire dall'ultimo giocatore del
+    # giro"), and each closing round from his place: Dario, Anna, Bruno, Carla.
+    state = start(SEATS, CLUB_MILANO)
+    state.apply(Event("out", 5))
+    assert (state.closing_round, state.current, state.anchor) == (1, 4, 4)
+    seen = [(p, state.apply(roll(p, 8)).closing_round) for p in (4, 1, 2, 3, 4)]
+    assert seen == [(4, 1), (1, 1), (2, 1), (3, 1), (4, 2)]
+
+
+def test_the_tool_and_the_engine_count_closing_rounds_alike():
+    # the same table (3 seats) through the engine and through the tool: Carla leaves during
+    # Anna's turn of round 3; every closing turn in the same closing round
+    from risiko.actions import Abandon, CallLastRounds, EndTurn, Place
+    from risiko.game import Game
+
+    game = Game.new(["Anna", "Bruno", "Carla"], seed=5)
+    while game.phase == "setup":
+        game.push(game.legal_actions()[0].of(game.step_left))  # type: ignore[union-attr]
+    game.push(CallLastRounds())
+    state = start(THREE, CLUB_MILANO)
+    engine, tool = [], []
+    while len(engine) < 6:
+        if (game.round, game.seat) == (3, 0):
+            game.push(Abandon(2))
+            state.apply(Event("out", 3))
+        if game.phase == "reinforce":
+            own = (game.owned[game.seat] & -game.owned[game.seat]).bit_length() - 1
+            game.push(Place(own, game.pending))
+        k = game.closing_round_of_turn()
+        game.push(EndTurn((1, 1) if k is not None else None))
+        if k is not None:
+            engine.append((game.closing_rolls[-1].seat + 1, k))
+            turn = state.apply(roll(game.closing_rolls[-1].seat + 1, 2))
+            tool.append((turn.position, turn.closing_round))
+    assert engine == tool == [(3, 1), (1, 1), (2, 1), (1, 2), (2, 2), (1, 3)]
 
 
 def test_a_roll_of_another_seat_moves_the_turn_on():

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from ..actions import Action, Attack, EndTurn, Fortify, Move, Place, Trade
 from ..board import CONTINENT_MASKS, CONTINENT_SIZES, iter_mask
-from ..cards import best_set, is_jolly, set_kind
+from ..cards import is_jolly, sets_in
 from ..odds import attack_odds
 from ..ruleset import Ruleset
 from ..view import SeatView
@@ -110,23 +110,14 @@ class HeuristicAgent:
             return None
         # prefer the set with the most owned-territory bonuses
         best: tuple[int, tuple[int, int, int]] | None = None
-        n = len(hand)
         mine = view.my_territories
-        for i in range(n):
-            for j in range(i + 1, n):
-                for k in range(j + 1, n):
-                    trio = (hand[i], hand[j], hand[k])
-                    if set_kind(trio) is None:
-                        continue
-                    owned = sum(1 for c in trio if not is_jolly(c) and mine >> c & 1)
-                    jolly = sum(1 for c in trio if is_jolly(c))
-                    key = owned * 2 - jolly
-                    if best is None or key > best[0]:
-                        best = (key, trio)
-        if best is None:
-            trio2 = best_set(hand)
-            return None if trio2 is None else Trade(trio2)
-        return Trade(best[1])
+        for trio in sets_in(hand):
+            owned = sum(1 for c in trio if not is_jolly(c) and mine >> c & 1)
+            jolly = sum(1 for c in trio if is_jolly(c))
+            key = owned * 2 - jolly
+            if best is None or key > best[0]:
+                best = (key, trio)
+        return None if best is None else Trade(best[1])
 
     def _leading(self, view: SeatView) -> bool:
         mine = view.my_territories

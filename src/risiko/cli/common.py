@@ -188,12 +188,14 @@ def fail_faults(error: BaseException | Iterable[Fault], code: int = 1,
     raise typer.Exit(code)
 
 
-def ruleset_or_fail(name: str | None) -> Ruleset:
-    """The named ruleset, or exit 2 with one line naming the known presets."""
-    from ..ruleset import get_ruleset
+def ruleset_or_fail(name: str | None, *, new: bool = False) -> Ruleset:
+    """The named ruleset, or exit 2 with one line naming the known presets. ``new``: for a
+    game created now, a bare name (or none) is the newest version
+    (:func:`risiko.ruleset.new_ruleset`); else the version a bare name always meant."""
+    from ..ruleset import get_ruleset, new_ruleset
 
     try:
-        return get_ruleset(name)
+        return new_ruleset(name) if new else get_ruleset(name)
     except ValueError as e:
         fail(e)
 

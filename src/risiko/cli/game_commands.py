@@ -205,7 +205,7 @@ def register(app: typer.Typer) -> None:
                                   json_out)
             names = seat_bots(_split_bots(bots), game.n)
         else:
-            rs = ruleset_or_fail(ruleset)
+            rs = ruleset_or_fail(ruleset, new=True)
             seats = 5 if seats is None else seats
             if not 3 <= seats <= 6:
                 fail(SEATS_RANGE(seats=seats))
@@ -287,7 +287,7 @@ def register(app: typer.Typer) -> None:
         json_out: JsonOpt = False,
     ) -> None:
         """Play many games with bots (progress bar) and report statistics."""
-        rs = ruleset_or_fail(ruleset)
+        rs = ruleset_or_fail(ruleset, new=True)
         if games < 1:
             fail(AT_LEAST_ONE(option="--games", value=games))
         if not 3 <= seats <= 6:

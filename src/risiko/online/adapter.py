@@ -23,10 +23,20 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..actions import REFEREE_ACTIONS, Action, Attack, EndTurn, Fortify, Move, Place, Trade
+from ..actions import (
+    REFEREE_ACTIONS,
+    Action,
+    Attack,
+    EndTurn,
+    Fortify,
+    Move,
+    Place,
+    Trade,
+    parse_action,
+)
 from ..agents.base import agent_by_name
-from ..board import NUM_TERRITORIES, iter_mask, parse_territory, territory_code, territory_name
-from ..cards import best_set, card_name, card_symbol, parse_card, set_kind, set_value
+from ..board import NUM_TERRITORIES, iter_mask, parse_territory, territory_name
+from ..cards import best_set, card_name, card_symbol, parse_card, set_value, sets_in
 from ..fair import FairChance
 from ..faults import Fault, IllegalActionError, InvalidInputError, define
 from ..game import Game
@@ -86,11 +96,18 @@ def snapshot(game: Game) -> bytes:
 def restore(data: bytes, seed: bytes, ruleset: str) -> Game:
     """The game of a :func:`snapshot`, its chance the draws of ``seed`` from the snapshot's
     next draw on; ``ruleset`` is the table's (``name@version``). ValueError when the snapshot
-    cannot be read by this engine (the caller replays the events instead)."""
+    cannot be read by this engine (the caller replays the events instead): one written in
+    the closing rounds (R2) before positions kept ``closing.anchor`` is one."""
     try:
         raw = json.loads(bytes(data).decode())
         if not isinstance(raw, dict) or raw.get("format") != SNAPSHOT_FORMAT:
             raise ValueError("not a position-v1 snapshot")
+        closing = raw["position"].get("closing") or {}
+        lr = closing.get("last_round")
+        if "anchor" not in closing and lr is not None and raw["position"]["round"] > lr:
+            # written before the anchor of the closing rounds (R2) was kept: the events
+            # know it, the position does not
+            raise ValueError("a snapshot of the closing without its anchor")
         game = Game.from_position(raw["position"], chance=FairChance(seed, int(raw["draws"])),
                                   ruleset=get_ruleset(ruleset))
         index = {clause: i for i, clause in enumerate(FORFEIT_CLAUSES)}
@@ -108,40 +125,15 @@ def restore(data: bytes, seed: bytes, ruleset: str) -> Game:
 
 
 def parse_line(text: str) -> tuple[int | None, Action]:
-    """A record line (``"3 attack Cina Siam 6-5-1 4-4"``) as (seat 0-based or None, action).
-
-    The record module's line parser reads it (one line, not a whole record: a game rebuilt
-    from its events parses many).
-    """
-    from .. import record
-
-    words = text.split()
-    head = words[0]
-    seat = None if head == "R" else int(head) - 1
-    parse_action = getattr(record, "_parse_action", None)
-    if parse_action is not None:
-        try:
-            return seat, parse_action(words[1:], 1)
-        except record.RecordError as e:  # pragma: no cover - lines written by this server
-            raise ValueError(f"bad event line {text!r}: {e.reason}") from None
-    return _parse_whole(text)  # pragma: no cover - another record module
-
-
-def _parse_whole(text: str) -> tuple[int | None, Action]:
-    """The line inside a minimal record, parsed by the public parser."""
-    from ..record import RecordError, parse_record
-
-    head = '[Seats "a|b|c"]\n\ndeal ' + " ".join(territory_code(t) for t in range(NUM_TERRITORIES))
-    head += "\nobjectives 1 2 3\ndeck " + " ".join(card_name(c) for c in range(44)) + "\n"
+    """A record line (``"3 attack Cina Siam 6-5-1 4-4"``) as (seat 0-based or None, action),
+    read by :func:`risiko.actions.parse_action` (the reverse of :func:`line_of`).
+    ValueError for a line that is none."""
+    head, _, rest = text.strip().partition(" ")
     try:
-        rec = parse_record(head + text + "\n")
-    except RecordError as e:
-        raise ValueError(f"bad event line {text!r}: {e.reason}") from None
-    item = rec.items[0]
-    action = getattr(item, "action", None)
-    if action is None:
-        raise ValueError(f"not an action line: {text!r}")
-    return item.seat, action
+        seat = None if head == "R" else int(head) - 1
+        return seat, parse_action(rest)
+    except ValueError as e:  # pragma: no cover - lines written by this server
+        raise ValueError(f"bad event line {text!r}: {e}") from None
 
 
 def line_of(seat: int | None, action: Action) -> str:
@@ -233,11 +225,7 @@ def turn_number(game: Game) -> int:
 
 def late_left(game: Game, seat: int) -> int:
     """Penalised turns (R3) the seat still has to serve."""
-    state = getattr(game, "state", None)
-    if state is not None and hasattr(state, "late_left"):
-        return int(state.late_left[seat])
-    taken = getattr(game, "turns_taken", None)
-    return max(0, game.late_turns[seat] - (taken[seat] if taken else 0))
+    return game.state.late_left[seat]
 
 
 def closing_band(game: Game) -> tuple[int, int] | None:
@@ -317,16 +305,10 @@ def private_view(game: Game, seat: int) -> dict[str, Any]:
     hand = list(view.hand)
     sets = []
     if game.to_act == seat and game.phase == "reinforce" and not game.penalised_turn:
-        n = len(hand)
-        for i in range(n):
-            for j in range(i + 1, n):
-                for k in range(j + 1, n):
-                    trio = (hand[i], hand[j], hand[k])
-                    if set_kind(trio) is None:
-                        continue
-                    base, bonus = set_value(game.ruleset, trio, n, game.owned[seat])
-                    sets.append({"cards": [card_name(c) for c in trio], "value": base,
-                                 "bonus": bonus})
+        for trio in sets_in(hand):
+            base, bonus = set_value(game.ruleset, trio, len(hand), game.owned[seat])
+            sets.append({"cards": [card_name(c) for c in trio], "value": base,
+                         "bonus": bonus})
     attacks = []
     if game.to_act == seat and game.phase == "attack":
         for src, dst in view.legal_attacks():
@@ -363,8 +345,7 @@ def odds(game: Game, seat: int, source: Any, target: Any) -> dict[str, Any]:
         out.update(legal=False,
                    faults=[fault if isinstance(fault, Fault) else REFUSED(reason=str(fault))])
         return out
-    bordering = getattr(game, "bordering", None) or getattr(game, "support")  # noqa: B009
-    support = bordering(seat, dst) - a
+    support = game.bordering(seat, dst) - a
     result = attack_odds(a, d, game.ruleset, max(0, support))
     out.update(legal=True, faults=[], conquest=result.p_conquer,
                expected_losses={"attacker": result.expected_attacker_losses,

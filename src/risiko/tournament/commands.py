@@ -47,7 +47,7 @@ from ..faults import (
     define,
 )
 from ..names import clean_name, name_key
-from ..ruleset import get_ruleset
+from ..ruleset import new_ruleset, sheet_ruleset
 from ..sheet import parse_sheet
 from . import checks as C
 from . import model as m
@@ -501,7 +501,7 @@ def new_tournament(name: str, *, ruleset: str, format: Mapping[str, Any] | None 
     """A new, empty tournament (no players, no evenings) under ``ruleset`` (a preset,
     ``name@version``) and a format (club-milano by default, or the JSON of
     :class:`~risiko.tournament.model.TournamentFormat`)."""
-    rs = get_ruleset(ruleset)
+    rs = new_ruleset(ruleset)  # a bare name typed for a new tournament: the newest version
     fmt = m.TournamentFormat.from_dict(dict(format)) if format else m.get_format(None)
     if not clean_name(name):
         raise InvalidInputError(EMPTY_NAME())
@@ -680,8 +680,7 @@ def _enter_sheet(t: m.Tournament, cmd: EnterSheet, checked: _Checker) -> Applied
     table = _table(e, cmd.table)
     where = {**e.subjects, "table": cmd.table}
     try:
-        parsed = parse_sheet(cmd.sheet, ruleset=t.ruleset.label if t.ruleset_version != 1
-                             else t.ruleset_name)
+        parsed = parse_sheet(cmd.sheet, ruleset=sheet_ruleset(t.ruleset_name, t.ruleset_version))
     except RisikoError as err:
         raise InvalidInputError([f.at(**where) for f in err.faults]) from None
     seated = {name_key(p): p for p in table.seats}

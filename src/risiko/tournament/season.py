@@ -782,7 +782,7 @@ def dump_season(tournament: Tournament) -> dict[str, Any]:
         fmt = tournament.format.to_dict()
     data: dict[str, Any] = {
         "name": tournament.name,
-        "ruleset": rs.name if rs.version == 1 else rs.label,
+        "ruleset": rs.label,  # name@version, as everything written (a bare name read is @1)
         "format": fmt,
         "players": [player(p) for p in tournament.players],
     }

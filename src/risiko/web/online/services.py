@@ -35,7 +35,7 @@ from risiko.game import Game
 from risiko.names import clean_name, name_faults
 from risiko.online import adapter
 from risiko.record import write_record
-from risiko.ruleset import get_ruleset
+from risiko.ruleset import get_ruleset, new_ruleset
 from risiko.tournament.model import clock_name, parse_clock
 from risiko.web import services as club
 from risiko.web.players.models import Player
@@ -713,7 +713,7 @@ def create_table(
     if not 3 <= seats <= 6:
         raise OnlineError(SEATS_RANGE(value=seats))
     try:
-        rs = get_ruleset(ruleset)
+        rs = new_ruleset(ruleset)  # a bare name typed for a new table: the newest version
     except RisikoError as e:
         raise OnlineError(UNKNOWN_RULESET(fault=e.fault.to_dict())) from None
     title = checked_name(name, "table name", MOST_TABLE_NAME)

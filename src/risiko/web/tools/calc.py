@@ -74,7 +74,7 @@ class AttackCheck:
             "attacker": self.attacker,
             "defender": self.defender,
             "support": self.support,
-            "ruleset": self.ruleset.name,
+            "ruleset": self.ruleset.label,
             "legal": self.legal,
             "rule": self.rule,
             "reason": self.reason,

@@ -200,7 +200,7 @@ def sheet_of(seats: Sequence[SeatState], ruleset: Ruleset) -> dict[str, Any]:
     """The posted seats as a sheet in JSON form (names posted that are no territory kept,
     so the check names them)."""
     return {
-        "ruleset": ruleset.name,
+        "ruleset": ruleset.label,
         "seats": [
             {"player": s.player, "objective": s.objective,
              "armies": {**{territory_name(t): n for t, n in sorted(s.armies.items())},
@@ -223,5 +223,5 @@ def preview(seats: Sequence[SeatState], ruleset: Ruleset, lang: str = "it") -> P
             len(seat.armies), sum(n if n is not None and n >= 1 else 1 for n in counts)))
     sheet = check.sheet.to_dict() if check.sheet is not None else None
     if sheet is not None:
-        sheet["ruleset"] = ruleset.name
+        sheet["ruleset"] = ruleset.label
     return Preview(lines, check, lang, sheet)

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from risiko.names import clean_name, name_key
-from risiko.ruleset import get_ruleset
+from risiko.ruleset import get_ruleset, new_ruleset
 from risiko.tournament import commands as cmds
 from risiko.tournament import model as dm
 from risiko.web.auditlog.services import audit
@@ -125,8 +125,9 @@ def create_tournament(
     who: str,
 ) -> Tournament:
     """A new tournament under a ruleset preset and a format (the club-milano format by
-    default; ``format`` as the JSON of TournamentFormat). ServiceError for a taken name,
-    an unknown ruleset or a bad format."""
+    default; ``format`` as the JSON of TournamentFormat). ``ruleset`` is typed now: a bare
+    name is the newest version (``club-milano`` -> ``club-milano@2``), ``name@version`` as
+    given. ServiceError for a taken name, an unknown ruleset or a bad format."""
     name = clean_name(check_text("tournament", name, Tournament._meta.get_field("name")
                                  .max_length))
     if not name:
@@ -136,7 +137,8 @@ def create_tournament(
     if format is not None:
         check_json("format", format)
     try:
-        rs = get_ruleset(check_text("ruleset", ruleset, 60))
+        # a bare name typed for a new tournament: the newest version
+        rs = new_ruleset(check_text("ruleset", ruleset, 60))
         fmt = dm.TournamentFormat.from_dict(dict(format)) if format else dm.get_format(None)
     except (ValueError, TypeError, KeyError) as e:
         raise ServiceError(*error_faults(e)) from None

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from risiko.faults import Fault
+from risiko.ruleset import sheet_ruleset
 from risiko.sheet import SheetError, parse_sheet_text
 from risiko.web import services
 from risiko.web.core.faults import SHEET_FAULT
@@ -135,7 +136,7 @@ def _sheet(text: str, t: Tournament, e: Evening, table: GameTable) -> Any:
     if text.lstrip().startswith(("{", "[")):
         loads("sheet", text)  # too deep, NUL, integers beyond 64 bits: refused by name
     try:
-        return parse_sheet_text(text, ruleset=t.ruleset_name)
+        return parse_sheet_text(text, ruleset=sheet_ruleset(t.ruleset_name, t.ruleset_version))
     except SheetError as err:
         raise services.ServiceError(*[
             f if isinstance(f, Fault) else SHEET_FAULT(where, text=str(f)) for f in err.faults
