@@ -4,6 +4,8 @@
   itself and nothing outside the standard library;
 - the tournament domain (``risiko/tournament``) imports only the library (and the standard
   library);
+- the national ranking's domain (``risiko/national``) imports the library and the tournament
+  domain (and ``xlrd``/``xlwt`` for GestioneTorneo's workbooks, the ``national`` extra);
 - ``risiko/online`` (the online tables' protocol adapter and the remote client) imports
   only the library (and ``websockets``, in the client);
 - nothing imports the web app (``risiko.web``) but the web app itself and the command
@@ -28,7 +30,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "risiko"
 def layer(module: str) -> str:
     """The layer of a module of ours: library, tournament, online, web or cli."""
     parts = module.split(".")
-    if len(parts) > 1 and parts[1] in ("tournament", "online", "web", "cli"):
+    if len(parts) > 1 and parts[1] in ("tournament", "national", "online", "web", "cli"):
         return parts[1]
     return "library"  # risiko/*.py, risiko/agents
 
@@ -71,11 +73,16 @@ MODULES = list(_modules())
 ALLOWED = {  # layer -> the layers of ours it may import
     "library": {"library"},
     "tournament": {"library", "tournament"},
+    "national": {"library", "tournament", "national"},
     "online": {"library", "online"},
-    "web": {"library", "tournament", "online", "web"},
-    "cli": {"library", "tournament", "online", "web", "cli"},
+    "web": {"library", "tournament", "national", "online", "web"},
+    "cli": {"library", "tournament", "national", "online", "web", "cli"},
 }
-THIRD_PARTY = {"library": set(), "tournament": set(), "online": {"websockets"}}
+# mypy_extensions: the compiled build's class marker (mypyc_attr), imported in a try whose
+# ImportError falls back to risiko._build's no-op: never needed at run time
+# xlrd, xlwt: the national ranking's GestioneTorneo workbooks (the 'national' extra)
+THIRD_PARTY = {"library": {"mypy_extensions"}, "tournament": set(),
+               "national": {"xlrd", "xlwt"}, "online": {"websockets"}}
 
 
 def test_every_module_is_in_a_layer_and_the_tree_was_read() -> None:
