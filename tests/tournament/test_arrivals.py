@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from risiko.ruleset import CLASSIC, CLUB_MILANO
-from risiko.tournament.model import Schedule, clock_name, parse_clock
-from risiko.tournament.schedule import classify_arrival, minute_of, schedule_for
+from risiko.tournament.dates import clock_name, parse_clock
+from risiko.tournament.schedule import Schedule, classify_arrival, minute_of, schedule_for
 
 
 @pytest.mark.parametrize(

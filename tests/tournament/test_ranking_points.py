@@ -24,7 +24,8 @@ from risiko.tournament import (
     load_season,
     parse_season,
 )
-from risiko.tournament.model import FORMATS, SeatResult, TournamentFormat
+from risiko.tournament.format import FORMATS, TournamentFormat
+from risiko.tournament.model import SeatResult
 from risiko.tournament.ranking import (
     FORMULAS,
     RankingPoints,

@@ -46,7 +46,9 @@ from ..names import clean_name, name_key
 from ..ruleset import get_ruleset
 from ..sheet import Sheet, SheetError, parse_sheet
 from .checks import SHEET_AND_SCORES, tournament_faults
+from .dates import clock_name, evening_date_fault, parse_clock
 from .finals import Stages, compute_stages
+from .format import TournamentFormat, get_format
 from .model import (
     APPEAL_OUTCOMES,
     DISCIPLINE_LEVELS,
@@ -59,17 +61,11 @@ from .model import (
     Evening,
     Penalty,
     Player,
-    Schedule,
     Table,
     Tournament,
-    TournamentFormat,
-    clock_name,
-    evening_date_fault,
-    get_format,
-    parse_clock,
     scores_in_seat_order,
 )
-from .schedule import classify
+from .schedule import Schedule, classify
 
 __all__ = [
     "SeasonError",

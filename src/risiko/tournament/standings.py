@@ -31,7 +31,8 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from ..faults import Fault, Severity, define
-from .model import Draw, Evening, SeatResult, Stage, Tournament, TournamentFormat
+from .format import TournamentFormat
+from .model import Draw, Evening, SeatResult, Stage, Tournament
 from .ranking import Number, RankingPoints, TableRanking, json_number, number, rank_table
 from .seating import expelled_before
 
@@ -544,7 +545,7 @@ def compare_formats(tournament: Tournament, proposed: TournamentFormat) -> list[
     table points (Club Milano) B 85, A 80, C 50, D 5; under win-bonus (+50 to the winner)
     A 130, C 100, B 85, D 5: A and C go up one place, B down two.
 
-    >>> from risiko.tournament.model import get_format
+    >>> from risiko.tournament.format import get_format
     >>> from risiko.tournament.season import parse_season
     >>> def table(*s): return {"seats": list("ABCD"), "scores": dict(zip("ABCD", s))}
     >>> t = parse_season({"name": "T", "players": list("ABCD"), "evenings": [
@@ -569,7 +570,7 @@ def describe_format(fmt: TournamentFormat) -> str:
     (:meth:`risiko.tournament.ranking.RankingPoints.summary`), the tie-breaks after the
     points (metric names) and what is discarded.
 
-    >>> from risiko.tournament.model import get_format
+    >>> from risiko.tournament.format import get_format
     >>> describe_format(get_format())
     'ranking points = table points; ties: risiko, best, penalties'
     >>> from dataclasses import replace

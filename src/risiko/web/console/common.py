@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from risiko.ruleset import Ruleset, get_ruleset
 from risiko.sheet import SheetError, TableScore, parse_sheet, score_sheet
 from risiko.tournament import model as dm
+from risiko.tournament.dates import parse_clock
 from risiko.tournament.schedule import ArrivalRuling, classify
 from risiko.web.collation import display_key
 from risiko.web.evenings.models import Arrival, Evening
@@ -93,8 +94,8 @@ def ruling_of(evening: Evening, row: Arrival) -> ArrivalRuling | None:
     schedule = schedule_of(evening, ruleset_of(evening.tournament))
     try:
         return classify(schedule, dm.Arrival(
-            row.player.name, dm.parse_clock(row.at, evening=False), row.phoned,
-            dm.parse_clock(row.phoned_at, evening=False) if row.phoned_at else None,
+            row.player.name, parse_clock(row.at, evening=False), row.phoned,
+            parse_clock(row.phoned_at, evening=False) if row.phoned_at else None,
         ))
     except ValueError:
         return None

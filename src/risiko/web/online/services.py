@@ -36,7 +36,7 @@ from risiko.names import clean_name
 from risiko.online import adapter
 from risiko.record import write_record
 from risiko.ruleset import get_ruleset
-from risiko.tournament.model import clock_name, parse_clock
+from risiko.tournament.dates import clock_name, parse_clock
 from risiko.web import services as club
 from risiko.web.players.models import Player
 from risiko.web.site.permissions import is_referee
@@ -119,7 +119,7 @@ def checked_name(text: str, field: str, most: int) -> str:
 
 def checked_call_at(text: str) -> str:
     """A call time as referees write it (``23:15``, ``23h15``, ``11:15 pm``: the one parser,
-    :func:`risiko.tournament.model.parse_clock`) stored as ``"HH:MM"``; OnlineError naming
+    :func:`risiko.tournament.dates.parse_clock`) stored as ``"HH:MM"``; OnlineError naming
     the text otherwise (R2)."""
     try:
         return clock_name(parse_clock(text))
@@ -860,8 +860,8 @@ def _late_seats(table: OnlineTable, seats: list[OnlineSeat]) -> list[int]:
         if a is None:
             continue
         ruling = classify(schedule, dm.Arrival(
-            x.player.name, dm.parse_clock(a.at), a.phoned,
-            dm.parse_clock(a.phoned_at) if a.phoned_at else None))
+            x.player.name, parse_clock(a.at), a.phoned,
+            parse_clock(a.phoned_at) if a.phoned_at else None))
         if ruling.penalty_turns:
             late.append(x.position - 1)
     return late

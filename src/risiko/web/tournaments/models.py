@@ -11,7 +11,7 @@ from risiko.web.players.models import Player
 class Tournament(models.Model):
     """A tournament played under a ruleset (name and version) and a format.
 
-    ``format`` is the JSON of :class:`risiko.tournament.model.TournamentFormat`
+    ``format`` is the JSON of :class:`risiko.tournament.format.TournamentFormat`
     (``{"name": "club-milano", ...}``); ``previous`` is the tournament it follows (R17).
     """
 

@@ -18,7 +18,7 @@ from django.utils.text import slugify
 from risiko.names import clean_name, name_key
 from risiko.ruleset import get_ruleset
 from risiko.tournament import commands as cmds
-from risiko.tournament import model as dm
+from risiko.tournament.format import TournamentFormat, get_format
 from risiko.web.auditlog.services import audit
 from risiko.web.core import faults as F
 from risiko.web.core.faults import ServiceError, error_faults
@@ -137,7 +137,7 @@ def create_tournament(
         check_json("format", format)
     try:
         rs = get_ruleset(check_text("ruleset", ruleset, 60))
-        fmt = dm.TournamentFormat.from_dict(dict(format)) if format else dm.get_format(None)
+        fmt = TournamentFormat.from_dict(dict(format)) if format else get_format(None)
     except (ValueError, TypeError, KeyError) as e:
         raise ServiceError(*error_faults(e)) from None
     try:
@@ -176,7 +176,7 @@ def set_format(t: Tournament, format: Mapping[str, Any], *, committee: bool,
                expected: Mapping[str, Any] | None = None, reason: str = "",
                who: str) -> Tournament:
     """Change ``t``'s format (issue 10: ranking points, tie-breaks, discards, stages; the
-    JSON of :class:`~risiko.tournament.model.TournamentFormat`). Before the first evening
+    JSON of :class:`~risiko.tournament.format.TournamentFormat`). Before the first evening
     any referee may; once the tournament has an evening only the committee (``committee``
     True), saying why (``reason``). ``expected`` is the format the change was prepared
     against (the console's comparison): refused when someone changed it meanwhile. Refused
@@ -190,7 +190,7 @@ def set_format(t: Tournament, format: Mapping[str, Any], *, committee: bool,
     if expected is not None and dict(expected) != t.format:
         raise ServiceError(F.FORMAT_CHANGED(tournament=t.name))
     try:
-        fmt = dm.TournamentFormat.from_dict(dict(format))
+        fmt = TournamentFormat.from_dict(dict(format))
     except (ValueError, TypeError, KeyError) as e:
         raise ServiceError(*error_faults(e)) from None
     new = fmt.to_dict()
