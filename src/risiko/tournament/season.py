@@ -101,23 +101,6 @@ class SeasonError(InvalidInputError):
     each)."""
 
 
-class _Obj(dict[str, Any]):
-    """A JSON object that remembers its duplicate keys."""
-
-    duplicates: list[str]
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> _Obj:
-    obj = _Obj(pairs)
-    seen: set[str] = set()
-    obj.duplicates = []
-    for k, _ in pairs:
-        if k in seen and k not in obj.duplicates:
-            obj.duplicates.append(k)
-        seen.add(k)
-    return obj
-
-
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -226,7 +209,7 @@ class _Codec:
             else:
                 self.add(NOT_OBJECT(where, what=what, value=shown))
             return None
-        repeated = list(getattr(value, "duplicates", ()))
+        repeated = jsonread.duplicate_keys(value)
         if names:
             seen: set[str] = set()
             for k in value:
@@ -786,7 +769,7 @@ def read_season_json(text: str) -> Any:
     too deep or holding an absurdly long number (:mod:`risiko.jsonread`).
     """
     try:
-        return jsonread.loads(text.lstrip("\ufeff"), object_pairs_hook=_pairs)
+        return jsonread.loads_keeping_duplicates(text.lstrip("\ufeff"))
     except json.JSONDecodeError as e:
         raise SeasonError(NOT_JSON(reason=e.msg, line=e.lineno, column=e.colno)) from e
     except InvalidInputError as e:
