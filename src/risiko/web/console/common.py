@@ -9,7 +9,6 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 
-from risiko.ruleset import Ruleset, get_ruleset
 from risiko.sheet import SheetError, TableScore, parse_sheet, score_sheet
 from risiko.tournament import model as dm
 from risiko.tournament.dates import parse_clock
@@ -42,14 +41,9 @@ def referee_name(request: HttpRequest) -> str:
     return str(full or user.get_username())
 
 
-def ruleset_of(t: Tournament) -> Ruleset:
-    """The tournament's ruleset preset."""
-    return get_ruleset(f"{t.ruleset_name}@{t.ruleset_version}")
-
-
 def tournament_or_404(slug: str) -> Tournament:
     """The tournament with ``slug``."""
-    t = Tournament.objects.filter(slug=slug).first()
+    t = Tournament.objects.by_slug(slug)
     if t is None:
         raise Http404
     return t
@@ -91,7 +85,7 @@ class ArrivalInfo:
 def ruling_of(evening: Evening, row: Arrival) -> ArrivalRuling | None:
     """R3 on one recorded arrival (the evening's schedule); None when the stored time cannot
     be read (the tournament's page names it)."""
-    schedule = schedule_of(evening, ruleset_of(evening.tournament))
+    schedule = schedule_of(evening, evening.tournament.ruleset)
     try:
         return classify(schedule, dm.Arrival(
             row.player.name, parse_clock(row.at, evening=False), row.phoned,
@@ -162,7 +156,7 @@ def read_result(table: GameTable, row: TableResult, penalties: tuple[dm.Penalty,
                 ) -> ResultView:
     """The computed scores of ``row`` (current or superseded) at ``table``."""
     t = table.evening.tournament
-    rs = ruleset_of(t)
+    rs = t.ruleset
     seats = tuple(seated(table))
     sheet = None
     sheet_score = None

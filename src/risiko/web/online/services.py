@@ -850,7 +850,7 @@ def _late_seats(table: OnlineTable, seats: list[OnlineSeat]) -> list[int]:
     assert table.game_table is not None
     evening = table.game_table.evening
     t = evening.tournament
-    schedule = schedule_of(evening, get_ruleset(f"{t.ruleset_name}@{t.ruleset_version}"))
+    schedule = schedule_of(evening, t.ruleset)
     late = []
     for x in seats:
         if x.player is None:
@@ -1602,7 +1602,7 @@ def open_evening(evening: Any, *, who: str,
                 continue
             table = create_table(
                 name=f"{t.name} {evening.date} — {gt.number}", seats=len(seated), who=who,
-                ruleset=f"{t.ruleset_name}@{t.ruleset_version}", kind="tournament",
+                ruleset=t.ruleset_label, kind="tournament",
                 settings=settings)
             table.game_table = gt
             _save(table)

@@ -61,16 +61,10 @@ def decide(t: Tournament, cmd: cmds.Command, *, evening: Any = None) -> cmds.App
 # ------------------------------------------------------------------------------ lookups
 def get_tournament(key: str | int) -> Tournament:
     """A tournament by id, slug or name; ServiceError naming the known ones."""
-    qs = Tournament.objects.all()
-    found = None
-    text = str(key)
-    if isinstance(key, int) or (text.isascii() and text.isdigit() and len(text) < 19):
-        found = qs.filter(pk=int(key)).first()
-    if found is None and "\x00" not in text:
-        found = qs.filter(slug=text).first() or qs.filter(name=clean_name(text)).first()
+    found = Tournament.objects.by_key(key)
     if found is None:
-        known = ", ".join(qs.values_list("slug", flat=True)[:20]) or "none yet"
-        raise ServiceError(F.NO_TOURNAMENT(key=text[:80], known=known))
+        known = ", ".join(Tournament.objects.values_list("slug", flat=True)[:20]) or "none yet"
+        raise ServiceError(F.NO_TOURNAMENT(key=str(key)[:80], known=known))
     return found
 
 
@@ -97,11 +91,6 @@ def entry_player(t: Tournament, name: str) -> Player:
 def players_by_key(t: Tournament) -> dict[str, Player]:
     """Every player of ``t`` by name key (one query)."""
     return {p.key: p for p in Player.objects.filter(entries__tournament=t)}
-
-
-def ruleset_of(t: Tournament) -> Any:
-    """The tournament's ruleset preset."""
-    return get_ruleset(f"{t.ruleset_name}@{t.ruleset_version}")
 
 
 def _unique_slug(name: str) -> str:
