@@ -5,7 +5,7 @@
    machine count less), the whole run made ``--runs`` (3) times: per run the median and mean
    CPU time per game, the CPU time per attack roll and the games per second; then the median
    of the runs and its ratio to risiko-rl (17 ms of CPU per game of the same kind on this
-   machine, issue 9: the goal is 5x its games per second, 3.4 ms per game, 3x at the very
+   machine: the goal is 5x its games per second, 3.4 ms per game, 3x at the very
    least, 5.7 ms). The same games again through the checked door (``push``) once, for the
    price of checking. The load average is printed before and after: say it with the figures.
 2. Strength: the heuristic bot against random bots, ``M`` (200) 4-seat games, the heuristic
@@ -29,7 +29,7 @@ from risiko.cli.game_commands import simulate_one, summarise
 from risiko.match import play_bots
 from risiko.ruleset import CLUB_MILANO
 
-#: risiko-rl's CPU time per game of the same kind on this machine (issue 9), milliseconds
+#: risiko-rl's CPU time per game of the same kind on this machine, milliseconds
 RISIKO_RL_MS = 17.0
 
 

@@ -1,4 +1,4 @@
-"""Issue 10: ranking points as data (formulas, decimals), wins and the new tie-breaks,
+"""Ranking points as data (formulas, decimals), wins and the new tie-breaks,
 discards from an evening, the ripescato's minimum, formats by number of entrants.
 
 Every expected figure is worked out by hand in the comments."""

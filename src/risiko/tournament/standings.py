@@ -549,7 +549,7 @@ class Move:
 
 def compare_formats(tournament: Tournament, proposed: TournamentFormat) -> list[Move]:
     """The general ranking today and under ``proposed``, side by side, in the proposed
-    order: who moves up or down when a club changes its format (issue 10).
+    order: who moves up or down when a club changes its format.
 
     Worked example: A, B, C, D at one table twice: 60, 55, 10, 0 then 20, 30, 40, 5. By
     table points (Club Milano) B 85, A 80, C 50, D 5; under win-bonus (+50 to the winner)

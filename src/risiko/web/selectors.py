@@ -276,7 +276,7 @@ def _table(table_id: int, seats: list[str], res: tuple[Any, ...] | None,
             )
             risiko = frozenset(res_risiko or ())
         abandoned = frozenset(res_abandoned or ())
-        winners = frozenset(str(p) for p in res_winners or ())  # issue 10: named winners
+        winners = frozenset(str(p) for p in res_winners or ())  # named winners
         eliminated = tuple(str(p) for p in res_out or ())  # and the order of elimination
     return dm.Table(seats=tuple(seats), sheet=sheet, scores=scores, risiko=risiko,
                     abandoned=abandoned, penalties=tuple(penalties), winners=winners,

@@ -341,7 +341,7 @@ def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.
 
 @write
 def import_sheet(t: Tournament, rows: Sequence[Any], *, who: str) -> list[Evening]:
-    """Add a club's spreadsheet of results to ``t`` (issue 10): ``rows`` are
+    """Add a club's spreadsheet of results to ``t``: ``rows`` are
     :class:`risiko.tournament.clubsheet.SheetRow` values, one per player and evening; each
     date becomes a new qualifying evening, seated and scored as the sheet says (no
     arrivals: everyone on time), new players are registered. Checked first as a whole

@@ -146,7 +146,7 @@ class TournamentForm(forms.Form):
 
 
 class FormatForm(forms.Form):
-    """A tournament's format (issue 10): a preset (Club Milano's, other clubs' and
+    """A tournament's format: a preset (Club Milano's, other clubs' and
     GestioneTorneo's types) with changes to its parameters (JSON), compared first with
     today's standings, then applied (``action`` ``apply``; the committee once the
     tournament has evenings, saying why)."""

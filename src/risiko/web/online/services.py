@@ -1280,7 +1280,7 @@ def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str) -
 def _someone_acts(table: OnlineTable, game: Game | None, seats: list[OnlineSeat],
                   now: dt.datetime, outbox: Outbox | None = None,
                   verify_clock: bool = False) -> str:
-    """The invariant of a table in play: someone will act (issue 20). Checked inside the
+    """The invariant of a table in play: someone will act. Checked inside the
     transaction of every change (:func:`_broadcast`) and by the scheduler at start-up and
     every heartbeat (:func:`keep_tables_alive`); what is missing is scheduled, never acted
     here. Returns who will act:

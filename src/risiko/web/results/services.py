@@ -162,7 +162,7 @@ def enter_sheet(
     """Enter (or correct, saying why in ``reason``) a table's result as an end-of-game
     sheet, scored by the game library. ServiceError with one fault per problem: the sheet's
     own faults, and players who are not the table's. ``winners`` / ``eliminated``: the
-    table's named winners and order of elimination (issue 10; None keeps those of the
+    table's named winners and order of elimination (None keeps those of the
     result it corrects), checked against the scores. The current result sent again writes
     nothing (no row, no audit entry): the row returned is the current one,
     ``already_recorded`` True."""

@@ -164,7 +164,7 @@ def set_current(t: Tournament, *, who: str) -> Tournament:
 def set_format(t: Tournament, format: Mapping[str, Any], *, committee: bool,
                expected: Mapping[str, Any] | None = None, reason: str = "",
                who: str) -> Tournament:
-    """Change ``t``'s format (issue 10: ranking points, tie-breaks, discards, stages; the
+    """Change ``t``'s format (ranking points, tie-breaks, discards, stages; the
     JSON of :class:`~risiko.tournament.format.TournamentFormat`). Before the first evening
     any referee may; once the tournament has an evening only the committee (``committee``
     True), saying why (``reason``). ``expected`` is the format the change was prepared
