@@ -78,7 +78,7 @@ unit-redis: $(VENV)/.dev
 install-check:
 	$(PYTHON) tools/install_check.py
 
-# The engine's tests and doctests again on the compiled build (mypyc, issue 16): the wheel
+# The engine's tests and doctests again on the compiled build (mypyc): the wheel
 # built with RISIKO_BUILD=compiled (fails if it cannot compile: no silent fallback to pure)
 # and installed in its own environment (.venv-compiled), the tests run from a copy outside
 # src/; prints the build's seconds. Skipped without a C compiler or Python's headers, unless

@@ -1,4 +1,4 @@
-"""The compiled build of the game library (issue 16): mypyc, only when asked.
+"""The compiled build of the game library: mypyc, only when asked.
 
 ``tools/build_backend.py`` (the project's build backend: setuptools plus this choice) sets
 ``RISIKO_BUILD=compiled`` when a wheel is built where a C compiler and Python's headers are

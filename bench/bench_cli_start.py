@@ -7,7 +7,7 @@ bare interpreter (``python -c pass``) and ``import typer``. Usage::
 
     python bench/bench_cli_start.py [--runs 15]
 
-The target of issue 7: a game command (``risiko odds 3 2``) under 0.3 s.
+The target: a game command (``risiko odds 3 2``) under 0.3 s.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Benchmark of the national list (issue 21, item 8): the whole list of a year for ``PLAYERS``
+"""Benchmark of the national list: the whole list of a year for ``PLAYERS``
 (1,300) players and ``TOURNAMENTS`` (400) tournaments recomputed in under a second (figures
 in docs/benchmarks.md; not a timed test).
 

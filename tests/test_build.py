@@ -1,4 +1,4 @@
-"""The two builds of the game library (issue 16): pure Python and compiled (mypyc).
+"""The two builds of the game library: pure Python and compiled (mypyc).
 
 What the compiled build made the source spell out (the copies, the fields, the actions'
 ``__init__``) is bound here to what it spells out: these run on both builds (``make unit``

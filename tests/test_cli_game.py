@@ -1,4 +1,4 @@
-"""The contracts of ``risiko play``, ``risiko replay`` and ``risiko simulate`` (issue 2)."""
+"""The contracts of ``risiko play``, ``risiko replay`` and ``risiko simulate``."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def _json(args: list[str]) -> dict:
 
 
 def test_play_json_contract_and_final_sheet_scores_the_same(tmp_path: Path) -> None:
-    """Done-when of issue 2: the final_sheet of `play --seats 5 --seed 1`, scored by
+    """The contract: the final_sheet of `play --seats 5 --seed 1`, scored by
     `risiko score`, gives the same scores."""
     game = _json(["play", "--seats", "5", "--seed", "1", "--json"])
     assert set(game) >= {"result", "scores", "final_sheet", "closing_rolls", "record"}
@@ -108,7 +108,7 @@ def test_bad_options_exit_non_zero_with_one_clear_line(args: list[str], message:
 
 
 def test_play_json_gives_each_players_forfeits_by_clause(tmp_path: Path) -> None:
-    """Issue 9: ``forfeited`` per player as {"R3", "R4", "R11"}, the same armies as the
+    """``forfeited`` per player as {"R3", "R4", "R11"}, the same armies as the
     record's forfeit lines. Seat 2 is late (R3): its 3 penalised turns forfeit their
     reinforcements (at least 1 each); nobody else arrives late."""
     rec = tmp_path / "game.txt"

@@ -91,7 +91,7 @@ def test_the_entry_point_runs(argv: list[str], monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_scores_refuse_a_player_given_twice(tmp_path) -> None:
-    """Issue 7 item 4: ``Bruno=10 ... Bruno=50`` is refused naming Bruno (not Bruno=50)."""
+    """``Bruno=10 ... Bruno=50`` is refused naming Bruno (not Bruno=50)."""
     result = CliRunner().invoke(app, [
         "--lang", "en", "tournament", "--file", str(tmp_path / "x.json"), "scores",
         "2027-03-02", "1", "Bruno=10", "Carla=20", "Elena=30", "Gino=40", "bruno=50"])
@@ -109,7 +109,7 @@ def test_scores_refuse_a_player_given_twice(tmp_path) -> None:
 @pytest.mark.parametrize("args", [["serve"], ["backup", "x.sqlite3"],
                                   ["restore", "x.sqlite3", "--yes"]])
 def test_web_commands_without_the_web_extra_say_so_in_one_line(args: list[str]) -> None:
-    """Issue 9, item 6: `pip install risiko-club` has no Django; the web commands say how to
+    """`pip install risiko-club` has no Django; the web commands say how to
     get it in one line and exit 1 (make install-check runs the same in a fresh venv)."""
     code = (
         "import sys\n"

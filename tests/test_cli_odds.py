@@ -54,7 +54,7 @@ def test_odds_json_club_r7(app: typer.Typer) -> None:
 
 
 def test_odds_not_allowed_says_so_without_a_chance(app: typer.Typer) -> None:
-    """Issue 7 item 8: 3 v 3 is not allowed (R7): no 0.0% chance printed beside it."""
+    """3 v 3 is not allowed (R7): no 0.0% chance printed beside it."""
     result = run(app, "odds", "3", "3")
     assert result.exit_code == 0
     assert "not allowed (R7)" in result.stdout
@@ -154,7 +154,7 @@ def test_tris_classic_values(app: typer.Typer) -> None:
 
 
 def test_tris_invalid_set(app: typer.Typer) -> None:
-    # Perù cavaliere, Venezuela cannone, Brasile cannone: not a set. Issue 7 item 8: an
+    # Perù cavaliere, Venezuela cannone, Brasile cannone: not a set. An
     # invalid set exits 1, with or without --json; the JSON says why in "faults".
     result = run(app, "tris", "peru", "venezuela", "brasile", "--hand", "5", "--json")
     assert result.exit_code == 1

@@ -1,4 +1,4 @@
-"""CSV cells a spreadsheet would run as a formula are neutralised (issue 8 item 6)."""
+"""CSV cells a spreadsheet would run as a formula are neutralised."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def test_a_sheet_round_trips_with_a_formula_name():
     assert parse_sheet_csv(text) == sheet
 
 
-# --- issue 18 §4: an Italian spreadsheet also splits on ";" -----------------------------------
+# --- an Italian spreadsheet also splits on ";" ---------------------------------------------
 
 TRIGGERS = "=+-@\t\r"
 

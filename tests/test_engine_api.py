@@ -1,4 +1,4 @@
-"""The engine's doors (issue 9): legal_actions, atomic push, pop, copy, positions.
+"""The engine's doors: legal_actions, atomic push, pop, copy, positions.
 
 Properties checked with hypothesis on games played from random seeds:
 

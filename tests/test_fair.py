@@ -1,4 +1,4 @@
-"""Verifiable dice (issue 11, item 6): the hmac-sha256-v1 construction, recomputed here
+"""Verifiable dice: the hmac-sha256-v1 construction, recomputed here
 independently (and by openssl when it is installed), and ``risiko replay --verify``."""
 
 from __future__ import annotations

@@ -112,7 +112,7 @@ def test_every_fault_code_has_an_english_and_an_italian_message():
 def test_a_field_is_said_by_its_italian_label_never_by_the_programs_name() -> None:
     """'serata 2028-01-17, at: Dario: ...' was the season file's key inside Italian words."""
     from risiko.faults import FIELDS, WORDS, word
-    from risiko.tournament.model import parse_clock
+    from risiko.tournament.dates import parse_clock
     from risiko.web.core.faults import OUT_OF_RANGE, TOO_LONG
 
     assert set(FIELDS) <= set(WORDS["field"])

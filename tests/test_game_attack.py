@@ -248,7 +248,7 @@ def test_dice_highest_against_highest_ties_to_the_defender(
     totals = list(game.totals)
     recorded = game.push(Attack(SRC, DST, att, dfn))
     assert isinstance(recorded, Attack)
-    # dice are recorded as entered (issue 9: a referee checks them); compared sorted
+    # dice are recorded as entered (a referee checks them); compared sorted
     assert recorded.attacker_dice == att
     assert recorded.defender_dice == dfn
     assert game.totals[0] == totals[0] - att_loss

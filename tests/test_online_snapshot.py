@@ -1,4 +1,4 @@
-"""Online tables' snapshots (issue 11): a position plus its chance, as JSON.
+"""Online tables' snapshots: a position plus its chance, as JSON.
 
 A snapshot taken at any moment of a game and read back is the same game: the same state
 (forfeits per clause included), the same closing rolls, and - under the same chance - the

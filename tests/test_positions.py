@@ -1,4 +1,4 @@
-"""Positions as commands (issue 9, item 3): ``risiko legal``, ``risiko position``, ``risiko
+"""Positions as commands: ``risiko legal``, ``risiko position``, ``risiko
 play --position``, and golden "perft-like" counts worked out by hand from the regulation.
 
 Board facts used below (``risiko board``): Medio Oriente borders Europa Meridionale, Ucraina,

@@ -165,7 +165,7 @@ def test_golden_record_replays_to_the_stored_outcome(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_records_of_the_first_form_still_replay(name: str) -> None:
-    """tests/golden/v1 keeps the records as written before issue 9 (dice sorted, trades
+    """tests/golden/v1 keeps the records as written by the first record format (dice sorted, trades
     without value, no forfeit lines): the reader replays them to the same games, and
     writes them again in today's form, the golden records."""
     text = (GOLDEN / "v1" / f"{name}.txt").read_text(encoding="utf-8")

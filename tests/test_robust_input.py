@@ -21,7 +21,8 @@ from risiko.record import RecordError, parse_record
 from risiko.sheet import SheetError, parse_sheet_text
 from risiko.tournament import parse_season
 from risiko.tournament.commands import OpenEvening, apply
-from risiko.tournament.model import EVENING_YEARS, Evening
+from risiko.tournament.dates import EVENING_YEARS
+from risiko.tournament.model import Evening
 from risiko.tournament.season import SeasonError, parse_season_text
 from risiko.tournament.standings import compute_standings
 

@@ -438,7 +438,7 @@ def test_all_faults_are_collected() -> None:
 
 
 def test_sheet_error_is_a_value_error() -> None:
-    """Faults are values (issue 7): the error carries them, its text is their English."""
+    """Faults are values: the error carries them, its text is their English."""
     from risiko.faults import InvalidInputError
     from risiko.sheet import EMPTY, NO_HEADER
 

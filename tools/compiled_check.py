@@ -1,5 +1,5 @@
 """`make unit-compiled` (part of `make test`): the engine's tests and doctests on the compiled
-build (issue 16).
+build.
 
 1. A virtual environment of its own (``.venv-compiled``, or ``RISIKO_COMPILED_VENV``) with
    pytest and hypothesis; the pure pass (``.venv``, an editable install of ``src/``) never

@@ -64,6 +64,7 @@ __all__ = [
     "kinds",
     "set_language",
     "use_language",
+    "value_param",
     "where",
     "word",
 ]
@@ -328,6 +329,18 @@ def fault_param(error: BaseException) -> Any:
     if isinstance(error, RisikoError):
         return error.fault.to_dict()
     return str(error)
+
+
+def value_param(value: object) -> Any:
+    """A value read from input as a param of a fault: a JSON scalar (None, a bool, a number,
+    text) as it is, anything else as its ``repr`` (a fault's JSON holds only JSON).
+
+    >>> value_param(21), value_param(["a"])
+    (21, "['a']")
+    """
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return repr(value)
 
 
 def where(subjects: Mapping[str, Any], params: Mapping[str, Any], lang: str,

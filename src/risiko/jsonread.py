@@ -13,6 +13,10 @@ library, the command line and the web app (sheets, season files, positions, reco
 Text that is not JSON at all raises ``json.JSONDecodeError`` as ``json.loads`` does (the
 callers turn it into their own fault with the line and column).
 
+``json.loads`` keeps the last value of a key given twice, silently; a document whose reader
+must refuse that (a sheet, a season file: ``"Bruno"`` twice in a table's scores) is read by
+:func:`loads_keeping_duplicates`, every object a :class:`JsonObject` that remembers its pairs.
+
 >>> loads('{"seats": [{"player": "Anna", "score": 72}]}')["seats"][0]["score"]
 72
 >>> loads("[" * 100_000 + "]" * 100_000)
@@ -34,7 +38,8 @@ from typing import Any
 
 from .faults import InvalidInputError, define, define_words
 
-__all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "check_depth", "loads"]
+__all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "JsonObject", "check_depth", "duplicate_keys",
+           "loads", "loads_keeping_duplicates"]
 
 #: deepest JSON read (a sheet is 4 levels, a season file 9)
 MAX_DEPTH = 24
@@ -103,3 +108,43 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH,
         return json.loads(text, parse_int=_whole, object_pairs_hook=object_pairs_hook)
     except RecursionError:  # never reached after check_depth; kept as a refusal, not a crash
         raise InvalidInputError(TOO_DEEP(limit=max_depth)) from None
+
+
+class JsonObject(dict[str, Any]):
+    """A JSON object as :func:`loads_keeping_duplicates` reads it: the last value of each key
+    (as ``json.loads``), and :attr:`pairs`, every ``(key, value)`` as written, a key given
+    twice included."""
+
+    pairs: list[tuple[str, Any]]
+
+    def duplicate_keys(self) -> list[str]:
+        """The keys given more than once, in the order of their second appearance."""
+        seen: set[str] = set()
+        dups: list[str] = []
+        for k, _ in self.pairs:
+            if k in seen and k not in dups:
+                dups.append(k)
+            seen.add(k)
+        return dups
+
+
+def _object(pairs: list[tuple[str, Any]]) -> JsonObject:
+    obj = JsonObject(pairs)
+    obj.pairs = pairs
+    return obj
+
+
+def duplicate_keys(value: Any) -> list[str]:
+    """The keys given more than once in ``value`` when it is a :class:`JsonObject` (else
+    none: a dict has no repeated key)."""
+    return value.duplicate_keys() if isinstance(value, JsonObject) else []
+
+
+def loads_keeping_duplicates(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
+    """:func:`loads` with every object a :class:`JsonObject` (same faults and errors).
+
+    >>> data = loads_keeping_duplicates('{"scores": {"Bruno": 40, "Bruno": 12, "Ciro": 7}}')
+    >>> data["scores"]["Bruno"], duplicate_keys(data["scores"]), duplicate_keys(data)
+    (12, ['Bruno'], [])
+    """
+    return loads(text, max_depth=max_depth, object_pairs_hook=_object)

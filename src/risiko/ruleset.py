@@ -208,7 +208,7 @@ CLASSIC = Ruleset(
     source="RisiKo! box rules; closing dice and R15/R16 scoring kept so that games end",
 )
 
-#: club-milano@2 (issue 7, the reading settled): the final's earlier start (20:30, R18)
+#: club-milano@2 (the reading settled): the final's earlier start (20:30, R18)
 #: moves its arrival times, but the call of the last two rounds stays at 23:30 as R2 says
 #: (a parameter: ``final_last_rounds_call_at``). New tournaments get it; @1 stays shipped so
 #: stored tournaments keep their rules.

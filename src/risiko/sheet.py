@@ -509,27 +509,6 @@ def _check(ruleset_raw: Any, raw_seats: Sequence[_RawSeat], faults: list[Fault])
 # JSON
 
 
-class _JsonObject(dict[str, Any]):
-    """A JSON object that remembers every (key, value) pair, duplicates included."""
-
-    pairs: list[tuple[str, Any]]
-
-    def duplicate_keys(self) -> list[str]:
-        seen: set[str] = set()
-        dups: list[str] = []
-        for k, _ in self.pairs:
-            if k in seen and k not in dups:
-                dups.append(k)
-            seen.add(k)
-        return dups
-
-
-def _object_pairs(pairs: list[tuple[str, Any]]) -> _JsonObject:
-    obj = _JsonObject(pairs)
-    obj.pairs = pairs
-    return obj
-
-
 def _flag(raw: Any, who: Mapping[str, Any], key: str, faults: list[Fault]) -> bool:
     if raw is None or isinstance(raw, bool):
         return bool(raw)
@@ -539,8 +518,7 @@ def _flag(raw: Any, who: Mapping[str, Any], key: str, faults: list[Fault]) -> bo
 
 def _read_json_seats(data: Mapping[str, Any], faults: list[Fault]) -> list[_RawSeat]:
     """The seats of a sheet in JSON form, as read (structural faults appended)."""
-    if isinstance(data, _JsonObject):
-        faults.extend(KEY_TWICE(key=k) for k in data.duplicate_keys())
+    faults.extend(KEY_TWICE(key=k) for k in jsonread.duplicate_keys(data))
     for key in data:
         if key not in _TOP_KEYS:
             faults.append(UNKNOWN_KEY(key=key, known=list(_TOP_KEYS)))
@@ -557,8 +535,7 @@ def _read_json_seats(data: Mapping[str, Any], faults: list[Fault]) -> list[_RawS
         who: dict[str, Any] = ({"player": clean_name(player)}
                                if isinstance(player, str) and clean_name(player)
                                else {"seat": i})
-        if isinstance(seat, _JsonObject):
-            faults.extend(KEY_TWICE(who, key=k) for k in seat.duplicate_keys())
+        faults.extend(KEY_TWICE(who, key=k) for k in jsonread.duplicate_keys(seat))
         for key in seat:
             if key not in _SEAT_KEYS:
                 faults.append(UNKNOWN_KEY(who, key=key, known=list(_SEAT_KEYS)))
@@ -566,7 +543,7 @@ def _read_json_seats(data: Mapping[str, Any], faults: list[Fault]) -> list[_RawS
         armies = seat.get("armies", {})
         if armies is None:
             armies = {}
-        if isinstance(armies, _JsonObject):
+        if isinstance(armies, jsonread.JsonObject):
             raw.entries = [(k, v, None) for k, v in armies.pairs]
         elif isinstance(armies, Mapping):
             raw.entries = [(k, v, None) for k, v in armies.items()]
@@ -843,7 +820,7 @@ def parse_sheet_text(text: str, *, fmt: str | None = None, ruleset: str | None =
     if fmt != "json":
         raise ValueError(f"unknown sheet format {fmt!r} (json or csv)")
     try:
-        data = jsonread.loads(stripped, object_pairs_hook=_object_pairs)
+        data = jsonread.loads_keeping_duplicates(stripped)
     except json.JSONDecodeError as e:
         raise SheetError(NOT_JSON(reason=e.msg, line=e.lineno, column=e.colno)) from e
     except InvalidInputError as e:  # too deep, a number too long (risiko.jsonread)

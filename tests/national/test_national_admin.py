@@ -1,4 +1,4 @@
-"""Issue 21: the national register in the administration (committee only): an exclusion
+"""The national register in the administration (committee only): an exclusion
 added there takes the player out of the list; tournaments are read only."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 21: imports at the same instant write each tournament once and number its revisions
+"""Imports at the same instant write each tournament once and number its revisions
 without a gap (the constraints national_tournament_once, national_revision_once and the
 tournament row's lock), on SQLite and PostgreSQL. Each thread has its own connection."""
 

@@ -1,4 +1,4 @@
-"""Issue 21: the national ranking's public pages (Italian first), JSON and CSV.
+"""The national ranking's public pages (Italian first), JSON and CSV.
 
 The report is national_kit's open of 4 rounds (T = 8): Anna Bassi 1st 259.20, Bruno Conti
 2nd 195.44 (216 * exp(-0.1)), ...; a nazionale the same year counts nothing.

@@ -1,4 +1,4 @@
-"""Issue 21, items 3-4: categories and the national ranking as RisiKoDataManager computes it.
+"""Categories and the national ranking as RisiKoDataManager computes it.
 
 Every expected figure is worked by hand in the comments from the Java's formulas
 (``RankingScorer.calcolaScore``: a(p)·(100+T)·classe·exp(-p/20) below the first place,

@@ -1,4 +1,4 @@
-"""Issue 21, item 5: the ``risiko-report/1`` contract: reader (every bad field named) and
+"""The ``risiko-report/1`` contract: reader (every bad field named) and
 writer."""
 
 from __future__ import annotations

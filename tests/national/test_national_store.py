@@ -1,4 +1,4 @@
-"""Issue 21, item 5: ``risiko national import`` and ``risiko national ranking`` on the
+"""``risiko national import`` and ``risiko national ranking`` on the
 database (revisions, refusals naming the file and field, JSON and CSV contracts).
 
 The reports come from national_kit: 8 players (p7, p8 anonymous), 2 tables of 4 per round,

@@ -1,4 +1,4 @@
-"""Issue 21, item 6: GestioneTorneo's workbook both ways.
+"""GestioneTorneo's workbook both ways.
 
 The export's test is our re-implementation of GestioneTorneo's validator
 (``check_workbook``, ``batch/ExcelValidator.java``'s checks) and a round trip through our

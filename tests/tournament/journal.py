@@ -1,4 +1,4 @@
-"""A test helper (issue 7 item 9: nothing in the package used it): the tournament as an
+"""A test helper (nothing in the package used it): the tournament as an
 append-only journal of facts, entries and corrections in any order.
 
 Referees enter results and penalties in whatever order the evening goes, and correct them

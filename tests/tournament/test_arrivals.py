@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from risiko.ruleset import CLASSIC, CLUB_MILANO
-from risiko.tournament.model import Schedule, clock_name, parse_clock
-from risiko.tournament.schedule import classify_arrival, minute_of, schedule_for
+from risiko.tournament.dates import clock_name, parse_clock
+from risiko.tournament.schedule import Schedule, classify_arrival, minute_of, schedule_for
 
 
 @pytest.mark.parametrize(
@@ -116,7 +116,7 @@ def test_bad_times(bad: str) -> None:
 
 
 def test_json_form() -> None:
-    """The contract's fields, and (issue 7) the sibling list ``faults``: the note as a value."""
+    """The contract's fields, and the sibling list ``faults``: the note as a value."""
     data = classify_arrival(CLUB_MILANO, "21:26", True).to_dict()
     faults = data.pop("faults")
     assert data == {
@@ -133,7 +133,7 @@ def test_json_form() -> None:
 @pytest.mark.parametrize("text", ["21:15", "21.15", "21h15", "21H15", "9:15 pm", "9:15pm",
                                   "9.15 P.M.", "2115", " 21:15 ", "21:15:59"])
 def test_times_as_referees_write_them(text: str) -> None:
-    """Issue 7 item 3: every spelling is 21:15 (seconds dropped, R3)."""
+    """Every spelling is 21:15 (seconds dropped, R3)."""
     assert parse_clock(text) == 21 * 60 + 15
 
 

@@ -1,5 +1,5 @@
-"""``risiko tournament --file SEASON.json ...``: the commands of the database on a season file
-(issue 7 item 6): reading commands read it, writing commands check the change and rewrite the
+"""``risiko tournament --file SEASON.json ...``: the commands of the database on a season file:
+reading commands read it, writing commands check the change and rewrite the
 file only with ``--write``; no Django, no audit log."""
 
 from __future__ import annotations

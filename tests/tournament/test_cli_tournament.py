@@ -37,7 +37,7 @@ def test_season_json_keys(app: typer.Typer) -> None:
     data = run_json(app, "season", str(SEASON))
     assert set(data) >= {"standings", "semifinal_tables", "after_semifinal", "finalists",
                          "final_winner", "final_standings"}
-    # issue 10: the rows gain table_points, bonus (what the ranking formula added) and wins
+    # the rows gain table_points, bonus (what the ranking formula added) and wins
     assert set(data["standings"][0]) == {"rank", "player", "points", "games", "risiko",
                                          "best", "penalties", "eligible", "table_points",
                                          "bonus", "wins"}

@@ -1,4 +1,4 @@
-"""Issue 10, a club's spreadsheet in: ``risiko tournament import-sheet FILE.xlsx|FILE.csv``
+"""A club's spreadsheet in: ``risiko tournament import-sheet FILE.xlsx|FILE.csv``
 (season files here; the database in tests/web/test_import_sheet.py).
 
 The sheet below is how a club keeps its results: one row per player and evening, Italian

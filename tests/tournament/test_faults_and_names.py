@@ -1,4 +1,4 @@
-"""Issue 7 in the tournament domain: faults are values said in Italian or English, names are
+"""In the tournament domain: faults are values said in Italian or English, names are
 the same name however typed, repeated keys are refused, club-milano@2's final schedule."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def test_a_decomposed_spelling_of_a_registered_name_is_that_player() -> None:
 
 
 def test_a_player_scored_twice_however_typed_is_a_repeated_key() -> None:
-    """Issue 7 item 4: ``Bruno`` and ``bruno`` in one table's scores are refused."""
+    """``Bruno`` and ``bruno`` in one table's scores are refused."""
     text = json.dumps(season(evening("2027-03-02", table(
         {"Bruno": 10, "Carla": 20, "Elena": 30, "Gino": 40}))))
     twice = text.replace('"Gino": 40}', '"Gino": 40, "bruno": 50}')
@@ -112,7 +112,7 @@ def _final_schedule(label: str) -> dict[str, Any]:
 
 
 def test_club_milano_2_keeps_the_call_of_the_last_rounds_at_23_30_at_the_final() -> None:
-    """The reading settled in issue 7: the final's earlier start (20:30) moves its arrival
+    """The reading settled for club-milano@2: the final's earlier start (20:30) moves its arrival
     times, the R2 call of the last two rounds stays at 23:30; @1 keeps its rules."""
     two, one = _final_schedule("club-milano@2"), _final_schedule("club-milano@1")
     for key in ("on_time_until", "late_until", "phoned_until", "phone_notice_by",

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from risiko.cli import tournament_commands
 from risiko.faults import RisikoError
-from risiko.tournament.model import TournamentFormat
+from risiko.tournament.format import TournamentFormat
 
 # (formula, parameter, bad value, the range the fault names)
 BAD = [

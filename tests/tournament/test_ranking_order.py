@@ -1,5 +1,5 @@
 """Property: the ranking is the same whatever the order in which results and penalties were
-entered or corrected (issue 3, "Corrections")."""
+entered or corrected (a correction is new facts, and the ranking is recomputed)."""
 
 from __future__ import annotations
 

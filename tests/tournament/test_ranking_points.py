@@ -1,4 +1,4 @@
-"""Issue 10: ranking points as data (formulas, decimals), wins and the new tie-breaks,
+"""Ranking points as data (formulas, decimals), wins and the new tie-breaks,
 discards from an evening, the ripescato's minimum, formats by number of entrants.
 
 Every expected figure is worked out by hand in the comments."""
@@ -24,7 +24,8 @@ from risiko.tournament import (
     load_season,
     parse_season,
 )
-from risiko.tournament.model import FORMATS, SeatResult, TournamentFormat
+from risiko.tournament.format import FORMATS, TournamentFormat
+from risiko.tournament.model import SeatResult
 from risiko.tournament.ranking import (
     FORMULAS,
     RankingPoints,

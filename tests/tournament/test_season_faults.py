@@ -347,13 +347,13 @@ def test_the_faults_of_one_evening_and_of_the_tournament():
     import datetime as dt
 
     from risiko.tournament.checks import tournament_faults
-    from risiko.tournament.season import _Reader
+    from risiko.tournament.season import _Codec
 
     data = season(
         evening("2027-03-02", table({"A": 1, "B": 2, "C": 3}), table({"D": 1, "A": 2, "E": 3})),
         evening("2027-03-09", table({"F": 1, "G": 2, "H": 3}), table({"F": 4, "B": 5, "C": 6})),
         players=["A", "B", "C", "D", "E", "F", "G", "H"], carry_over={"Z": 10})
-    t = _Reader().tournament(data)
+    t = _Codec().read_tournament(data)
     assert t is not None
 
     def said(faults):

@@ -8,6 +8,8 @@ from collections import defaultdict
 
 from risiko.sheet import SheetError, parse_sheet
 from risiko.tournament import model as dm
+from risiko.tournament.dates import parse_clock
+from risiko.tournament.format import TournamentFormat, get_format
 from risiko.web.results.models import Appeal, Discipline, Penalty
 from risiko.web.selectors import current_result, schedule_of
 from risiko.web.tournaments.models import CarryOver, Draw, Tournament
@@ -26,7 +28,7 @@ def _penalty(row: Penalty, appeals: dict[int, Appeal]) -> dm.Penalty:
         points=row.points,
         reason=row.reason,
         referee=row.referee,
-        at=dm.parse_clock(row.at) if row.at else None,
+        at=parse_clock(row.at) if row.at else None,
         appeal=_appeal(appeals.get(row.pk)),
     )
 
@@ -44,7 +46,7 @@ def load_tournament_row_by_row(t: Tournament) -> dm.Tournament:
         )
         for e in t.entries.select_related("player").order_by("order", "id")
     )
-    fmt = dm.TournamentFormat.from_dict(t.format) if t.format else dm.get_format(None)
+    fmt = TournamentFormat.from_dict(t.format) if t.format else get_format(None)
     domain = dm.Tournament(
         name=t.name,
         players=players,
@@ -75,9 +77,9 @@ def load_tournament_row_by_row(t: Tournament) -> dm.Tournament:
         arrivals = tuple(
             dm.Arrival(
                 a.player.name,
-                dm.parse_clock(a.at),
+                parse_clock(a.at),
                 a.phoned,
-                dm.parse_clock(a.phoned_at) if a.phoned_at else None,
+                parse_clock(a.phoned_at) if a.phoned_at else None,
             )
             for a in e.arrivals.filter(superseded=False).select_related("player").order_by("id")
         )

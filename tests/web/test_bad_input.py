@@ -327,7 +327,7 @@ def test_a_write_the_database_refuses_is_a_message_naming_what_changed(played):
 
 @pytest.mark.parametrize("day", ["9999-12-31", "1999-12-31", "2100-01-01"])
 def test_an_evening_outside_the_years_2000_2099_is_refused_at_every_door(played, day, make_user):
-    from risiko.tournament.model import EVENING_YEARS
+    from risiko.tournament.dates import EVENING_YEARS
 
     assert EVENING_YEARS == (2000, 2099)
     t, _e, pen = played

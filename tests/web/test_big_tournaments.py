@@ -1,4 +1,4 @@
-"""Big tournaments (issue 8 item 8): the season import looks each player up once and writes
+"""Big tournaments: the season import looks each player up once and writes
 with bulk inserts (its number of queries does not grow with the evenings), keeps an audit
 entry per evening that says what it brought; the referee console's tournament, stages,
 CSV and print pages use the change-keyed snapshot of the public pages (computed once per

@@ -1,4 +1,4 @@
-"""The request-size limit at the server's door (issue 18 §4): :class:`risiko.web.asgi.BodyLimit`
+"""The request-size limit at the server's door: :class:`risiko.web.asgi.BodyLimit`
 refuses a body larger than the limit with 413 before the application reads it: a declared
 ``Content-Length`` at once (not a byte read), a chunked body as soon as the count passes the
 limit; a view that takes a file (``@limit_upload``) has the upload limit

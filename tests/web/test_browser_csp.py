@@ -1,4 +1,4 @@
-"""Every page keeps working under the Content-Security-Policy (issue 8 item 5): a real browser
+"""Every page keeps working under the Content-Security-Policy: a real browser
 (Debian's Chromium, Playwright), logged in as a committee member, walks every same-site
 link from the public home, the referee console, the referee tools and the admin, on a
 tournament with a whole season (examples/season-2027.json), and no page reports a policy

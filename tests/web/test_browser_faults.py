@@ -64,7 +64,7 @@ def test_refusals_are_said_in_italian_and_nothing_is_saved(page, evening, live_s
     base = f"{live_server.url}/arbitro/t/{t.slug}/{DATE}/"
 
     # Arrival: a browser's time field sends 09:15 for a 9:15 typed in an evening field, a
-    # morning time: refused with the evening time it most likely means (issue 7, item 3).
+    # morning time: refused with the evening time it most likely means.
     page.goto(base + "arrivi/")
     row = page.locator("#checkin > li").filter(has=page.get_by_text("Alba", exact=True))
     row.locator("input[name=at]").fill("09:15")

@@ -63,7 +63,7 @@ def test_import_draw_semifinal_final_and_the_final_standings(login):
     stages_url = reverse("console_stages", args=[t.slug])
 
     # Dora and Ezio share the 10th place: the semifinal waits for a draw of lots (said in
-    # Italian, the console's language: issue 7)
+    # Italian, the console's language)
     page = ref.get(stages_url).content.decode()
     assert "Dora e Ezio condividono il 10º posto" in page
     assert "Sorteggio" in page and "Dora\nEzio</textarea>" in page

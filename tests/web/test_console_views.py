@@ -511,7 +511,7 @@ def test_home_shows_the_current_evening(ref_client):
 
 
 def test_the_table_page_links_to_the_board(played, ref_client):
-    """The link is always there (issue 7 item 9: no link that renders nothing when its URL
+    """The link is always there (no link that renders nothing when its URL
     name is unknown)."""
     t = played[0]
     page = ref_client.get(reverse("console_table", args=[t.slug, DATE, 2])).content.decode()

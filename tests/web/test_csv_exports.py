@@ -1,5 +1,5 @@
-"""Every CSV the project writes keeps a spreadsheet from running a name as a formula
-(issue 8 item 6): the console's standings export and ``risiko tournament standings --csv``
+"""Every CSV the project writes keeps a spreadsheet from running a name as a formula:
+the console's standings export and ``risiko tournament standings --csv``
 put an apostrophe before a text cell starting with =, +, -, @, and numbers stay numbers."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def _season() -> dict:
 def _check(text: str, season: dict) -> None:
     expected = compute_season(season)["standings"]
     rows = list(csv.reader(io.StringIO(text)))
-    # issue 10: table_points, bonus and wins added at the end
+    # table_points, bonus and wins added at the end
     assert rows[0] == ["rank", "player", "points", "games", "risiko", "best", "penalties",
                        "eligible", "table_points", "bonus", "wins"]
     by_cell = {row[1]: row for row in rows[1:]}

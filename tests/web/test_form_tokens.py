@@ -1,7 +1,7 @@
 """The one-time form token's life (``risiko.web.core.tokens``): a refused post leaves its
 token unused (corrected, the same form goes through, once); a token more than a day old or
 not signed here is refused with a message and writes nothing; used tokens are forgotten
-after a day; a token is bound to its form and its session (issue 18 §4: a token spent on one
+after a day; a token is bound to its form and its session (a token spent on one
 form no longer makes another form's post answer "already recorded"). The concurrent posts of
 one token are in ``test_write_once``."""
 

@@ -1,4 +1,4 @@
-"""Issue 10, item 5: the committee changes a tournament's format in the console: a preset
+"""The committee changes a tournament's format in the console: a preset
 (Club Milano's, GestioneTorneo's types) with changed parameters, the standings under it
 compared first with today's (who moves up or down), then applied: by any referee before the
 first evening, afterwards only by the committee, saying why, audit-logged.

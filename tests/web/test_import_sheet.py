@@ -1,4 +1,4 @@
-"""Issue 10: a club's spreadsheet into the database (``risiko tournament import-sheet T
+"""A club's spreadsheet into the database (``risiko tournament import-sheet T
 FILE`` and :func:`risiko.web.services.import_sheet`): the standings the club publishes
 (worked out by hand in tests/tournament/test_club_sheet.py), every fault named with its row
 and nothing written when one row is bad; audit-logged. SQLite, and PostgreSQL with

@@ -1,4 +1,4 @@
-"""The login limit holds against guesses sent at once (issue 8 item 5): against a real
+"""The login limit holds against guesses sent at once: against a real
 ``risiko serve`` (uvicorn, two worker processes, several requests at a time each, the
 production settings) on SQLite and PostgreSQL, 60 wrong passwords released together through
 a barrier get at most the limit checked (the username's over all addresses, the username's
@@ -67,8 +67,8 @@ def _bounded_connections() -> bool:
 
 def test_parallel_guesses_check_at_most_the_limit(tmp_path):
     if not _bounded_connections():
-        # 60 requests at once open 60 PostgreSQL connections without the pool (issue 8
-        # item 3, being added): the shared test server would refuse other clients
+        # 60 requests at once open 60 PostgreSQL connections without the pool:
+        # the shared test server would refuse other clients
         pytest.skip("PostgreSQL without a connection pool")
     env = server_env(tmp_path)
     env.update(RISIKO_LOGIN_MAX_FAILURES="5", RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS="12",

@@ -1,4 +1,4 @@
-"""Online tables that never stall (issue 20, items 1 and 2).
+"""Online tables that never stall.
 
 Every way a seat's socket ends runs the disconnection (the seat's live count, the channel
 groups left, the grace period, the stand-in bot, the R13 request); presence expires by
@@ -38,7 +38,7 @@ def _bot_deadlines(table: OnlineTable) -> list[tuple[int, int]]:
                 .values_list("seat", "guard"))
 
 
-# ------------------------------------------------------------------------------ item 2
+# ----------------------------------------------------- every table in play has someone to act
 @pytest.mark.parametrize("absent", [2, 3])
 def test_grace_periods_ending_in_one_tick_leave_a_bot_to_act_with_no_clock(absent: int) -> None:
     """Anna (seat 1, to act: the initial placement, which no clock times) and one or two
@@ -81,9 +81,9 @@ def test_grace_periods_ending_in_one_tick_leave_a_bot_to_act_with_no_clock(absen
 def test_a_table_left_stalled_in_the_database_is_moved_by_the_scheduler_at_start_up(
         settings: Any) -> None:
     """A table in play whose seat to act (Anna, a stand-in) has no bot deadline (what the
-    bug of item 2 left: a table stuck across restarts), and another whose absent seat to
-    act has no grace period pending: the scheduler's first round at start-up schedules
-    both, and its ticks play the stand-in's placement."""
+    bug of grace periods ending together left: a table stuck across restarts), and another
+    whose absent seat to act has no grace period pending: the scheduler's first round at
+    start-up schedules both, and its ticks play the stand-in's placement."""
     stuck, _ = make_table(bot_delay_ms=0)
     OnlineSeat.objects.filter(table=stuck, position=1).update(
         stand_in=True, absent_since=timezone.now(), absence_epoch=1)
@@ -169,7 +169,7 @@ def test_a_seat_that_never_opens_the_table_is_made_absent_after_the_stale_limit(
     assert services.sweep_presence(t31 + dt.timedelta(seconds=1)) == []  # once
 
 
-# ------------------------------------------------------------------------------ item 1
+# ----------------------------------------------- every way a socket ends runs the disconnection
 class Spy:
     """The channel layer's ``group_discard`` calls (the groups a socket left), on the
     in-memory layer as on Redis."""

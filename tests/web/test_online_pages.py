@@ -1,4 +1,4 @@
-"""Online tables' pages (issue 11): lobby, a new table, joining as a guest (a secret link)
+"""Online tables' pages: lobby, a new table, joining as a guest (a secret link)
 or as a member (invited by the committee, tied to his player), the table page with its QR
 code and commitment, the replay of a finished table with its record, and an online evening
 of a tournament whose results reach the standings."""

@@ -1,4 +1,4 @@
-"""Online tables over WebSockets (issue 11): Channels' communicator against the consumer.
+"""Online tables over WebSockets: Channels' communicator against the consumer.
 
 Every action and every refusal: wrong seat, out of turn, a spectator, an illegal attack
 (R7/R8, the engine's fault in the viewer's language), a stale view, a message sent twice;

@@ -1,4 +1,4 @@
-"""Data at rest (issue 8 item 5): the data folder is 0700 and the database (with its -wal and
+"""Data at rest: the data folder is 0700 and the database (with its -wal and
 -shm files), the secret key, a backup's .part file, a backup and a restored database are
 0600 from the first byte - created with that mode, never made private after (``chmod`` is
 made to fail while they are created) - whatever the umask."""

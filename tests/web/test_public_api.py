@@ -18,12 +18,12 @@ from risiko.web.tournaments.models import Tournament
 pytestmark = [pytest.mark.db, pytest.mark.django_db]
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-# issue 10: the rows gain table_points, bonus and wins (at the end)
+# the rows gain table_points, bonus and wins (at the end)
 ROW_KEYS = ["rank", "player", "points", "games", "risiko", "best", "penalties", "eligible",
             "table_points", "bonus", "wins"]
 STAGE_KEYS = ["semifinal_tables", "direct_to_final", "after_semifinal", "finalists",
               "final_winner", "final_standings", "pending",
-              "faults"]  # issue 7: the sibling list of values beside `pending`
+              "faults"]  # the sibling list of values beside `pending`
 
 
 @pytest.fixture(autouse=True)

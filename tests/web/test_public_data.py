@@ -135,7 +135,7 @@ def test_nice_steps():
 
 
 def test_pending_lines_in_italian():
-    """What the season report waits for are values (issue 7): each is said by its code in
+    """What the season report waits for are values: each is said by its code in
     the page's language, with this app's catalogue (no English sentence is re-read)."""
     from risiko.faults import Severity
     from risiko.tournament import finals

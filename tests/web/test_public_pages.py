@@ -281,7 +281,7 @@ def test_the_players_list(client):
 
 
 def test_names_in_lists_follow_italian_order(client):
-    """Issue 7 item 2: Èrica between Dario and Franco (not after Zeno), for display only."""
+    """Èrica between Dario and Franco (not after Zeno), for display only."""
     from urllib.parse import unquote
 
     from risiko.web.console.common import player_names

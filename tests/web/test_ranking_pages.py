@@ -1,4 +1,4 @@
-"""Issue 10 on the pages: ranking points with decimals (a comma in Italian), each row's table
+"""On the pages: ranking points with decimals (a comma in Italian), each row's table
 points, bonus and ranking points, and one line saying how the standings are computed, on the
 public standings, the console, the API and the CSV export.
 

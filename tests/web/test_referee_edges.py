@@ -1,4 +1,4 @@
-"""The referee's rough edges (issue 18 §3), with Django's test client: the check-in search
+"""The referee's rough edges, with Django's test client: the check-in search
 forgives accents and case (the same key as names), a correction needs a reason, a refused
 form's faults are at the page's top linked to their field, the stage form proposes the next
 free date, the console's words for seating 11 players."""

@@ -60,7 +60,7 @@ def test_cli_import_standings_and_csv(season: dict, tmp_path: Path) -> None:
     res = runner.invoke(app, ["tournament", "standings", slug, "--csv"])
     lines = res.output.strip().splitlines()
     assert lines[0] == ("rank,player,points,games,risiko,best,penalties,eligible,"
-                        "table_points,bonus,wins")  # issue 10: three columns at the end
+                        "table_points,bonus,wins")  # three columns at the end
     assert len(lines) == 1 + len(season["players"])
     out = tmp_path / "out.json"
     res = runner.invoke(app, ["tournament", "export", slug, str(out)])
@@ -93,7 +93,7 @@ def test_the_database_holds_the_same_facts_as_the_file(season: dict) -> None:
 
 
 def test_cli_import_refuses_a_key_given_twice(season: dict, tmp_path: Path) -> None:
-    """Issue 7 item 4: the import reads the file with the season reader, which keeps a
+    """The import reads the file with the season reader, which keeps a
     repeated key (plain json.loads kept the last value silently)."""
     text = json.dumps(season, indent=1)
     first = '"date": "2027-03-02"'

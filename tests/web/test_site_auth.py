@@ -222,7 +222,7 @@ def _fail(client: Client, n: int, username: str = "arbitro", ip: str = "127.0.0.
 
 
 def test_login_is_rate_limited_per_username_and_address(client, referee, monkeypatch):
-    # issue 18: five failures per username from one address (a stranger at another address
+    # five failures per username from one address (a stranger at another address
     # no longer locks the referee out); the username's own cap over all addresses is 20
     _fail(client, 5)
     blocked = client.post("/login/", {"username": "arbitro", "password": PASSWORD})

@@ -205,7 +205,7 @@ urlpatterns = [
 
 
 def test_a_nav_link_to_an_unknown_url_name_is_an_error_not_a_silent_gap(client, settings):
-    """Issue 7 item 9: the nav no longer renders nothing for a URL name that does not exist
+    """The nav no longer renders nothing for a URL name that does not exist
     (here "players"): like {% url %}, it fails loudly."""
     from django.urls import NoReverseMatch
 

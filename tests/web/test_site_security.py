@@ -1,4 +1,4 @@
-"""Security settings (issue 8 item 5): the client's address behind a trusted proxy only, the
+"""Security settings: the client's address behind a trusted proxy only, the
 first run from this machine only, Secure cookies and HSTS behind HTTPS, the
 Content-Security-Policy with its per-request nonce (Django's test client)."""
 
@@ -196,7 +196,7 @@ def test_the_board_style_carries_the_nonce():
     assert styles and all(f'nonce="{_nonce(r)}"' in attrs for attrs in styles)
 
 
-# --- issue 18 §4: the regulation is read-only, the referees' pages are never kept -------------
+# --- the regulation is read-only, the referees' pages are never kept ---------------------------
 
 
 def test_the_regulation_refuses_writes():

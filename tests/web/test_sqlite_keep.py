@@ -1,4 +1,4 @@
-"""SQLite connections kept between requests (risiko.web.dbbackends.sqlite3, issue 8 item 9):
+"""SQLite connections kept between requests (risiko.web.dbbackends.sqlite3):
 with RISIKO_SQLITE_KEEP above 0 a connection Django closes is kept idle and the next
 "new" connection of the process is that one, with its pragmas; one closed inside a
 transaction, one on a database file since replaced (a restore) or an old one is not."""

@@ -335,7 +335,7 @@ def test_identical_corrections_at_once_leave_one_current_arrival(session):
                    {"at": "21:05"})
     assert all(a.status == 302 for a in answers), [a.status for a in answers]
     assert Arrival.objects.current().filter(player_id=anna).count() == 1
-    # issue 18: the same arrival sent again writes nothing (no correction without a reason)
+    # the same arrival sent again writes nothing (no correction without a reason)
     assert Arrival.objects.filter(player_id=anna).count() == 1 and _audits("arrival") == 1
 
 

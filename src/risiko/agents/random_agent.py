@@ -16,7 +16,7 @@ Its policy (the game's rules are not the bot's: they are checked or trusted by t
 - after a conquest: a uniformly random amount of armies moved in.
 
 Every action it returns comes from the rules' legal sets (``legal_only``): the game loop
-(:func:`risiko.match.play_game`) pushes them through the unchecked door. Before issue 9 it
+(:func:`risiko.match.play_game`) pushes them through the unchecked door. An earlier version
 drew every choice uniformly among all the legal actions (placements of any amount, and
 stopping with chance 2 in (legal attacks + 2)): a game had as many rolls, but 880 actions
 instead of 730, and listing the legal attacks at each decision cost most of its time.

@@ -123,7 +123,7 @@ app = typer.Typer(
 
 
 def _version(value: bool) -> None:
-    """``--version``: the version and which build of the game library runs (issue 16)."""
+    """``--version``: the version and which build of the game library runs."""
     if value:
         from .. import __version__
         from .._build import build

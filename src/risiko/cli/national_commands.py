@@ -1,4 +1,4 @@
-"""``risiko national``: the national ranking (issue 21): import reports, print the list.
+"""``risiko national``: the national ranking: import reports, print the list.
 
 - ``risiko national import FILE...``: each file a ``risiko-report/1`` report (JSON) or a
   GestioneTorneo workbook (``.xls``, the ``national`` extra); each file is imported whole

@@ -130,7 +130,7 @@ def print_report(report: dict[str, Any]) -> None:
     """The human form of a season report (``risiko season``, ``tournament standings``)."""
     from rich.table import Table
 
-    from ..tournament.model import TournamentFormat
+    from ..tournament.format import TournamentFormat
     from ..tournament.standings import describe_format
 
     grid = Table(title=f"{escape(report['name'])} - general ranking ({report['ruleset']}, "
@@ -287,7 +287,7 @@ def arrival(
     """Classify an arrival under R3: on time (by 21:10), late (21:11-21:20, 3 turns without
     reinforcements, moves or attacks) or excluded; a phone notice made by 21:10 admits up to
     21:30 with the same penalty."""
-    from ..tournament.model import clock_name
+    from ..tournament.dates import clock_name
     from ..tournament.schedule import classify_arrival
 
     rs = ruleset_or_fail(ruleset)

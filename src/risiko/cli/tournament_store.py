@@ -203,16 +203,13 @@ class DatabaseStore:
             t = s.create_tournament(name, ruleset=ruleset or NEW_TOURNAMENT_RULESET,
                                     format=format, previous=prev, who=who(by))
         return {"id": t.pk, "slug": t.slug, "name": t.name,
-                "ruleset": f"{t.ruleset_name}@{t.ruleset_version}"}
+                "ruleset": t.ruleset_label}
 
     def tournaments(self) -> list[dict[str, Any]]:
         start_django()
-        from risiko.web.tournaments.models import Tournament
+        from risiko.web.tournaments import selectors
 
-        return [{"id": t.pk, "slug": t.slug, "name": t.name,
-                 "ruleset": f"{t.ruleset_name}@{t.ruleset_version}",
-                 "players": t.entries.count(), "evenings": t.evenings.count()}
-                for t in Tournament.objects.order_by("created")]
+        return selectors.summaries()
 
     def set_current(self, tournament: str, *, by: str) -> str:
         with self._refusals():
@@ -348,14 +345,14 @@ class DatabaseStore:
                referee: str, reason: str, by: str) -> None:
         with self._refusals():
             from risiko.web import services as s
-            from risiko.web.results.models import Penalty
+            from risiko.web.results.selectors import penalty_count, penalty_of
 
             from ..tournament.commands import NO_PENALTY
 
             t = s.get_tournament(tournament)
-            pen = Penalty.objects.filter(pk=penalty_id, evening__tournament=t).first()
+            pen = penalty_of(t, penalty_id)
             if pen is None:
-                count = Penalty.objects.filter(evening__tournament=t).count()
+                count = penalty_count(t)
                 fail(NO_PENALTY({"tournament": t.name}, number=penalty_id, count=count), code=1)
             s.decide_appeal(pen, outcome, points=points, referee=referee or who(by),
                             reason=reason, who=who(by))
@@ -400,12 +397,12 @@ class DatabaseStore:
             from django.utils import timezone
 
             from risiko.web import services as s
-            from risiko.web.auditlog.models import AuditEntry
+            from risiko.web.auditlog.selectors import entries_of
 
             t = s.get_tournament(tournament)
             return [{"when": timezone.localtime(a.when).isoformat(), "who": a.who,
                      "action": a.action, "target": a.target, "summary": a.summary}
-                    for a in AuditEntry.objects.filter(tournament=t.name)[:limit]]
+                    for a in entries_of(t.name, limit)]
 
 
 def _read_season_data(path: Path, reader: Callable[[str], Any]) -> Any:

@@ -347,15 +347,12 @@ def export_season_file(path: Path, tournament: str | None) -> str:
     """Write the season file of ``tournament`` (default: the current one) to ``path``;
     return the tournament's slug."""
     services = start_django()
-    from risiko.web.tournaments.models import Tournament
+    from risiko.web.tournaments.selectors import current_or_newest
 
     if tournament:
         t = _service_call(services, lambda: services.get_tournament(tournament))
     else:
-        t = (
-            Tournament.objects.filter(is_current=True).order_by("-created").first()
-            or Tournament.objects.order_by("-created").first()
-        )
+        t = current_or_newest()
         if t is None:
             fail(NO_TOURNAMENT())
     data = _service_call(services, lambda: services.export_season(t))

@@ -35,7 +35,7 @@ class TableClient:
         sep = "&" if "?" in url else "?"
         query = [f"lang={lang}"] + ([f"token={token}"] if token else [])
         self.url = url + sep + "&".join(query)
-        scheme, _, rest = url.partition("://")  # the server's own origin (issue 20)
+        scheme, _, rest = url.partition("://")  # the server's own origin
         self.origin = origin or ("https://" if scheme == "wss" else "http://") + rest.split(
             "/", 1)[0]
         self.keep = keep

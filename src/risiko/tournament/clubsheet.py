@@ -57,14 +57,9 @@ from ..csvcells import restore_cell
 from ..faults import Fault, InvalidInputError, RisikoError, define, define_words
 from ..names import clean_name, name_key
 from . import commands
-from .model import (
-    Evening,
-    Schedule,
-    Table,
-    Tournament,
-    evening_date_fault,
-    scores_in_seat_order,
-)
+from .dates import evening_date_fault
+from .model import Evening, Table, Tournament, scores_in_seat_order
+from .schedule import Schedule
 
 __all__ = [
     "COLUMNS",

@@ -52,8 +52,10 @@ from ..sheet import parse_sheet
 from . import checks as C
 from . import model as m
 from .checks import unknown_player
+from .dates import check_evening_date, parse_clock
 from .finals import compute_stages
-from .schedule import ArrivalRuling, classify
+from .format import TournamentFormat, get_format
+from .schedule import ArrivalRuling, Schedule, classify
 from .seating import MAX_TABLE, MIN_TABLE, Seating, SeatingCost, seat_evening
 from .seating import swap_seats as swap_in_seating
 
@@ -336,7 +338,7 @@ class Discipline:
 @dataclass(frozen=True)
 class SetFormat:
     """The tournament's format becomes ``format`` (the JSON of
-    :class:`~risiko.tournament.model.TournamentFormat`): refused when it is not one (each
+    :class:`~risiko.tournament.format.TournamentFormat`): refused when it is not one (each
     parameter named with its range) or when the recorded facts disagree with it (a
     semifinal already seated otherwise, ...)."""
 
@@ -500,9 +502,9 @@ def new_tournament(name: str, *, ruleset: str, format: Mapping[str, Any] | None 
                    ) -> m.Tournament:
     """A new, empty tournament (no players, no evenings) under ``ruleset`` (a preset,
     ``name@version``) and a format (club-milano by default, or the JSON of
-    :class:`~risiko.tournament.model.TournamentFormat`)."""
+    :class:`~risiko.tournament.format.TournamentFormat`)."""
     rs = new_ruleset(ruleset)  # a bare name typed for a new tournament: the newest version
-    fmt = m.TournamentFormat.from_dict(dict(format)) if format else m.get_format(None)
+    fmt = TournamentFormat.from_dict(dict(format)) if format else get_format(None)
     if not clean_name(name):
         raise InvalidInputError(EMPTY_NAME())
     return m.Tournament(clean_name(name), (), rs.name, rs.version, fmt)
@@ -550,13 +552,13 @@ def _draw(t: m.Tournament, cmd: Draw, checked: _Checker) -> Applied[list[str]]:
 
 
 def _open_evening(t: m.Tournament, cmd: OpenEvening, checked: _Checker) -> Applied[m.Evening]:
-    day = m.check_evening_date(_date(cmd.date))
+    day = check_evening_date(_date(cmd.date))
     if cmd.stage not in m.STAGES:
         raise InvalidInputError(BAD_STAGE(value=str(cmd.stage)[:40], known=list(m.STAGES)))
     if any(e.date == day for e in t.evenings):
         raise InvalidInputError(EVENING_EXISTS(date=day.isoformat()))
     stage: m.Stage = cmd.stage
-    times = m.Schedule.from_ruleset(t.ruleset, stage)
+    times = Schedule.from_ruleset(t.ruleset, stage)
     if cmd.schedule:
         times = times.with_times(cmd.schedule)
     evening = m.Evening(day, stage, times)
@@ -570,8 +572,8 @@ def _record_arrival(t: m.Tournament, cmd: RecordArrival, checked: _Checker
     name = player_of(t, cmd.player, **e.subjects, field="arrivals")
     where = {**e.subjects, "field": "arrivals", "player": name}
     try:
-        minute = m.parse_clock(cmd.at)
-        notice = m.parse_clock(cmd.phoned_at) if cmd.phoned_at else None
+        minute = parse_clock(cmd.at)
+        notice = parse_clock(cmd.phoned_at) if cmd.phoned_at else None
     except InvalidInputError as err:
         raise InvalidInputError([f.at(**where) for f in err.faults]) from None
     arrival = m.Arrival(name, minute, cmd.phoned or notice is not None, notice)
@@ -746,7 +748,7 @@ def _penalty(t: m.Tournament, cmd: Penalty, checked: _Checker) -> Applied[tuple[
     if not cmd.reason.strip():
         raise InvalidInputError(NO_REASON(where))
     try:
-        minute = None if not cmd.at or not cmd.at.strip() else m.parse_clock(cmd.at)
+        minute = None if not cmd.at or not cmd.at.strip() else parse_clock(cmd.at)
     except InvalidInputError as err:
         raise InvalidInputError([f.at(**where, field="at") for f in err.faults]) from None
     pen = m.Penalty(name, cmd.points, cmd.reason.strip(), cmd.referee, minute)
@@ -808,7 +810,7 @@ def _discipline(t: m.Tournament, cmd: Discipline, checked: _Checker) -> Applied[
 
 
 def _set_format(t: m.Tournament, cmd: SetFormat, checked: _Checker) -> Applied[None]:
-    fmt = m.TournamentFormat.from_dict(dict(cmd.format))
+    fmt = TournamentFormat.from_dict(dict(cmd.format))
     return Applied(checked.whole(replace(t, format=fmt)), None)
 
 

@@ -55,7 +55,9 @@ from .standings import (
     apply_draws,
     compute_standings,
     draws_for,
+    flatten,
     straddling_groups,
+    tied_groups,
 )
 
 __all__ = [
@@ -149,10 +151,6 @@ def _join(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _flat(groups: Sequence[Sequence[str]]) -> list[str]:
-    return [p for g in groups for p in g]
-
-
 def _tie_faults(groups: Sequence[Sequence[str]], slot_of: Callable[[int], object],
                 kind: FaultKind, stage: Stage) -> list[Fault]:
     return [kind({"stage": stage}, players=list(players), place=pos, cut=stage)
@@ -205,7 +203,7 @@ def seat_semifinal(tournament: Tournament, standings: Standings | None = None
         raise IllegalActionError(NO_SEMIFINAL_IN_FORMAT(format=fmt.name))
     table_rows = standings or compute_standings(tournament)
     groups = _eligible_groups(table_rows, tournament, "semifinal")
-    seeded = _flat(groups)
+    seeded = flatten(groups)
     d, q, r = fmt.direct_to_final, fmt.qualified_by_rank, fmt.ripescati
     need = d + q + r
     if len(seeded) < need:
@@ -234,19 +232,14 @@ def seat_semifinal(tournament: Tournament, standings: Standings | None = None
         key = {p: (-(b if (b := best[p]) is not None else -10**9), group_index[p])
                for p in others}
         order = sorted(others, key=lambda p: (key[p], p.casefold()))
-        rgroups: list[list[str]] = []
-        for p in order:
-            if rgroups and key[rgroups[-1][0]] == key[p]:
-                rgroups[-1].append(p)
-            else:
-                rgroups.append([p])
-        rgroups = apply_draws(rgroups, draws_for(tournament, "semifinal"))
+        rgroups = apply_draws(tied_groups(order, key.__getitem__),
+                              draws_for(tournament, "semifinal"))
 
         def rslot(pos: int) -> object:
             return ("table", table_of_entrant[q + pos]) if pos <= r else "out"
 
         faults += _tie_faults(rgroups, rslot, SHARED_RIPESCATO, "semifinal")
-        ripescati = _flat(rgroups)[:r]
+        ripescati = flatten(rgroups)[:r]
     if faults:
         raise CutError(faults)
     entrants = tuple(chosen + ripescati)
@@ -308,13 +301,8 @@ def after_semifinal(tournament: Tournament, seating: SemifinalSeating, standings
              for p in seating.entrants}
     key = {p: (-total[p], group_index[p]) for p in seating.entrants}
     order = sorted(seating.entrants, key=lambda p: (key[p], p.casefold()))
-    entrant_groups: list[list[str]] = []
-    for p in order:
-        if entrant_groups and key[entrant_groups[-1][0]] == key[p]:
-            entrant_groups[-1].append(p)
-        else:
-            entrant_groups.append([p])
-    entrant_groups = apply_draws(entrant_groups, draws_for(tournament, "final"))
+    entrant_groups = apply_draws(tied_groups(order, key.__getitem__),
+                                 draws_for(tournament, "final"))
     taken = set(seating.direct) | set(seating.entrants)
     rest_groups = apply_draws(standings.groups(), draws_for(tournament, "semifinal"))
     rest = [[p for p in g if p not in taken] for g in rest_groups]
@@ -333,7 +321,7 @@ def choose_finalists(tournament: Tournament, after: Sequence[Sequence[str]],
     chooses first and no draw (stage ``final``) settles it.
     """
     fmt = tournament.format
-    flat = _flat(after)
+    flat = flatten(after)
     position = {p: i for i, p in enumerate(flat, start=1)}
     if len(flat) < fmt.finalists:
         raise CutError(TOO_FEW_RANKED({"stage": "final"}, count=len(flat),
@@ -405,7 +393,7 @@ def final_result(tournament: Tournament, finalists: Sequence[str],
     said = [p for p in played if p in _named_winners(final)]
     winner = said[0] if len(said) == 1 else next(p for p in played if table[p] == top)
     rest = [p for p in finalists if p != winner]
-    others = [p for p in _flat(after) if p not in finalists]
+    others = [p for p in flatten(after) if p not in finalists]
     return FinalResult(winner, (winner, *rest, *others), table)
 
 
@@ -554,7 +542,7 @@ def compute_stages(tournament: Tournament) -> Stages:
                                                      tables=unplayed or [1]))
                 elif not faults:
                     after = after_semifinal(tournament, seating, standings, semifinal)
-                    out["after_semifinal"] = tuple(_flat(after))
+                    out["after_semifinal"] = tuple(flatten(after))
             else:
                 pending.append(NO_SEMIFINAL_EVENING(severity=Severity.WARNING))
     else:
@@ -574,7 +562,7 @@ def compute_stages(tournament: Tournament) -> Stages:
             if after is None and not faults:
                 faults.append(FINALISTS_UNKNOWN(final.subjects))
         else:
-            position = {p: i for i, p in enumerate(_flat(after or []), start=1)}
+            position = {p: i for i, p in enumerate(flatten(after or []), start=1)}
             info = {p: PLACE_AFTER(place=position[p]) for p in position}
             if not fmt.semifinal_tables:
                 info = {p: RANKED(place=position[p]) for p in position}

@@ -12,35 +12,36 @@ dropped, so 21:10:59 is 21:10)::
 A late seat may not place reinforcements, trade sets, attack or move during its first
 ``penalty_turns`` turns. The final starts at 20:30 (R18), so its arrival times are 50 minutes
 earlier; the call of the last two rounds stays at 23:30 under club-milano@2 (see
-:meth:`risiko.tournament.model.Schedule.from_ruleset`). Times are read by
-:func:`~risiko.tournament.model.parse_clock` (21:15, 21.15, 21h15, 9:15 pm, 2115).
+:meth:`Schedule.from_ruleset`). Times are read by
+:func:`~risiko.tournament.dates.parse_clock` (21:15, 21.15, 21h15, 9:15 pm, 2115).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..faults import Fault, FaultKind, InvalidInputError, Severity, define, faults_json
 from ..ruleset import Ruleset
-from .model import (
+from .dates import (
     DAY_BREAK,
     MINUTES_PER_DAY,
     NOT_A_TIME,
     NOT_A_TIME_OF_DAY,
-    Arrival,
-    ArrivalClass,
-    Schedule,
-    Stage,
     clock_name,
     parse_clock,
 )
 
+if TYPE_CHECKING:  # the facts import the schedule (Evening.schedule)
+    from .model import Arrival, ArrivalClass, Stage
+
 __all__ = [
     "CLUB_TIMEZONE",
     "ArrivalRuling",
+    "Schedule",
     "TimeLike",
     "classify",
     "classify_arrival",
@@ -52,6 +53,116 @@ __all__ = [
 CLUB_TIMEZONE = "Europe/Rome"
 
 TimeLike = str | int | _dt.time | _dt.datetime
+
+
+UNKNOWN_SCHEDULE_FIELD = define("time.unknown_schedule_field", "R2",
+                                "unknown schedule field {key!r} (known: {known})", located=True)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The R2/R3 times of one evening, in minutes after midnight (see :func:`parse_clock`).
+
+    R3: on time up to ``on_time_until`` (21:10); late, with ``late_penalty_turns`` (3) turns
+    without reinforcements, moves or attacks, up to ``late_until`` (21:20); later arrivals
+    are excluded, except that a phone notice made by ``phone_notice_by`` (21:10) admits them,
+    with the same penalty, up to ``phoned_until`` (21:30). ``phone_notice_waives_penalty_until``
+    (None under the reading chosen) lets a phone notice waive the penalty up to that time.
+    R2: tables formed at ``tables_formed_at`` (21:20), the last 2 rounds called at
+    ``last_rounds_call_at`` (23:30).
+    """
+
+    on_time_until: int = 21 * 60 + 10
+    late_until: int = 21 * 60 + 20
+    phoned_until: int = 21 * 60 + 30
+    phone_notice_by: int = 21 * 60 + 10
+    phone_notice_waives_penalty_until: int | None = None
+    tables_formed_at: int = 21 * 60 + 20
+    last_rounds_call_at: int = 23 * 60 + 30
+    late_penalty_turns: int = 3
+
+    @classmethod
+    def from_ruleset(cls, ruleset: Ruleset, stage: Stage = "qualifying") -> Schedule:
+        """The schedule of an evening of ``stage`` under ``ruleset`` (R2, R3).
+
+        R18: the final starts at ``ruleset.final_starts_at`` (20:30) instead of
+        ``tables_formed_at`` (21:20), and its arrival times move by the same amount (-50
+        minutes: on time until 20:20, late until 20:30, phoned until 20:40, notice by 20:20).
+        The call of the last 2 rounds (R2) is ``ruleset.final_last_rounds_call_at`` when set
+        (club-milano@2: 23:30, as R2 says); else it moves too (club-milano@1: 22:40).
+
+        >>> from risiko.ruleset import get_ruleset
+        >>> clock_name(Schedule.from_ruleset(get_ruleset("club-milano@2"), "final")
+        ...            .last_rounds_call_at)
+        '23:30'
+        >>> clock_name(Schedule.from_ruleset(get_ruleset("club-milano@1"), "final")
+        ...            .last_rounds_call_at)
+        '22:40'
+        """
+        waive = ruleset.phone_notice_waives_penalty_until
+        base = cls(
+            on_time_until=parse_clock(ruleset.on_time_until),
+            late_until=parse_clock(ruleset.late_until),
+            phoned_until=parse_clock(ruleset.phoned_until),
+            phone_notice_by=parse_clock(ruleset.phone_notice_by),
+            phone_notice_waives_penalty_until=None if waive is None else parse_clock(waive),
+            tables_formed_at=parse_clock(ruleset.tables_formed_at),
+            last_rounds_call_at=parse_clock(ruleset.last_rounds_call_at),
+            late_penalty_turns=ruleset.late_penalty_turns,
+        )
+        if stage == "final":
+            final = base.shifted(parse_clock(ruleset.final_starts_at) - base.tables_formed_at)
+            call = ruleset.final_last_rounds_call_at
+            return final if call is None else replace(final,
+                                                      last_rounds_call_at=parse_clock(call))
+        return base
+
+    def shifted(self, minutes: int) -> Schedule:
+        """Every time moved by ``minutes`` (negative = earlier)."""
+        waive = self.phone_notice_waives_penalty_until
+        return replace(
+            self,
+            on_time_until=self.on_time_until + minutes,
+            late_until=self.late_until + minutes,
+            phoned_until=self.phoned_until + minutes,
+            phone_notice_by=self.phone_notice_by + minutes,
+            phone_notice_waives_penalty_until=None if waive is None else waive + minutes,
+            tables_formed_at=self.tables_formed_at + minutes,
+            last_rounds_call_at=self.last_rounds_call_at + minutes,
+        )
+
+    def with_times(self, times: Mapping[str, str | int | None]) -> Schedule:
+        """A copy with some fields replaced; times as referees write them (see
+        :func:`parse_clock`). Raises :class:`~risiko.faults.InvalidInputError` for an unknown
+        field or a bad time, naming the field."""
+        known = [f.name for f in fields(self)]
+        changes: dict[str, Any] = {}
+        faults = []
+        for key, value in times.items():
+            if key not in known:
+                faults.append(UNKNOWN_SCHEDULE_FIELD({"field": "schedule"}, key=key,
+                                                     known=known))
+            elif key == "late_penalty_turns" or value is None or isinstance(value, int):
+                changes[key] = value
+            else:
+                try:
+                    changes[key] = parse_clock(value)
+                except InvalidInputError as err:
+                    faults += [f.at(field=f"schedule {key}") for f in err.faults]
+        if faults:
+            raise InvalidInputError(faults)
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: times as ``"HH:MM"``, ``late_penalty_turns`` as an int."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "late_penalty_turns" or value is None:
+                out[f.name] = value
+            else:
+                out[f.name] = clock_name(value)
+        return out
 
 
 ON_TIME = define("arrival.on_time", "R3", "arrived by {on_time}: on time (R3)")

@@ -43,10 +43,12 @@ from typing import Any, TextIO
 from .. import jsonread
 from ..faults import Fault, FaultKind, InvalidInputError, RisikoError, define, define_words
 from ..names import clean_name, name_key
-from ..ruleset import get_ruleset
+from ..ruleset import Ruleset, get_ruleset
 from ..sheet import Sheet, SheetError, parse_sheet
 from .checks import SHEET_AND_SCORES, tournament_faults
+from .dates import clock_name, evening_date_fault, parse_clock
 from .finals import Stages, compute_stages
+from .format import TournamentFormat, get_format
 from .model import (
     APPEAL_OUTCOMES,
     DISCIPLINE_LEVELS,
@@ -59,17 +61,12 @@ from .model import (
     Evening,
     Penalty,
     Player,
-    Schedule,
+    Stage,
     Table,
     Tournament,
-    TournamentFormat,
-    clock_name,
-    evening_date_fault,
-    get_format,
-    parse_clock,
     scores_in_seat_order,
 )
-from .schedule import classify
+from .schedule import Schedule, classify
 
 __all__ = [
     "SeasonError",
@@ -102,23 +99,6 @@ class SeasonError(InvalidInputError):
     """A season file that cannot be computed: ``faults`` is every problem found, each
     naming the evening, table and player concerned (``str(error)``: one English line
     each)."""
-
-
-class _Obj(dict[str, Any]):
-    """A JSON object that remembers its duplicate keys."""
-
-    duplicates: list[str]
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> _Obj:
-    obj = _Obj(pairs)
-    seen: set[str] = set()
-    obj.duplicates = []
-    for k, _ in pairs:
-        if k in seen and k not in obj.duplicates:
-            obj.duplicates.append(k)
-        seen.add(k)
-    return obj
 
 
 def _is_int(v: Any) -> bool:
@@ -175,17 +155,37 @@ define_words("what", (
 Where = dict[str, Any]
 
 
-class _Reader:
-    """Walks the JSON document, builds the model and collects structural faults.
+def _present(pairs: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    """The JSON object of ``pairs`` without the unset ones (None, empty text): what the
+    reader takes as the default."""
+    return {k: v for k, v in pairs if v is not None and v != ""}
+
+
+class _Codec:
+    """The season file's reader and writer, side by side per entity: ``read_x`` walks the
+    JSON of an ``x``, builds the fact and collects the structural faults (:attr:`faults`);
+    ``write_x`` is its inverse, writing only what differs from what the reader assumes
+    (``parse_season(dump_season(t))`` gives back ``t``'s facts).
 
     Names are read as typed (NFC, single spaces) and, once the players are known, every
     name of the file is the registered spelling of the same name however typed (a
     decomposed accent, other capitals): ``Noe\\u0300 Galli`` in a table is ``Noè Galli``.
+    ``ruleset`` is the tournament's (the reader learns it from the file): a table's sheet
+    and an evening's schedule default to it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, ruleset: Ruleset | None = None) -> None:
         self.faults: list[Fault] = []
         self.canon: dict[str, str] = {}  # name key -> registered spelling
+        self.ruleset = ruleset
+
+    @property
+    def rs(self) -> Ruleset:
+        assert self.ruleset is not None, "the tournament's ruleset is read first"
+        return self.ruleset
+
+    # ---------------------------------------------------------------------------------------
+    # reading helpers
 
     def add(self, fault: Fault) -> None:
         self.faults.append(fault)
@@ -209,7 +209,7 @@ class _Reader:
             else:
                 self.add(NOT_OBJECT(where, what=what, value=shown))
             return None
-        repeated = list(getattr(value, "duplicates", ()))
+        repeated = jsonread.duplicate_keys(value)
         if names:
             seen: set[str] = set()
             for k in value:
@@ -272,99 +272,191 @@ class _Reader:
         return value
 
     # ---------------------------------------------------------------------------------------
+    # the tournament
 
-    def penalty(self, raw: Any, where: Where, unit: str) -> Penalty | None:
-        data = self.obj(raw, where, _PENALTY_KEYS, f"a {unit} penalty")
-        if data is None:
+    def read_tournament(self, data: Any) -> Tournament | None:
+        top = self.obj(data, {}, _TOP_KEYS, "a season file")
+        if top is None:
             return None
-        player = self.name(data.get("player"), where, "a penalty's player")
-        who = {**where, "player": player or "?"}
-        points = data.get("points")
-        if not _is_int(points):
-            self.add(PENALTY_POINTS(who, unit=unit, value=json.dumps(points)))
-            points = None
-        at = None if data.get("at") is None else self.clock(data["at"], {**who,
-                                                                         "field": "at"})
-        appeal: Appeal | None = None
-        if data.get("appeal") is not None:
-            adata = self.obj(data["appeal"], where, _APPEAL_KEYS, "an appeal")
-            if adata is not None:
-                outcome = adata.get("outcome")
-                apoints = adata.get("points")
-                if outcome not in APPEAL_OUTCOMES:
-                    self.add(APPEAL_OUTCOME(who, known=list(APPEAL_OUTCOMES),
-                                            value=json.dumps(outcome)))
-                elif apoints is not None and not _is_int(apoints):
-                    self.add(APPEAL_POINTS(who))
-                else:
-                    appeal = Appeal(outcome, apoints,
-                                    self.text(adata.get("referee"), where, "referee"),
-                                    self.text(adata.get("reason"), where, "reason"))
-        if player is None or points is None:
+        name = top.get("name")
+        if not isinstance(name, str) or not clean_name(name):
+            self.add(NO_NAME())
+            name = "?"
+        rs_raw = top.get("ruleset", "club-milano")
+        if not isinstance(rs_raw, str):
+            self.add(RULESET_NOT_NAME({"field": "ruleset"}, value=json.dumps(rs_raw)))
             return None
-        return Penalty(player, points, self.text(data.get("reason"), where, "reason"),
-                       self.text(data.get("referee"), where, "referee"), at, appeal)
-
-    def table(self, raw: Any, where: Where, ruleset_label: str) -> Table | None:
-        data = self.obj(raw, where, _TABLE_KEYS, "a table")
-        if data is None:
+        try:
+            self.ruleset = get_ruleset(rs_raw)
+        except RisikoError as err:
+            self.faults += [f.at(field="ruleset") for f in err.faults]
             return None
-        seats = data.get("seats")
-        if not isinstance(seats, list) or not seats:
-            self.add(NO_SEATS(where))
-            return None
-        names = self.names(seats, where, "seats")
-        sheet: Sheet | None = None
-        scores: tuple[tuple[str, int], ...] | None = None
-        if data.get("sheet") is not None and data.get("scores") is not None:
-            self.add(SHEET_AND_SCORES(where))
-        if data.get("sheet") is not None:
-            raw_sheet = data["sheet"]
-            override = None
-            if isinstance(raw_sheet, Mapping) and "ruleset" not in raw_sheet:
-                override = ruleset_label
-            try:
-                sheet = self.canon_sheet(parse_sheet(raw_sheet, ruleset=override))
-            except SheetError as err:
-                self.faults += [f.at(**where, field="sheet") for f in err.faults]
-                scores = tuple((n, 0) for n in names)  # keeps later checks quiet
-        if data.get("scores") is not None:
-            raw_scores = data["scores"]
-            sdata = self.obj(raw_scores, where, (), "scores", names=True)
-            if sdata is not None:
-                pairs: list[tuple[str, int]] = []
-                for player, value in sdata.items():
-                    name = self.player_name(player)
-                    if not _is_int(value):
-                        self.add(SCORE_NOT_INT({**where, "player": name},
-                                               value=json.dumps(value)))
-                        pairs.append((name, 0))  # keeps "no score for" quiet
-                    else:
-                        pairs.append((name, value))
-                scores = scores_in_seat_order(names, pairs)
-        penalties = []
-        for raw_pen in self.items(data.get("penalties"), where, "penalties"):
-            p = self.penalty(raw_pen, where, "table")
+        fmt = self.read_format(top.get("format"))
+        players: list[Player] = []
+        raw_players = top.get("players")
+        if not isinstance(raw_players, list):
+            self.add(NO_PLAYERS({"field": "players"}))
+            raw_players = []
+        for raw in raw_players:
+            p = self.read_player(raw)
             if p is not None:
-                penalties.append(p)
-        return Table(
-            seats=tuple(names),
-            sheet=sheet,
-            scores=scores,
-            risiko=frozenset(self.names(data.get("risiko"), where, "risiko")),
-            abandoned=frozenset(self.names(data.get("abandoned"), where, "abandoned")),
-            penalties=tuple(penalties),
-            winners=frozenset(self.names(data.get("winners"), where, "winners")),
-            eliminated=tuple(self.names(data.get("eliminated"), where, "eliminated")),
-        )
+                self.canon.setdefault(name_key(p.name), p.name)
+                players.append(replace(p, name=self.canon[name_key(p.name)]))
+        carry: list[CarryOver] = []
+        raw_carry = top.get("carry_over")
+        if raw_carry is not None:
+            cdata = self.obj(raw_carry, {"field": "carry_over"}, (), "carry_over",
+                             names=True)
+            for player, value in (cdata or {}).items():
+                c = self.read_carry(self.player_name(player), value)
+                if c is not None:
+                    carry.append(c)
+        draws: list[Draw] = []
+        for i, raw_draw in enumerate(self.items(top.get("draws"), {}, "draws"), 1):
+            d = self.read_draw(raw_draw, {"field": "draws", "draw": i})
+            if d is not None:
+                draws.append(d)
+        evenings: list[Evening] = []
+        raw_evenings = top.get("evenings")
+        if raw_evenings is None:
+            raw_evenings = []
+        if not isinstance(raw_evenings, list):
+            self.add(NO_EVENINGS({"field": "evenings"}))
+            raw_evenings = []
+        for i, raw_e in enumerate(raw_evenings, start=1):
+            e = self.read_evening(raw_e, i)
+            if e is not None:
+                evenings.append(e)
+        return Tournament(
+            name=clean_name(name),
+            players=tuple(players),
+            ruleset_name=self.rs.name,
+            ruleset_version=self.rs.version,
+            format=fmt,
+            carry_over=tuple(carry),
+            evenings=tuple(evenings),
+            draws=tuple(draws),
+        ).sorted()
 
-    def canon_sheet(self, sheet: Sheet) -> Sheet:
-        """``sheet`` with its players' names spelled as registered."""
-        seats = tuple(replace(s, player=self.player_name(s.player)) for s in sheet.seats)
-        return sheet if seats == sheet.seats else replace(sheet, seats=seats)
+    def write_tournament(self, t: Tournament) -> dict[str, Any]:
+        rs = self.rs
+        data: dict[str, Any] = {
+            "name": t.name,
+            "ruleset": rs.label,  # name@version, as everything written (a bare name read is @1)
+            "format": self.write_format(t.format),
+            "players": [self.write_player(p) for p in t.players],
+        }
+        if t.carry_over:
+            data["carry_over"] = {c.player: self.write_carry(c) for c in t.carry_over}
+        if t.draws:
+            data["draws"] = [self.write_draw(d) for d in t.draws]
+        data["evenings"] = [self.write_evening(e) for e in t.evenings]
+        return data
 
-    def evening(self, raw: Any, index: int, t_rules: Any, ruleset_label: str
-                ) -> Evening | None:
+    # ---------------------------------------------------------------------------------------
+    # the format: a shipped one by name, or an object (``base`` and the fields changed)
+
+    def read_format(self, raw: Any) -> TournamentFormat:
+        try:
+            if raw is None or isinstance(raw, str):
+                return get_format(raw)
+            if isinstance(raw, Mapping):
+                base = get_format(raw["base"]) if isinstance(raw.get("base"), str) else None
+                rest = {k: v for k, v in raw.items() if k != "base"}
+                return TournamentFormat.from_dict(rest, base)
+            raise InvalidInputError(NOT_OBJECT({"field": "format"}, what="format",
+                                               value=json.dumps(raw)))
+        except RisikoError as err:
+            self.faults += [f.at(field="format") for f in err.faults]
+            return get_format(None)
+
+    def write_format(self, fmt: TournamentFormat) -> str | dict[str, Any]:
+        try:
+            shipped: TournamentFormat | None = get_format(fmt.name)
+        except ValueError:
+            shipped = None
+        return fmt.name if fmt == shipped else fmt.to_dict()
+
+    # ---------------------------------------------------------------------------------------
+    # a player: a name, or an object when the regulation's acceptance is recorded
+
+    def read_player(self, raw: Any) -> Player | None:
+        where: Where = {"field": "players"}
+        if isinstance(raw, str):
+            n = self.name(raw, where)
+            return None if n is None else Player(n)
+        data = self.obj(raw, where, _PLAYER_KEYS, "a player")
+        if data is None:
+            return None
+        n = self.name(data.get("name"), where)
+        who = {**where, "player": n or "?"}
+        accepted_on = None
+        if data.get("accepted_on") is not None:
+            try:
+                accepted_on = _dt.date.fromisoformat(str(data["accepted_on"]))
+            except ValueError:
+                self.add(ACCEPTED_ON(who))
+        accepted = data.get("accepted_ruleset")
+        if accepted is not None and not isinstance(accepted, str):
+            self.add(ACCEPTED_RULESET(who))
+            accepted = None
+        return None if n is None else Player(n, accepted, accepted_on)
+
+    def write_player(self, p: Player) -> str | dict[str, Any]:
+        if p.accepted_ruleset is None and p.accepted_on is None:
+            return p.name
+        out: dict[str, Any] = {"name": p.name}
+        if p.accepted_ruleset is not None:
+            out["accepted_ruleset"] = p.accepted_ruleset
+        if p.accepted_on is not None:
+            out["accepted_on"] = p.accepted_on.isoformat()
+        return out
+
+    # ---------------------------------------------------------------------------------------
+    # a carry-over (R17): points, or an object when a referee or a note is recorded
+
+    def read_carry(self, player: str, raw: Any) -> CarryOver | None:
+        where: Where = {"field": "carry_over"}
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return CarryOver(player, raw)
+        data = self.obj(raw, where, _CARRY_KEYS, "the carry-over", player=player)
+        if data is None:
+            return None
+        points = data.get("points")
+        if not isinstance(points, int) or isinstance(points, bool):
+            self.add(CARRY_POINTS({**where, "player": player}))
+            return None
+        return CarryOver(player, points, self.text(data.get("referee"), where, "referee"),
+                         self.text(data.get("note"), where, "note"))
+
+    def write_carry(self, c: CarryOver) -> int | dict[str, Any]:
+        if not (c.referee or c.note):
+            return c.points
+        return _present((("points", c.points), ("referee", c.referee), ("note", c.note)))
+
+    # ---------------------------------------------------------------------------------------
+    # a draw of lots (R18 reading)
+
+    def read_draw(self, raw: Any, where: Where) -> Draw | None:
+        data = self.obj(raw, where, _DRAW_KEYS, "a draw of lots")
+        if data is None:
+            return None
+        stage = data.get("stage")
+        if stage not in ("semifinal", "final"):
+            self.add(DRAW_STAGE(where, value=json.dumps(stage)))
+            return None
+        order = self.names(data.get("order"), {**where, "stage": stage}, "order")
+        return Draw(stage, tuple(order), self.text(data.get("referee"), where, "referee"),
+                    self.text(data.get("note"), where, "note"))
+
+    def write_draw(self, d: Draw) -> dict[str, Any]:
+        return _present((("stage", d.stage), ("order", list(d.order)),
+                         ("referee", d.referee), ("note", d.note)))
+
+    # ---------------------------------------------------------------------------------------
+    # an evening
+
+    def read_evening(self, raw: Any, index: int) -> Evening | None:
         where: Where = {"evening": index}  # no date yet: "evening 3" (its place in the file)
         data = self.obj(raw, where, _EVENING_KEYS, "an evening")
         if data is None:
@@ -387,36 +479,28 @@ class _Reader:
                                value=json.dumps(stage)))
             return None
         where = {"evening": date_raw, "stage": stage}
-        schedule = Schedule.from_ruleset(t_rules, stage)
-        if data.get("schedule") is not None:
-            sdata = self.obj(data["schedule"], where, tuple(
-                f for f in Schedule.__dataclass_fields__), "schedule")
-            if sdata is not None:
-                try:
-                    schedule = schedule.with_times(sdata)
-                except RisikoError as err:
-                    self.faults += [f.at(**where) for f in err.faults]
+        schedule = self.read_schedule(data.get("schedule"), where, stage)
         arrivals: list[Arrival] = []
         raw_arrivals = data.get("arrivals")
         if raw_arrivals is not None:
             at_arrivals = {**where, "field": "arrivals"}
             adata = self.obj(raw_arrivals, at_arrivals, (), "arrivals", names=True)
             for player, value in (adata or {}).items():
-                a = self.arrival(self.player_name(player), value, at_arrivals)
+                a = self.read_arrival(self.player_name(player), value, at_arrivals)
                 if a is not None:
                     arrivals.append(a)
         tables = []
         for i, raw_table in enumerate(self.items(data.get("tables"), where, "tables"), 1):
-            table = self.table(raw_table, {**where, "table": i}, ruleset_label)
+            table = self.read_table(raw_table, {**where, "table": i})
             tables.append(table if table is not None else Table(seats=()))
         penalties = []
         for raw_pen in self.items(data.get("penalties"), where, "penalties"):
-            p = self.penalty(raw_pen, {**where, "field": "penalties"}, "ranking")
+            p = self.read_penalty(raw_pen, {**where, "field": "penalties"}, "ranking")
             if p is not None:
                 penalties.append(p)
         discipline = []
         for raw_d in self.items(data.get("discipline"), where, "discipline"):
-            d = self.discipline(raw_d, {**where, "field": "discipline"})
+            d = self.read_discipline(raw_d, {**where, "field": "discipline"})
             if d is not None:
                 discipline.append(d)
         return Evening(
@@ -430,7 +514,45 @@ class _Reader:
             absent=frozenset(self.names(data.get("absent"), where, "absent")),
         )
 
-    def arrival(self, player: str, value: Any, where: Where) -> Arrival | None:
+    def write_evening(self, e: Evening) -> dict[str, Any]:
+        out: dict[str, Any] = {"date": e.date.isoformat(), "stage": e.stage}
+        schedule = self.write_schedule(e.schedule, e.stage)
+        if schedule:
+            out["schedule"] = schedule
+        if e.arrivals:
+            out["arrivals"] = {a.player: self.write_arrival(a) for a in e.arrivals}
+        if e.absent:
+            out["absent"] = sorted(e.absent)
+        out["tables"] = [self.write_table(t) for t in e.tables]
+        if e.penalties:
+            out["penalties"] = [self.write_penalty(p) for p in e.penalties]
+        if e.discipline:
+            out["discipline"] = [self.write_discipline(d) for d in e.discipline]
+        return out
+
+    # ---------------------------------------------------------------------------------------
+    # an evening's schedule (R2, R3): only the times that differ from the ruleset's
+
+    def read_schedule(self, raw: Any, where: Where, stage: Stage) -> Schedule:
+        schedule = Schedule.from_ruleset(self.rs, stage)
+        if raw is not None:
+            sdata = self.obj(raw, where, tuple(f for f in Schedule.__dataclass_fields__),
+                             "schedule")
+            if sdata is not None:
+                try:
+                    schedule = schedule.with_times(sdata)
+                except RisikoError as err:
+                    self.faults += [f.at(**where) for f in err.faults]
+        return schedule
+
+    def write_schedule(self, schedule: Schedule, stage: Stage) -> dict[str, Any]:
+        default = Schedule.from_ruleset(self.rs, stage).to_dict()
+        return {k: v for k, v in schedule.to_dict().items() if default[k] != v}
+
+    # ---------------------------------------------------------------------------------------
+    # an arrival (R3): a time, or an object when the player phoned
+
+    def read_arrival(self, player: str, value: Any, where: Where) -> Arrival | None:
         who = {**where, "player": player}
         if isinstance(value, str):
             at = self.clock(value, who)
@@ -449,7 +571,148 @@ class _Reader:
             phoned = True
         return None if at is None else Arrival(player, at, phoned, phoned_at)
 
-    def discipline(self, raw: Any, where: Where) -> Discipline | None:
+    def write_arrival(self, a: Arrival) -> str | dict[str, Any]:
+        if not a.phoned and a.phoned_at is None:
+            return clock_name(a.at)
+        return _present((("at", clock_name(a.at)), ("phoned", a.phoned),
+                         ("phoned_at", None if a.phoned_at is None
+                          else clock_name(a.phoned_at))))
+
+    # ---------------------------------------------------------------------------------------
+    # a table: its seats and result (a sheet or scores)
+
+    def read_table(self, raw: Any, where: Where) -> Table | None:
+        data = self.obj(raw, where, _TABLE_KEYS, "a table")
+        if data is None:
+            return None
+        seats = data.get("seats")
+        if not isinstance(seats, list) or not seats:
+            self.add(NO_SEATS(where))
+            return None
+        names = self.names(seats, where, "seats")
+        sheet: Sheet | None = None
+        scores: tuple[tuple[str, int], ...] | None = None
+        if data.get("sheet") is not None and data.get("scores") is not None:
+            self.add(SHEET_AND_SCORES(where))
+        if data.get("sheet") is not None:
+            raw_sheet = data["sheet"]
+            override = None
+            if isinstance(raw_sheet, Mapping) and "ruleset" not in raw_sheet:
+                override = self.rs.label
+            try:
+                sheet = self.canon_sheet(parse_sheet(raw_sheet, ruleset=override))
+            except SheetError as err:
+                self.faults += [f.at(**where, field="sheet") for f in err.faults]
+                scores = tuple((n, 0) for n in names)  # keeps later checks quiet
+        if data.get("scores") is not None:
+            raw_scores = data["scores"]
+            sdata = self.obj(raw_scores, where, (), "scores", names=True)
+            if sdata is not None:
+                pairs: list[tuple[str, int]] = []
+                for player, value in sdata.items():
+                    name = self.player_name(player)
+                    if not _is_int(value):
+                        self.add(SCORE_NOT_INT({**where, "player": name},
+                                               value=json.dumps(value)))
+                        pairs.append((name, 0))  # keeps "no score for" quiet
+                    else:
+                        pairs.append((name, value))
+                scores = scores_in_seat_order(names, pairs)
+        penalties = []
+        for raw_pen in self.items(data.get("penalties"), where, "penalties"):
+            p = self.read_penalty(raw_pen, where, "table")
+            if p is not None:
+                penalties.append(p)
+        return Table(
+            seats=tuple(names),
+            sheet=sheet,
+            scores=scores,
+            risiko=frozenset(self.names(data.get("risiko"), where, "risiko")),
+            abandoned=frozenset(self.names(data.get("abandoned"), where, "abandoned")),
+            penalties=tuple(penalties),
+            winners=frozenset(self.names(data.get("winners"), where, "winners")),
+            eliminated=tuple(self.names(data.get("eliminated"), where, "eliminated")),
+        )
+
+    def canon_sheet(self, sheet: Sheet) -> Sheet:
+        """``sheet`` with its players' names spelled as registered."""
+        seats = tuple(replace(s, player=self.player_name(s.player)) for s in sheet.seats)
+        return sheet if seats == sheet.seats else replace(sheet, seats=seats)
+
+    def write_table(self, t: Table) -> dict[str, Any]:
+        out: dict[str, Any] = {"seats": list(t.seats)}
+        if t.sheet is not None:
+            out["sheet"] = t.sheet.to_dict()
+            if t.sheet.ruleset.partition("@")[0] == self.rs.name:
+                del out["sheet"]["ruleset"]  # the tournament's: the default
+        if t.scores is not None:
+            out["scores"] = dict(t.scores)
+        if t.risiko:
+            out["risiko"] = sorted(t.risiko)
+        if t.abandoned:
+            out["abandoned"] = sorted(t.abandoned)
+        if t.penalties:
+            out["penalties"] = [self.write_penalty(p) for p in t.penalties]
+        if t.winners:
+            out["winners"] = sorted(t.winners)
+        if t.eliminated:
+            out["eliminated"] = list(t.eliminated)
+        return out
+
+    # ---------------------------------------------------------------------------------------
+    # a penalty (table points on a table, ranking points on an evening) and its appeal
+
+    def read_penalty(self, raw: Any, where: Where, unit: str) -> Penalty | None:
+        data = self.obj(raw, where, _PENALTY_KEYS, f"a {unit} penalty")
+        if data is None:
+            return None
+        player = self.name(data.get("player"), where, "a penalty's player")
+        who = {**where, "player": player or "?"}
+        points = data.get("points")
+        if not _is_int(points):
+            self.add(PENALTY_POINTS(who, unit=unit, value=json.dumps(points)))
+            points = None
+        at = None if data.get("at") is None else self.clock(data["at"], {**who,
+                                                                         "field": "at"})
+        appeal = None if data.get("appeal") is None else self.read_appeal(data["appeal"],
+                                                                          where, who)
+        if player is None or points is None:
+            return None
+        return Penalty(player, points, self.text(data.get("reason"), where, "reason"),
+                       self.text(data.get("referee"), where, "referee"), at, appeal)
+
+    def write_penalty(self, p: Penalty) -> dict[str, Any]:
+        out: dict[str, Any] = {"player": p.player, "points": p.points}
+        out.update(_present((("reason", p.reason), ("referee", p.referee),
+                             ("at", None if p.at is None else clock_name(p.at)))))
+        if p.appeal is not None:
+            out["appeal"] = self.write_appeal(p.appeal)
+        return out
+
+    def read_appeal(self, raw: Any, where: Where, who: Where) -> Appeal | None:
+        data = self.obj(raw, where, _APPEAL_KEYS, "an appeal")
+        if data is None:
+            return None
+        outcome = data.get("outcome")
+        points = data.get("points")
+        if outcome not in APPEAL_OUTCOMES:
+            self.add(APPEAL_OUTCOME(who, known=list(APPEAL_OUTCOMES),
+                                    value=json.dumps(outcome)))
+            return None
+        if points is not None and not _is_int(points):
+            self.add(APPEAL_POINTS(who))
+            return None
+        return Appeal(outcome, points, self.text(data.get("referee"), where, "referee"),
+                      self.text(data.get("reason"), where, "reason"))
+
+    def write_appeal(self, a: Appeal) -> dict[str, Any]:
+        return {"outcome": a.outcome, **_present((("points", a.points),
+                                                  ("referee", a.referee), ("reason", a.reason)))}
+
+    # ---------------------------------------------------------------------------------------
+    # a disciplinary record (R10)
+
+    def read_discipline(self, raw: Any, where: Where) -> Discipline | None:
         data = self.obj(raw, where, _DISCIPLINE_KEYS, "a disciplinary record")
         if data is None:
             return None
@@ -468,131 +731,9 @@ class _Reader:
         return Discipline(player, level, self.text(data.get("reason"), where, "reason"),
                           self.text(data.get("referee"), where, "referee"), table)
 
-    def tournament(self, data: Any) -> Tournament | None:
-        top = self.obj(data, {}, _TOP_KEYS, "a season file")
-        if top is None:
-            return None
-        name = top.get("name")
-        if not isinstance(name, str) or not clean_name(name):
-            self.add(NO_NAME())
-            name = "?"
-        rs_raw = top.get("ruleset", "club-milano")
-        if not isinstance(rs_raw, str):
-            self.add(RULESET_NOT_NAME({"field": "ruleset"}, value=json.dumps(rs_raw)))
-            return None
-        try:
-            ruleset = get_ruleset(rs_raw)
-        except RisikoError as err:
-            self.faults += [f.at(field="ruleset") for f in err.faults]
-            return None
-        fmt = self.format(top.get("format"))
-        players: list[Player] = []
-        raw_players = top.get("players")
-        if not isinstance(raw_players, list):
-            self.add(NO_PLAYERS({"field": "players"}))
-            raw_players = []
-        for raw in raw_players:
-            p = self.player(raw)
-            if p is not None:
-                self.canon.setdefault(name_key(p.name), p.name)
-                players.append(replace(p, name=self.canon[name_key(p.name)]))
-        carry: list[CarryOver] = []
-        raw_carry = top.get("carry_over")
-        if raw_carry is not None:
-            cdata = self.obj(raw_carry, {"field": "carry_over"}, (), "carry_over",
-                             names=True)
-            for player, value in (cdata or {}).items():
-                c = self.carry(self.player_name(player), value)
-                if c is not None:
-                    carry.append(c)
-        draws: list[Draw] = []
-        for i, raw_draw in enumerate(self.items(top.get("draws"), {}, "draws"), 1):
-            d = self.draw(raw_draw, {"field": "draws", "draw": i})
-            if d is not None:
-                draws.append(d)
-        evenings: list[Evening] = []
-        raw_evenings = top.get("evenings")
-        if raw_evenings is None:
-            raw_evenings = []
-        if not isinstance(raw_evenings, list):
-            self.add(NO_EVENINGS({"field": "evenings"}))
-            raw_evenings = []
-        for i, raw_e in enumerate(raw_evenings, start=1):
-            e = self.evening(raw_e, i, ruleset, ruleset.label)
-            if e is not None:
-                evenings.append(e)
-        return Tournament(
-            name=clean_name(name),
-            players=tuple(players),
-            ruleset_name=ruleset.name,
-            ruleset_version=ruleset.version,
-            format=fmt,
-            carry_over=tuple(carry),
-            evenings=tuple(evenings),
-            draws=tuple(draws),
-        ).sorted()
-
-    def format(self, raw: Any) -> TournamentFormat:
-        try:
-            if raw is None or isinstance(raw, str):
-                return get_format(raw)
-            if isinstance(raw, Mapping):
-                base = get_format(raw["base"]) if isinstance(raw.get("base"), str) else None
-                rest = {k: v for k, v in raw.items() if k != "base"}
-                return TournamentFormat.from_dict(rest, base)
-            raise InvalidInputError(NOT_OBJECT({"field": "format"}, what="format",
-                                               value=json.dumps(raw)))
-        except RisikoError as err:
-            self.faults += [f.at(field="format") for f in err.faults]
-            return get_format(None)
-
-    def player(self, raw: Any) -> Player | None:
-        where: Where = {"field": "players"}
-        if isinstance(raw, str):
-            n = self.name(raw, where)
-            return None if n is None else Player(n)
-        data = self.obj(raw, where, _PLAYER_KEYS, "a player")
-        if data is None:
-            return None
-        n = self.name(data.get("name"), where)
-        who = {**where, "player": n or "?"}
-        accepted_on = None
-        if data.get("accepted_on") is not None:
-            try:
-                accepted_on = _dt.date.fromisoformat(str(data["accepted_on"]))
-            except ValueError:
-                self.add(ACCEPTED_ON(who))
-        accepted = data.get("accepted_ruleset")
-        if accepted is not None and not isinstance(accepted, str):
-            self.add(ACCEPTED_RULESET(who))
-            accepted = None
-        return None if n is None else Player(n, accepted, accepted_on)
-
-    def carry(self, player: str, raw: Any) -> CarryOver | None:
-        where: Where = {"field": "carry_over"}
-        if isinstance(raw, int) and not isinstance(raw, bool):
-            return CarryOver(player, raw)
-        data = self.obj(raw, where, _CARRY_KEYS, "the carry-over", player=player)
-        if data is None:
-            return None
-        points = data.get("points")
-        if not isinstance(points, int) or isinstance(points, bool):
-            self.add(CARRY_POINTS({**where, "player": player}))
-            return None
-        return CarryOver(player, points, self.text(data.get("referee"), where, "referee"),
-                         self.text(data.get("note"), where, "note"))
-
-    def draw(self, raw: Any, where: Where) -> Draw | None:
-        data = self.obj(raw, where, _DRAW_KEYS, "a draw of lots")
-        if data is None:
-            return None
-        stage = data.get("stage")
-        if stage not in ("semifinal", "final"):
-            self.add(DRAW_STAGE(where, value=json.dumps(stage)))
-            return None
-        order = self.names(data.get("order"), {**where, "stage": stage}, "order")
-        return Draw(stage, tuple(order), self.text(data.get("referee"), where, "referee"),
-                    self.text(data.get("note"), where, "note"))
+    def write_discipline(self, d: Discipline) -> dict[str, Any]:
+        return _present((("player", d.player), ("level", d.level), ("reason", d.reason),
+                         ("referee", d.referee), ("table", d.table)))
 
 
 def parse_season(data: Any) -> Tournament:
@@ -605,8 +746,8 @@ def parse_season(data: Any) -> Tournament:
     stage faults (semifinal or final tables not matching the qualified players, a cut
     waiting for a draw of lots).
     """
-    reader = _Reader()
-    tournament = reader.tournament(data)
+    reader = _Codec()
+    tournament = reader.read_tournament(data)
     faults = reader.faults
     if tournament is None:
         raise SeasonError(faults or [NOT_A_SEASON()])
@@ -628,7 +769,7 @@ def read_season_json(text: str) -> Any:
     too deep or holding an absurdly long number (:mod:`risiko.jsonread`).
     """
     try:
-        return jsonread.loads(text.lstrip("\ufeff"), object_pairs_hook=_pairs)
+        return jsonread.loads_keeping_duplicates(text.lstrip("\ufeff"))
     except json.JSONDecodeError as e:
         raise SeasonError(NOT_JSON(reason=e.msg, line=e.lineno, column=e.colno)) from e
     except InvalidInputError as e:
@@ -696,117 +837,7 @@ def compute_season(data: Any) -> dict[str, Any]:
 def dump_season(tournament: Tournament) -> dict[str, Any]:
     """The season file of ``tournament``: ``parse_season(dump_season(t))`` gives back the
     same facts (the schedule is written only where it differs from the ruleset's)."""
-    rs = tournament.ruleset
-
-    def penalty(p: Penalty) -> dict[str, Any]:
-        out: dict[str, Any] = {"player": p.player, "points": p.points}
-        if p.reason:
-            out["reason"] = p.reason
-        if p.referee:
-            out["referee"] = p.referee
-        if p.at is not None:
-            out["at"] = clock_name(p.at)
-        if p.appeal is not None:
-            a: dict[str, Any] = {"outcome": p.appeal.outcome}
-            if p.appeal.points is not None:
-                a["points"] = p.appeal.points
-            if p.appeal.referee:
-                a["referee"] = p.appeal.referee
-            if p.appeal.reason:
-                a["reason"] = p.appeal.reason
-            out["appeal"] = a
-        return out
-
-    def table(t: Table) -> dict[str, Any]:
-        out: dict[str, Any] = {"seats": list(t.seats)}
-        if t.sheet is not None:
-            out["sheet"] = t.sheet.to_dict()
-            if t.sheet.ruleset.partition("@")[0] == rs.name:
-                del out["sheet"]["ruleset"]  # the tournament's: the default
-        if t.scores is not None:
-            out["scores"] = dict(t.scores)
-        if t.risiko:
-            out["risiko"] = sorted(t.risiko)
-        if t.abandoned:
-            out["abandoned"] = sorted(t.abandoned)
-        if t.penalties:
-            out["penalties"] = [penalty(p) for p in t.penalties]
-        if t.winners:
-            out["winners"] = sorted(t.winners)
-        if t.eliminated:
-            out["eliminated"] = list(t.eliminated)
-        return out
-
-    def evening(e: Evening) -> dict[str, Any]:
-        out: dict[str, Any] = {"date": e.date.isoformat(), "stage": e.stage}
-        default = Schedule.from_ruleset(rs, e.stage).to_dict()
-        changed = {k: v for k, v in e.schedule.to_dict().items() if default[k] != v}
-        if changed:
-            out["schedule"] = changed
-        if e.arrivals:
-            arr: dict[str, Any] = {}
-            for a in e.arrivals:
-                if not a.phoned and a.phoned_at is None:
-                    arr[a.player] = clock_name(a.at)
-                else:
-                    item: dict[str, Any] = {"at": clock_name(a.at), "phoned": a.phoned}
-                    if a.phoned_at is not None:
-                        item["phoned_at"] = clock_name(a.phoned_at)
-                    arr[a.player] = item
-            out["arrivals"] = arr
-        if e.absent:
-            out["absent"] = sorted(e.absent)
-        out["tables"] = [table(t) for t in e.tables]
-        if e.penalties:
-            out["penalties"] = [penalty(p) for p in e.penalties]
-        if e.discipline:
-            out["discipline"] = [
-                {k: v for k, v in (("player", d.player), ("level", d.level),
-                                   ("reason", d.reason), ("referee", d.referee),
-                                   ("table", d.table)) if v not in (None, "")}
-                for d in e.discipline]
-        return out
-
-    def player(p: Player) -> str | dict[str, Any]:
-        if p.accepted_ruleset is None and p.accepted_on is None:
-            return p.name
-        out: dict[str, Any] = {"name": p.name}
-        if p.accepted_ruleset is not None:
-            out["accepted_ruleset"] = p.accepted_ruleset
-        if p.accepted_on is not None:
-            out["accepted_on"] = p.accepted_on.isoformat()
-        return out
-
-    fmt: str | dict[str, Any] = tournament.format.name
-    if tournament.format != get_format_or_none(tournament.format.name):
-        fmt = tournament.format.to_dict()
-    data: dict[str, Any] = {
-        "name": tournament.name,
-        "ruleset": rs.label,  # name@version, as everything written (a bare name read is @1)
-        "format": fmt,
-        "players": [player(p) for p in tournament.players],
-    }
-    if tournament.carry_over:
-        data["carry_over"] = {
-            c.player: (c.points if not (c.referee or c.note) else
-                       {k: v for k, v in (("points", c.points), ("referee", c.referee),
-                                          ("note", c.note)) if v != ""})
-            for c in tournament.carry_over}
-    if tournament.draws:
-        data["draws"] = [
-            {k: v for k, v in (("stage", d.stage), ("order", list(d.order)),
-                               ("referee", d.referee), ("note", d.note)) if v != ""}
-            for d in tournament.draws]
-    data["evenings"] = [evening(e) for e in tournament.evenings]
-    return data
-
-
-def get_format_or_none(name: str) -> TournamentFormat | None:
-    """The shipped format called ``name``, or None."""
-    try:
-        return get_format(name)
-    except ValueError:
-        return None
+    return _Codec(tournament.ruleset).write_tournament(tournament)
 
 
 def season_schema() -> dict[str, Any]:

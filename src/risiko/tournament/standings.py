@@ -28,12 +28,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from ..faults import Fault, Severity, define
-from .model import Draw, Evening, SeatResult, Stage, Tournament, TournamentFormat
+from .format import TournamentFormat
+from .model import Draw, Evening, SeatResult, Stage, Tournament
 from .ranking import Number, RankingPoints, TableRanking, json_number, number, rank_table
 from .seating import expelled_before
+
+T = TypeVar("T")
 
 __all__ = [
     "METRICS",
@@ -49,8 +52,10 @@ __all__ = [
     "counted_table_points",
     "counted_tables",
     "describe_format",
+    "flatten",
     "player_records",
     "straddling_groups",
+    "tied_groups",
 ]
 
 
@@ -288,18 +293,8 @@ class Standings:
 
     def groups(self, *, eligible_only: bool = False) -> list[list[str]]:
         """The ranking as tied groups, best first (``[[A], [B, C], [D]]``)."""
-        out: list[list[str]] = []
-        last: tuple[float, ...] | None = None
-        for r in self.rows:
-            if eligible_only and not r.eligible:
-                continue
-            key = self.keys[r.player]
-            if out and key == last:
-                out[-1].append(r.player)
-            else:
-                out.append([r.player])
-            last = key
-        return out
+        ranked = [r.player for r in self.rows if r.eligible or not eligible_only]
+        return tied_groups(ranked, self.keys.__getitem__)
 
     def to_list(self) -> list[dict[str, Any]]:
         """JSON form: the rows' :meth:`Row.to_dict`."""
@@ -426,16 +421,11 @@ def _standings(tournament: Tournament, until: _dt.date | None, draws: Sequence[D
         keys[name] = tuple(_sort_value(values[name][t], METRICS[t].higher_is_better)
                            for t in fmt.tie_breaks)
     order = sorted(records, key=lambda n: (keys[n], n.casefold(), n))
-    groups: list[list[str]] = []
-    for name in order:
-        if groups and keys[groups[-1][0]] == keys[name]:
-            groups[-1].append(name)
-        else:
-            groups.append([name])
+    groups = tied_groups(order, keys.__getitem__)
     rows: list[Row] = []
     position = 1
     for group in groups:
-        for name in _flat(apply_draws([group], draws)):
+        for name in flatten(apply_draws([group], draws)):
             rec, v = records[name], values[name]
             why: Fault | None = None
             if rec.expelled:
@@ -463,7 +453,28 @@ def _standings(tournament: Tournament, until: _dt.date | None, draws: Sequence[D
     return Standings(tuple(rows), fmt.tie_breaks, keys)
 
 
-def _flat(groups: Sequence[Sequence[str]]) -> list[str]:
+def tied_groups(ordered: Iterable[T], key: Callable[[T], object]) -> list[list[T]]:
+    """``ordered`` cut into groups of consecutive items with an equal ``key``, in order: the
+    players sorted best first, keyed by their tie-breaks, give the ranking's tied groups
+    (a shared position, R18 reading).
+
+    >>> tied_groups("ABCD", {"A": (1,), "B": (2,), "C": (2,), "D": (3,)}.__getitem__)
+    [['A'], ['B', 'C'], ['D']]
+    """
+    groups: list[list[T]] = []
+    last: object = None
+    for item in ordered:
+        k = key(item)
+        if groups and k == last:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+        last = k
+    return groups
+
+
+def flatten(groups: Sequence[Sequence[str]]) -> list[str]:
+    """The players of tied ``groups`` in order, ties kept as they are."""
     return [p for g in groups for p in g]
 
 
@@ -538,13 +549,13 @@ class Move:
 
 def compare_formats(tournament: Tournament, proposed: TournamentFormat) -> list[Move]:
     """The general ranking today and under ``proposed``, side by side, in the proposed
-    order: who moves up or down when a club changes its format (issue 10).
+    order: who moves up or down when a club changes its format.
 
     Worked example: A, B, C, D at one table twice: 60, 55, 10, 0 then 20, 30, 40, 5. By
     table points (Club Milano) B 85, A 80, C 50, D 5; under win-bonus (+50 to the winner)
     A 130, C 100, B 85, D 5: A and C go up one place, B down two.
 
-    >>> from risiko.tournament.model import get_format
+    >>> from risiko.tournament.format import get_format
     >>> from risiko.tournament.season import parse_season
     >>> def table(*s): return {"seats": list("ABCD"), "scores": dict(zip("ABCD", s))}
     >>> t = parse_season({"name": "T", "players": list("ABCD"), "evenings": [
@@ -569,7 +580,7 @@ def describe_format(fmt: TournamentFormat) -> str:
     (:meth:`risiko.tournament.ranking.RankingPoints.summary`), the tie-breaks after the
     points (metric names) and what is discarded.
 
-    >>> from risiko.tournament.model import get_format
+    >>> from risiko.tournament.format import get_format
     >>> describe_format(get_format())
     'ranking points = table points; ties: risiko, best, penalties'
     >>> from dataclasses import replace

@@ -23,6 +23,9 @@ from django.db.models.functions import Cast
 from risiko.faults import Fault
 from risiko.sheet import Sheet, SheetError, parse_sheet
 from risiko.tournament import model as dm
+from risiko.tournament.dates import evening_date_fault, parse_clock
+from risiko.tournament.format import TournamentFormat, get_format
+from risiko.tournament.schedule import Schedule
 from risiko.tournament.standings import Standings, compute_standings
 
 from .evenings.models import Arrival, Evening
@@ -114,14 +117,14 @@ def _load(t: Tournament, bad: list[str], facts_of: int | None = None) -> dm.Tour
             "player__name", "player__accepted_ruleset", "player__accepted_on"
         )
     )
-    fmt = (_read(bad, f"tournament {t.name}: format", dm.TournamentFormat.from_dict, t.format)
-           if t.format else None) or dm.get_format(None)
+    fmt = (_read(bad, f"tournament {t.name}: format", TournamentFormat.from_dict, t.format)
+           if t.format else None) or get_format(None)
     head = dm.Tournament(name=t.name, players=players, ruleset_name=t.ruleset_name,
                          ruleset_version=t.ruleset_version, format=fmt)
     ruleset = head.ruleset
     evening_rows = []
     for row in Evening.objects.filter(tournament=t).order_by("date"):
-        out_of_range = dm.evening_date_fault(row.date)
+        out_of_range = evening_date_fault(row.date)
         if out_of_range is None:
             evening_rows.append(row)
         else:  # stored before dates were checked: left out, named, never a 500
@@ -203,7 +206,7 @@ def _load(t: Tournament, bad: list[str], facts_of: int | None = None) -> dm.Tour
         return dm.Evening(
             date=e.date,
             stage=e.stage,  # type: ignore[arg-type]
-            schedule=schedule or dm.Schedule.from_ruleset(
+            schedule=schedule or Schedule.from_ruleset(
                 ruleset, e.stage),  # type: ignore[arg-type]
             arrivals=tuple(arrivals[e.pk]),
             tables=tuple(tables[e.pk]),
@@ -252,7 +255,7 @@ def _discipline(d: Discipline) -> dm.Discipline:
 
 @lru_cache(maxsize=2048)
 def _clock(text: str) -> int:
-    return dm.parse_clock(text, evening=False)  # stored HH:MM, as it was entered
+    return parse_clock(text, evening=False)  # stored HH:MM, as it was entered
 
 
 def _table(table_id: int, seats: list[str], res: tuple[Any, ...] | None,
@@ -273,7 +276,7 @@ def _table(table_id: int, seats: list[str], res: tuple[Any, ...] | None,
             )
             risiko = frozenset(res_risiko or ())
         abandoned = frozenset(res_abandoned or ())
-        winners = frozenset(str(p) for p in res_winners or ())  # issue 10: named winners
+        winners = frozenset(str(p) for p in res_winners or ())  # named winners
         eliminated = tuple(str(p) for p in res_out or ())  # and the order of elimination
     return dm.Table(seats=tuple(seats), sheet=sheet, scores=scores, risiko=risiko,
                     abandoned=abandoned, penalties=tuple(penalties), winners=winners,

@@ -37,6 +37,8 @@ from risiko.faults import RisikoError
 from risiko.names import name_key
 from risiko.tournament import commands as cmds
 from risiko.tournament import model as dm
+from risiko.tournament.dates import clock_name, evening_date_fault
+from risiko.tournament.schedule import Schedule
 from risiko.web.auditlog.models import AuditEntry
 from risiko.web.auditlog.services import audit
 from risiko.web.core.faults import ServiceError, error_faults
@@ -257,10 +259,10 @@ def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.
     rs = domain.ruleset
     new_rows = []
     for e in evenings:
-        out_of_range = dm.evening_date_fault(e.date)
+        out_of_range = evening_date_fault(e.date)
         if out_of_range is not None:  # the season reader refuses it first; never stored
             raise ServiceError(out_of_range)
-        default = dm.Schedule.from_ruleset(rs, e.stage).to_dict()
+        default = Schedule.from_ruleset(rs, e.stage).to_dict()
         own = {k: v for k, v in e.schedule.to_dict().items() if default.get(k) != v}
         new_rows.append(row(Evening, tournament=t, date=e.date, stage=e.stage, schedule=own))
     Evening.objects.bulk_create(new_rows)
@@ -268,8 +270,8 @@ def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.
                       .values_list("date", "pk"))
     Arrival.objects.bulk_create([
         row(Arrival, evening_id=evening_of[e.date], player=player(a.player),
-            at=dm.clock_name(a.at), phoned=a.phoned,
-            phoned_at=dm.clock_name(a.phoned_at) if a.phoned_at is not None else "",
+            at=clock_name(a.at), phoned=a.phoned,
+            phoned_at=clock_name(a.phoned_at) if a.phoned_at is not None else "",
             recorded_by=who)
         for e in evenings for a in e.arrivals
     ])
@@ -306,7 +308,7 @@ def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.
     penalty_rows = [
         row(Penalty, evening_id=ev, table_id=table_id, player=player(p.player), unit=unit,
             points=p.points, reason=p.reason, referee=p.referee,
-            at=dm.clock_name(p.at) if p.at is not None else "")
+            at=clock_name(p.at) if p.at is not None else "")
         for ev, p, unit, table_id in penalties
     ]
     _bulk_create_with_ids(Penalty, penalty_rows)
@@ -340,7 +342,7 @@ def _write_evenings(t: Tournament, domain: dm.Tournament, evenings: Sequence[dm.
 
 @write
 def import_sheet(t: Tournament, rows: Sequence[Any], *, who: str) -> list[Evening]:
-    """Add a club's spreadsheet of results to ``t`` (issue 10): ``rows`` are
+    """Add a club's spreadsheet of results to ``t``: ``rows`` are
     :class:`risiko.tournament.clubsheet.SheetRow` values, one per player and evening; each
     date becomes a new qualifying evening, seated and scored as the sheet says (no
     arrivals: everyone on time), new players are registered. Checked first as a whole

@@ -9,9 +9,9 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 
-from risiko.ruleset import Ruleset, get_ruleset
 from risiko.sheet import SheetError, TableScore, parse_sheet, score_sheet
 from risiko.tournament import model as dm
+from risiko.tournament.dates import parse_clock
 from risiko.tournament.schedule import ArrivalRuling, classify
 from risiko.web.collation import display_key
 from risiko.web.evenings.models import Arrival, Evening
@@ -68,14 +68,9 @@ def next_free_date(t: Tournament, start: _dt.date, *, after_last: bool = False) 
     return day
 
 
-def ruleset_of(t: Tournament) -> Ruleset:
-    """The tournament's ruleset preset."""
-    return get_ruleset(f"{t.ruleset_name}@{t.ruleset_version}")
-
-
 def tournament_or_404(slug: str) -> Tournament:
     """The tournament with ``slug``."""
-    t = Tournament.objects.filter(slug=slug).first()
+    t = Tournament.objects.by_slug(slug)
     if t is None:
         raise Http404
     return t
@@ -117,11 +112,11 @@ class ArrivalInfo:
 def ruling_of(evening: Evening, row: Arrival) -> ArrivalRuling | None:
     """R3 on one recorded arrival (the evening's schedule); None when the stored time cannot
     be read (the tournament's page names it)."""
-    schedule = schedule_of(evening, ruleset_of(evening.tournament))
+    schedule = schedule_of(evening, evening.tournament.ruleset)
     try:
         return classify(schedule, dm.Arrival(
-            row.player.name, dm.parse_clock(row.at, evening=False), row.phoned,
-            dm.parse_clock(row.phoned_at, evening=False) if row.phoned_at else None,
+            row.player.name, parse_clock(row.at, evening=False), row.phoned,
+            parse_clock(row.phoned_at, evening=False) if row.phoned_at else None,
         ))
     except ValueError:
         return None
@@ -188,7 +183,7 @@ def read_result(table: GameTable, row: TableResult, penalties: tuple[dm.Penalty,
                 ) -> ResultView:
     """The computed scores of ``row`` (current or superseded) at ``table``."""
     t = table.evening.tournament
-    rs = ruleset_of(t)
+    rs = t.ruleset
     seats = tuple(seated(table))
     sheet = None
     sheet_score = None

@@ -12,7 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from risiko.ruleset import NEW_TOURNAMENT_RULESET, VERSIONS, get_ruleset
-from risiko.tournament.model import FORMATS, TournamentFormat
+from risiko.tournament.format import FORMATS, TournamentFormat
 from risiko.tournament.schedule import CLUB_TIMEZONE
 from risiko.tournament.season import SeasonError, read_season_json
 from risiko.web.core.faults import ServiceError
@@ -146,7 +146,7 @@ class TournamentForm(forms.Form):
 
 
 class FormatForm(forms.Form):
-    """A tournament's format (issue 10): a preset (Club Milano's, other clubs' and
+    """A tournament's format: a preset (Club Milano's, other clubs' and
     GestioneTorneo's types) with changes to its parameters (JSON), compared first with
     today's standings, then applied (``action`` ``apply``; the committee once the
     tournament has evenings, saying why)."""

@@ -174,7 +174,7 @@ def rename_in_facts(model: ModelOf, tournament_ids: Iterable[int], old: str, new
     ids = list(tournament_ids)
     changed = 0
     result = model("results", "TableResult")
-    # named winners and the order of elimination (issue 10) once the model has them
+    # named winners and the order of elimination once the model has them
     fields = [f for f in ("sheet", "scores", "risiko", "abandoned", "winners", "eliminated")
               if f in {x.name for x in result._meta.get_fields()}]
     for row in result.objects.filter(table__evening__tournament_id__in=ids):

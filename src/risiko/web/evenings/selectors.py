@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from risiko.tournament import model as dm
+from risiko.tournament.schedule import Schedule
 
 from .models import Arrival, Evening
 
 
-def schedule_of(evening: Evening, ruleset: Any) -> dm.Schedule:
+def schedule_of(evening: Evening, ruleset: Any) -> Schedule:
     """The evening's schedule: the ruleset's for its stage, with the evening's own times."""
-    base = dm.Schedule.from_ruleset(ruleset, evening.stage)  # type: ignore[arg-type]
+    base = Schedule.from_ruleset(ruleset, evening.stage)  # type: ignore[arg-type]
     return base.with_times(evening.schedule) if evening.schedule else base
 
 

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 
 from risiko.faults import RisikoError
 from risiko.tournament import commands as cmds
-from risiko.tournament import model as dm
+from risiko.tournament.dates import clock_name, parse_clock
 from risiko.tournament.schedule import ArrivalRuling
 from risiko.web.auditlog.services import audit
 from risiko.web.core import faults as F
@@ -51,11 +51,11 @@ def require_reason(reason: str, evening: Evening, **more: Any) -> str:
 
 
 def clock(evening: Evening, value: Any, player: str, field: str) -> int:
-    """Minutes of a time of day as referees write it (:func:`risiko.tournament.model.
+    """Minutes of a time of day as referees write it (:func:`risiko.tournament.dates.
     parse_clock`); ServiceError naming the evening, the player and the field."""
     text = check_text(field, value, 40)
     try:
-        return dm.parse_clock(text)
+        return parse_clock(text)
     except RisikoError as err:
         raise ServiceError(*as_faults(err.faults, **subjects(evening, player=player,
                                                              field=field))) from None
@@ -114,21 +114,21 @@ def record_arrival(
     phoned_minute = clock(evening, phoned_at, p.name, "phoned_at") if phoned_at else None
     # R3: refused e.g. when a correction excludes a player already seated
     _name, ruling = decide(t, cmds.RecordArrival(
-        evening.date, p.name, dm.clock_name(minute), bool(phoned),
-        dm.clock_name(phoned_minute) if phoned_minute is not None else None),
+        evening.date, p.name, clock_name(minute), bool(phoned),
+        clock_name(phoned_minute) if phoned_minute is not None else None),
         evening=evening).answer
     old = list(evening.arrivals.current().filter(player=p))
     same = [a for a in old if (a.at, a.phoned, a.phoned_at) == (
-        dm.clock_name(minute), bool(phoned),
-        dm.clock_name(phoned_minute) if phoned_minute is not None else "")]
+        clock_name(minute), bool(phoned),
+        clock_name(phoned_minute) if phoned_minute is not None else "")]
     if same:  # the same arrival sent again: nothing written, no reason needed
         return same[0], ruling
     if old:  # a correction says why (what is wrong with the arrival itself is said first)
         require_reason(reason, evening, player=p.name)
     Arrival.objects.filter(pk__in=[a.pk for a in old]).update(superseded=True)
     row = create(
-        Arrival, evening=evening, player=p, at=dm.clock_name(minute), phoned=bool(phoned),
-        phoned_at=dm.clock_name(phoned_minute) if phoned_minute is not None else "",
+        Arrival, evening=evening, player=p, at=clock_name(minute), phoned=bool(phoned),
+        phoned_at=clock_name(phoned_minute) if phoned_minute is not None else "",
         recorded_by=who, reason=reason,
     )
     audit(who, "correct arrival" if old else "arrival", t, row,

@@ -4,7 +4,7 @@ from django.apps import AppConfig
 
 
 class NationalConfig(AppConfig):
-    """The national ranking (issue 21)."""
+    """The national ranking."""
 
     name = "risiko.web.national"
     label = "national"

@@ -1,4 +1,4 @@
-"""What one table socket may do (issue 20): its origin, its messages, how many there are.
+"""What one table socket may do: its origin, its messages, how many there are.
 
 - **Origin**: a browser's socket is accepted only from the site's own origin, scheme, host
   and port compared (``http://club:8000`` is not ``http://club:8001`` nor
@@ -178,7 +178,7 @@ def same_origin(scope: dict[str, Any], origin: str) -> bool:
 
 class SameOriginValidator(OriginValidator):  # type: ignore[misc]
     """Channels' origin check (the host among ``ALLOWED_HOSTS``) and then
-    :func:`same_origin`: scheme, host and port (issue 20: another port or scheme with the
+    :func:`same_origin`: scheme, host and port (another port or scheme with the
     referee's cookie was accepted)."""
 
     def __init__(self, application: Any) -> None:

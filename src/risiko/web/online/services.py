@@ -35,8 +35,8 @@ from risiko.game import Game
 from risiko.names import clean_name, name_faults
 from risiko.online import adapter
 from risiko.record import write_record
-from risiko.ruleset import get_ruleset, new_ruleset
-from risiko.tournament.model import clock_name, parse_clock
+from risiko.ruleset import new_ruleset
+from risiko.tournament.dates import clock_name, parse_clock
 from risiko.web import services as club
 from risiko.web.players.models import Player
 from risiko.web.site.permissions import is_referee
@@ -124,7 +124,7 @@ def checked_name(text: str, field: str, most: int) -> str:
 
 def checked_call_at(text: str) -> str:
     """A call time as referees write it (``23:15``, ``23h15``, ``11:15 pm``: the one parser,
-    :func:`risiko.tournament.model.parse_clock`) stored as ``"HH:MM"``; OnlineError naming
+    :func:`risiko.tournament.dates.parse_clock`) stored as ``"HH:MM"``; OnlineError naming
     the text otherwise (R2)."""
     try:
         return clock_name(parse_clock(text))
@@ -868,7 +868,7 @@ def _late_seats(table: OnlineTable, seats: list[OnlineSeat]) -> list[int]:
     assert table.game_table is not None
     evening = table.game_table.evening
     t = evening.tournament
-    schedule = schedule_of(evening, get_ruleset(f"{t.ruleset_name}@{t.ruleset_version}"))
+    schedule = schedule_of(evening, t.ruleset)
     late = []
     for x in seats:
         if x.player is None:
@@ -878,8 +878,8 @@ def _late_seats(table: OnlineTable, seats: list[OnlineSeat]) -> list[int]:
         if a is None:
             continue
         ruling = classify(schedule, dm.Arrival(
-            x.player.name, dm.parse_clock(a.at), a.phoned,
-            dm.parse_clock(a.phoned_at) if a.phoned_at else None))
+            x.player.name, parse_clock(a.at), a.phoned,
+            parse_clock(a.phoned_at) if a.phoned_at else None))
         if ruling.penalty_turns:
             late.append(x.position - 1)
     return late
@@ -1298,7 +1298,7 @@ def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str) -
 def _someone_acts(table: OnlineTable, game: Game | None, seats: list[OnlineSeat],
                   now: dt.datetime, outbox: Outbox | None = None,
                   verify_clock: bool = False) -> str:
-    """The invariant of a table in play: someone will act (issue 20). Checked inside the
+    """The invariant of a table in play: someone will act. Checked inside the
     transaction of every change (:func:`_broadcast`) and by the scheduler at start-up and
     every heartbeat (:func:`keep_tables_alive`); what is missing is scheduled, never acted
     here. Returns who will act:
@@ -1620,7 +1620,7 @@ def open_evening(evening: Any, *, who: str,
                 continue
             table = create_table(
                 name=f"{t.name} {evening.date} — {gt.number}", seats=len(seated), who=who,
-                ruleset=f"{t.ruleset_name}@{t.ruleset_version}", kind="tournament",
+                ruleset=t.ruleset_label, kind="tournament",
                 settings=settings)
             table.game_table = gt
             _save(table)

@@ -28,6 +28,7 @@ from django.db.models.signals import post_delete, post_save
 from risiko.faults import Fault
 from risiko.ruleset import Ruleset
 from risiko.tournament import model as dm
+from risiko.tournament.dates import clock_name
 from risiko.tournament.finals import Stages, compute_stages
 from risiko.tournament.ranking import Number
 from risiko.tournament.schedule import classify
@@ -260,7 +261,7 @@ class Snapshot:
         arrivals = []
         for a in sorted(e.arrivals, key=lambda a: (a.at, a.player)):
             ruling = _classify(e.schedule, a)
-            arrivals.append(ArrivalView(a.player, dm.clock_name(a.at), a.phoned,
+            arrivals.append(ArrivalView(a.player, clock_name(a.at), a.phoned,
                                         ruling.arrival_class, ruling.penalty_turns))
         penalties = [_penalty_view(p, "ranking", None, e) for p in e.penalties]
         return EveningView(e.date, e.stage, tuple(tables), tuple(arrivals),

@@ -79,7 +79,7 @@ class TableResult(SupersededRow):
     scores = models.JSONField(null=True, blank=True)
     risiko = models.JSONField(default=list, blank=True)
     abandoned = models.JSONField(default=list, blank=True)
-    # issue 10: the table's winners where the club breaks a tie at the table otherwise, and
+    # the table's winners where the club breaks a tie at the table otherwise, and
     # the order of elimination (first out first) for the formulas that need it
     winners = models.JSONField(default=list, blank=True)
     eliminated = models.JSONField(default=list, blank=True)

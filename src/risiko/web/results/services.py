@@ -14,7 +14,7 @@ from typing import Any
 from risiko.names import name_key
 from risiko.tournament import checks as C
 from risiko.tournament import commands as cmds
-from risiko.tournament import model as dm
+from risiko.tournament.dates import clock_name
 from risiko.web.auditlog.services import audit
 from risiko.web.core import faults as F
 from risiko.web.core.faults import ServiceError
@@ -168,7 +168,7 @@ def enter_sheet(
     """Enter (or correct, saying why in ``reason``) a table's result as an end-of-game
     sheet, scored by the game library. ServiceError with one fault per problem: the sheet's
     own faults, and players who are not the table's. ``winners`` / ``eliminated``: the
-    table's named winners and order of elimination (issue 10; None keeps those of the
+    table's named winners and order of elimination (None keeps those of the
     result it corrects), checked against the scores. The current result sent again writes
     nothing (no row, no audit entry): the row returned is the current one,
     ``already_recorded`` True."""
@@ -340,14 +340,14 @@ def add_penalty(
 ) -> Penalty:
     """A referee penalty (preamble): ``unit`` "table" (table points, needs the player's
     table) or "ranking" (ranking points); ``points`` < 0; ``at`` the time of day (any
-    spelling :func:`risiko.tournament.model.parse_clock` reads) or empty."""
+    spelling :func:`risiko.tournament.dates.parse_clock` reads) or empty."""
     t = evening.tournament
     lock_tournament(t.pk)
     p = entry_player(t, player)
     if isinstance(points, bool) or not isinstance(points, int):
         check_number("penalty points", points, "points")  # refused: not a whole number
     check_text("reason", reason, 300)
-    at_text = dm.clock_name(clock(evening, at, p.name, "at")) if at and at.strip() else ""
+    at_text = clock_name(clock(evening, at, p.name, "at")) if at and at.strip() else ""
     decide(t, cmds.Penalty(
         evening.date, p.name, points, str(unit)[:20], reason, referee, at_text or None,
         table.number if table is not None else None), evening=evening)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from risiko.closing import ClosingError, ClosingState, Event, SeatInfo, replay
-from risiko.ruleset import Ruleset, get_ruleset
+from risiko.ruleset import Ruleset
 from risiko.web.auditlog.services import audit
 from risiko.web.core.limits import RANGES
 from risiko.web.core.writes import lock_tournament, write
@@ -21,8 +21,7 @@ from .models import ClosingEvent
 
 def table_ruleset(table: GameTable) -> Ruleset:
     """The ruleset of the table's tournament."""
-    t = table.evening.tournament
-    return get_ruleset(f"{t.ruleset_name}@{t.ruleset_version}")
+    return table.evening.tournament.ruleset
 
 
 def table_seats(table: GameTable) -> list[SeatInfo]:

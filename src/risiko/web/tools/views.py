@@ -397,7 +397,7 @@ def _closing_context(table: GameTable, state: ClosingState) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------ attack
 def _default_ruleset() -> str:
-    current = Tournament.objects.filter(is_current=True).order_by("-created").first()
+    current = Tournament.objects.current()
     return current.ruleset_name if current else "club-milano"
 
 

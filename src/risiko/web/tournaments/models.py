@@ -5,14 +5,48 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from risiko.names import clean_name
+from risiko.ruleset import Ruleset, get_ruleset
 from risiko.web.core.models import SupersededRow, one_current
 from risiko.web.players.models import Player
+
+
+class TournamentQuerySet(models.QuerySet["Tournament"]):
+    """The reads of tournaments every page and command shares: ``Tournament.objects.current()``,
+    ``.by_key("torneo-2027")``."""
+
+    def newest_first(self) -> TournamentQuerySet:
+        """Newest first (the later id first among tournaments created together)."""
+        return self.order_by("-created", "-pk")
+
+    def current(self) -> Tournament | None:
+        """The newest tournament marked current, or None when none is."""
+        return self.newest_first().filter(is_current=True).first()
+
+    def current_or_newest(self) -> Tournament | None:
+        """:meth:`current`; without one, the newest tournament (None when there is none)."""
+        return self.current() or self.newest_first().first()
+
+    def by_slug(self, slug: str) -> Tournament | None:
+        """The tournament whose URL name is ``slug``, or None."""
+        return self.filter(slug=slug).first()
+
+    def by_key(self, key: str | int) -> Tournament | None:
+        """A tournament by id, slug or name (as a referee types it: NFC, single spaces), or
+        None: how the command line and the services name one."""
+        text = str(key)
+        found = None
+        if isinstance(key, int) or (text.isascii() and text.isdigit() and len(text) < 19):
+            found = self.filter(pk=int(key)).first()
+        if found is None and "\x00" not in text:
+            found = self.by_slug(text) or self.filter(name=clean_name(text)).first()
+        return found
 
 
 class Tournament(models.Model):
     """A tournament played under a ruleset (name and version) and a format.
 
-    ``format`` is the JSON of :class:`risiko.tournament.model.TournamentFormat`
+    ``format`` is the JSON of :class:`risiko.tournament.format.TournamentFormat`
     (``{"name": "club-milano", ...}``); ``previous`` is the tournament it follows (R17).
     """
 
@@ -27,6 +61,8 @@ class Tournament(models.Model):
     is_current = models.BooleanField(default=True)
     created = models.DateTimeField(auto_now_add=True)
 
+    objects = TournamentQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
@@ -34,6 +70,17 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def ruleset_label(self) -> str:
+        """``name@version`` of the ruleset it is played under (``club-milano@2``)."""
+        return f"{self.ruleset_name}@{self.ruleset_version}"
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset preset it is played under (InvalidInputError when that name and
+        version is not shipped)."""
+        return get_ruleset(self.ruleset_label)
 
 
 class Entry(models.Model):

@@ -16,9 +16,9 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from risiko.names import clean_name, name_key
-from risiko.ruleset import get_ruleset, new_ruleset
+from risiko.ruleset import new_ruleset
 from risiko.tournament import commands as cmds
-from risiko.tournament import model as dm
+from risiko.tournament.format import TournamentFormat, get_format
 from risiko.web.auditlog.services import audit
 from risiko.web.core import faults as F
 from risiko.web.core.faults import ServiceError, error_faults
@@ -61,16 +61,10 @@ def decide(t: Tournament, cmd: cmds.Command, *, evening: Any = None) -> cmds.App
 # ------------------------------------------------------------------------------ lookups
 def get_tournament(key: str | int) -> Tournament:
     """A tournament by id, slug or name; ServiceError naming the known ones."""
-    qs = Tournament.objects.all()
-    found = None
-    text = str(key)
-    if isinstance(key, int) or (text.isascii() and text.isdigit() and len(text) < 19):
-        found = qs.filter(pk=int(key)).first()
-    if found is None and "\x00" not in text:
-        found = qs.filter(slug=text).first() or qs.filter(name=clean_name(text)).first()
+    found = Tournament.objects.by_key(key)
     if found is None:
-        known = ", ".join(qs.values_list("slug", flat=True)[:20]) or "none yet"
-        raise ServiceError(F.NO_TOURNAMENT(key=text[:80], known=known))
+        known = ", ".join(Tournament.objects.values_list("slug", flat=True)[:20]) or "none yet"
+        raise ServiceError(F.NO_TOURNAMENT(key=str(key)[:80], known=known))
     return found
 
 
@@ -97,11 +91,6 @@ def entry_player(t: Tournament, name: str) -> Player:
 def players_by_key(t: Tournament) -> dict[str, Player]:
     """Every player of ``t`` by name key (one query)."""
     return {p.key: p for p in Player.objects.filter(entries__tournament=t)}
-
-
-def ruleset_of(t: Tournament) -> Any:
-    """The tournament's ruleset preset."""
-    return get_ruleset(f"{t.ruleset_name}@{t.ruleset_version}")
 
 
 def _unique_slug(name: str) -> str:
@@ -139,7 +128,7 @@ def create_tournament(
     try:
         # a bare name typed for a new tournament: the newest version
         rs = new_ruleset(check_text("ruleset", ruleset, 60))
-        fmt = dm.TournamentFormat.from_dict(dict(format)) if format else dm.get_format(None)
+        fmt = TournamentFormat.from_dict(dict(format)) if format else get_format(None)
     except (ValueError, TypeError, KeyError) as e:
         raise ServiceError(*error_faults(e)) from None
     try:
@@ -178,8 +167,8 @@ def set_current(t: Tournament, *, who: str) -> Tournament:
 def set_format(t: Tournament, format: Mapping[str, Any], *, committee: bool,
                expected: Mapping[str, Any] | None = None, reason: str = "",
                who: str) -> Tournament:
-    """Change ``t``'s format (issue 10: ranking points, tie-breaks, discards, stages; the
-    JSON of :class:`~risiko.tournament.model.TournamentFormat`). Before the first evening
+    """Change ``t``'s format (ranking points, tie-breaks, discards, stages; the
+    JSON of :class:`~risiko.tournament.format.TournamentFormat`). Before the first evening
     any referee may; once the tournament has an evening only the committee (``committee``
     True), saying why (``reason``). ``expected`` is the format the change was prepared
     against (the console's comparison): refused when someone changed it meanwhile. Refused
@@ -193,7 +182,7 @@ def set_format(t: Tournament, format: Mapping[str, Any], *, committee: bool,
     if expected is not None and dict(expected) != t.format:
         raise ServiceError(F.FORMAT_CHANGED(tournament=t.name))
     try:
-        fmt = dm.TournamentFormat.from_dict(dict(format))
+        fmt = TournamentFormat.from_dict(dict(format))
     except (ValueError, TypeError, KeyError) as e:
         raise ServiceError(*error_faults(e)) from None
     new = fmt.to_dict()

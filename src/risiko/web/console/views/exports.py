@@ -20,7 +20,8 @@ from risiko.web.site.permissions import referee_required
 from ..audit_words import action_text, summary_text
 from ..common import tournament_or_404
 
-#: the columns of the standings CSV; issue 10 added table_points, bonus and wins at the end
+#: the columns of the standings CSV; table_points, bonus and wins come last, after the
+#: columns a reader of the older export knows
 CSV_COLUMNS = ("rank", "player", "points", "games", "risiko", "best", "penalties", "eligible",
                "table_points", "bonus", "wins")
 

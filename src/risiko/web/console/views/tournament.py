@@ -286,7 +286,7 @@ def merge_players(request: HttpRequest) -> HttpResponseBase:
 @require_http_methods(["GET", "POST"])
 @once
 def change_format(request: HttpRequest, slug: str) -> HttpResponseBase:
-    """The tournament's format (issue 10): pick a preset and change its parameters, compare
+    """The tournament's format: pick a preset and change its parameters, compare
     the standings under it with today's side by side (who moves up or down), then apply it
     (any referee before the first evening; then the committee, saying why; audit-logged)."""
     t = tournament_or_404(slug)
