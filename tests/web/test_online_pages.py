@@ -69,14 +69,15 @@ def test_lobby_create_join_as_guests_start_and_replay() -> None:
         token = c.session["online_tokens"][table.code]
         guests.append((c, token))
         page = c.get(reverse("online_table", args=[table.code])).content.decode()
-        assert f'data-token="{token}"' in page
-        assert reverse("online_seat_link", args=[token]) in page
+        assert "data-token" not in page  # the socket finds the seat by the session cookie
+        assert reverse("online_seat_link", args=[token]) in page  # his link, shown to him
     table.refresh_from_db()
     assert table.status == "playing"
     # a second browser takes the seat back with the secret link
     other = Client()
-    other.get(reverse("online_seat_link", args=[guests[0][1]]))
+    r = other.get(reverse("online_seat_link", args=[guests[0][1]]))
     assert other.session["online_tokens"][table.code] == guests[0][1]
+    assert r.status_code == 302 and r["Location"] == reverse("online_table", args=[table.code])
     # the same name twice is refused
     r = Client().post(reverse("online_join", args=[table.code]),
                       {"as": "guest", "guest_name": "bruno"})
@@ -104,9 +105,14 @@ def test_members_are_invited_by_the_committee_and_are_not_referees() -> None:
     assert link and MemberInvite.objects.count() == 1
     token = link.rstrip("/").rsplit("/", 1)[1]
     dario = Client()
-    r = dario.post(reverse("online_accept", args=[token]), {
+    # the link's token goes into the session at once; the form's address has none
+    r = dario.get(reverse("online_accept", args=[token]))
+    assert r.status_code == 303 and r["Location"] == reverse("online_accept_form")
+    assert token not in dario.get(r["Location"]).content.decode()
+    r = dario.post(reverse("online_accept_form"), {
         "username": "dario", "password1": "pietra-verde-77", "password2": "pietra-verde-77"})
     assert r.status_code == 302
+    assert dario.get(reverse("online_accept_form")).status_code == 404  # used: gone
     member = Member.objects.get(user__username="dario")
     assert member.player.name == "Dario"
     assert not member.user.groups.exists()  # a member is not a referee

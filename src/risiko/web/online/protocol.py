@@ -1,6 +1,6 @@
 """The WebSocket protocol of online tables: one JSON Schema per message (docs/online.md).
 
-Client to server: ``act``, ``referee``, ``odds``, ``sync``, ``ping``. Server to client:
+Client to server: ``auth``, ``act``, ``referee``, ``odds``, ``sync``, ``ping``. Server to client:
 ``welcome``, ``state``, ``event``, ``private``, ``ack``, ``refused``, ``odds_result``, ``pong``,
 ``error``.
 Every message is a JSON object with a ``type``; seats are 1-based; territories are named as
@@ -141,6 +141,14 @@ _PRIVATE: Schema = {
 }
 
 CLIENT: dict[str, Schema] = {
+    "auth": {
+        "type": "object", "additionalProperties": False, "required": ["type", "token"],
+        "description": "a remote bot's first message: its seat's secret token (never in the "
+                       "URL, which servers log); answered by a new welcome and state as that "
+                       "seat, or refused (online.bad_token) and closed with 4403",
+        "properties": {"type": {"const": "auth"},
+                       "token": {"type": "string", "minLength": 1, "maxLength": 200}},
+    },
     "act": {
         "type": "object", "additionalProperties": False,
         "required": ["type", "id", "action"],

@@ -126,6 +126,12 @@ def checked_call_at(text: str) -> str:
     except RisikoError as e:
         raise OnlineError(CALL_AT_BAD(fault=e.fault.to_dict())) from None
 BAD_COMMAND = define("online.bad_command", "", "unknown referee command {command!r}")
+BAD_TOKEN = define("online.bad_token", "", "this seat's token is not valid at this table")
+TOKEN_IN_URL = define("online.token_in_url", "",
+                      "a seat's token never travels in the address (servers log it): send it "
+                      "in the first message, {{\"type\": \"auth\", \"token\": ...}}")
+ALREADY_IDENTIFIED = define("online.already_identified", "",
+                            "this connection already holds seat {seat}")
 ALREADY_SEATED = define("online.already_seated", "", "you already hold seat {seat} here")
 
 
@@ -932,6 +938,13 @@ def identify(code: str, user: Any, token: str | None) -> tuple[OnlineTable, Acto
         if is_referee(user):
             return table, Actor("referee", None, user.get_username())
     return table, Actor("spectator")
+
+
+def seat_of_token(table_id: int, token: str) -> Actor | None:
+    """The seat a guest's or remote bot's secret ``token`` holds at table ``table_id`` (the
+    socket's ``auth`` message), or None."""
+    seat = OnlineSeat.objects.filter(table_id=table_id, token_hash=token_hash(token)).first()
+    return None if seat is None else Actor("seat", seat.position - 1, seat.name, seat.pk)
 
 
 # ------------------------------------------------------------------------------ actions

@@ -16,6 +16,7 @@ urlpatterns = [
     path("t/<str:code>/record.txt", views.record, name="online_record"),
     path("s/<str:token>/", views.seat_link, name="online_seat_link"),
     path("inviti/", views.invites, name="online_invites"),
+    path("invito/", views.accept_form, name="online_accept_form"),
     path("invito/<str:token>/", views.accept, name="online_accept"),
     path("serata/<slug:slug>/<str:date>/", views.evening, name="online_evening"),
     path("serata/<slug:slug>/<str:date>/arrivo/", views.evening_arrive,

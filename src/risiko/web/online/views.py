@@ -33,6 +33,8 @@ from . import services
 from .models import Member, MemberInvite, OnlineSeat, OnlineTable
 
 SESSION_KEY = "online_tokens"
+#: the invitation a browser opened (its token, exchanged from the link at once)
+INVITE_KEY = "online_invite"
 
 
 def _lang() -> str:
@@ -146,7 +148,6 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         guest_link = request.build_absolute_uri(reverse("online_seat_link", args=[token]))
     return render(request, "online/table.html", {
         "table": table,
-        "token": token if actor.role == "seat" else "",
         "my_seat": actor.role == "seat",
         "can_join_as_member": member is not None,
         "member_name": member.player.name if member else "",
@@ -200,7 +201,9 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def seat_link(request: HttpRequest, token: str) -> HttpResponse:
-    """A guest's secret link: this browser holds the seat again."""
+    """A guest's secret link: this browser holds the seat again. The token goes into the
+    session at once and the browser is sent to the table's address, without it (no secret
+    in an address that is logged or kept in the history)."""
     seat = OnlineSeat.objects.filter(
         token_hash=services.token_hash(token)).select_related("table").first()
     if seat is None:
@@ -285,13 +288,30 @@ def invites(request: HttpRequest) -> HttpResponse:
     })
 
 
-@require_http_methods(["GET", "POST"])
-def accept(request: HttpRequest, token: str) -> HttpResponse:
-    """A member opens his invitation: username and password; the account is his player's."""
-    invite = MemberInvite.objects.filter(token_hash=services.token_hash(token)).select_related(
-        "player").first()
+def _invite(token: Any) -> MemberInvite:
+    """The unused invitation of ``token``; Http404 otherwise."""
+    invite = None
+    if isinstance(token, str) and token:
+        invite = MemberInvite.objects.filter(
+            token_hash=services.token_hash(token)).select_related("player").first()
     if invite is None or invite.used is not None:
         raise Http404("invitation unknown or already used")
+    return invite
+
+
+def accept(request: HttpRequest, token: str) -> HttpResponse:
+    """A member opens his invitation link: its token goes into this browser's session and
+    the browser is sent to the form's address, without it (no secret in a logged URL)."""
+    _invite(token)
+    request.session[INVITE_KEY] = token
+    return HttpResponseRedirect(reverse("online_accept_form"), status=303)
+
+
+@require_http_methods(["GET", "POST"])
+def accept_form(request: HttpRequest) -> HttpResponse:
+    """The invitation this browser opened: username and password; the account is his
+    player's."""
+    invite = _invite(request.session.get(INVITE_KEY))
     errors: list[str] = []
     if request.method == "POST":
         username = str(request.POST.get("username") or "").strip()
@@ -318,6 +338,7 @@ def accept(request: HttpRequest, token: str) -> HttpResponse:
                 club.audit(username, "online member", None, invite.player,
                            f"{username} is {invite.player.name}")
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            request.session.pop(INVITE_KEY, None)
             return HttpResponseRedirect(reverse("online_lobby"))
     return render(request, "online/accept.html", {"invite": invite, "errors": errors})
 

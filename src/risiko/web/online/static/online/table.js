@@ -5,7 +5,7 @@
   var root = document.getElementById("online-table");
   if (!root) { return; }
   var T = JSON.parse(document.getElementById("online-words").textContent);
-  var code = root.dataset.code, token = root.dataset.token || "", lang = root.dataset.lang || "it";
+  var code = root.dataset.code, lang = root.dataset.lang || "it";
   var ws = null, st = { seq: -1 }, me = { role: null, seat: null }, sel = null, mode = "";
   var prefix = Math.random().toString(36).slice(2, 10), counter = 0, clockBase = null;
   var $ = function (id) { return document.getElementById(id); };
@@ -16,7 +16,7 @@
 
   function connect() {
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
-    var url = proto + location.host + "/ws/online/" + code + "/?lang=" + lang + (token ? "&token=" + encodeURIComponent(token) : "");
+    var url = proto + location.host + "/ws/online/" + code + "/?lang=" + lang;  // the seat: by the session cookie
     ws = new WebSocket(url);
     $("ot-conn").textContent = T.connecting;
     ws.onopen = function () { $("ot-conn").textContent = ""; };
