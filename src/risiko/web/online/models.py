@@ -214,3 +214,35 @@ class MemberInvite(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
         related_name="+",
     )
+
+
+RESULT_DECISIONS = [("", "waiting"), ("online", "online"), ("referee", "referee")]
+
+
+class OnlineResult(models.Model):
+    """An online tournament table's result that found the referee's result already entered
+    for its table (issue 20 item 4): it never replaces that one. The referee's result
+    stands; this one waits here (``sheet``: the end board as ``risiko score`` reads it,
+    ``abandoned``: the players who left, R13; ``beside``: the result it found) until the
+    referee keeps one of the two, saying why: ``decision`` "" (waiting) | ``online`` (it
+    became the table's result) | ``referee`` (his stays). One per online table."""
+
+    table = models.OneToOneField(OnlineTable, on_delete=models.PROTECT,
+                                 related_name="waiting_result")
+    game_table = models.ForeignKey(GameTable, on_delete=models.PROTECT,
+                                   related_name="online_results")
+    beside = models.ForeignKey("results.TableResult", on_delete=models.PROTECT,
+                               related_name="+")
+    sheet = models.JSONField()
+    abandoned = models.JSONField(default=list, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    decision = models.CharField(max_length=8, choices=RESULT_DECISIONS, blank=True)
+    decided_by = models.CharField(max_length=150, blank=True)
+    decided = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["game_table", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.game_table}: online {self.table.code} ({self.decision or 'waiting'})"

@@ -41,7 +41,15 @@ from risiko.web import services as club
 from risiko.web.players.models import Player
 from risiko.web.site.permissions import is_referee
 
-from .models import Deadline, Member, OnlineSeat, OnlineTable, SchedulerBeat, TableEvent
+from .models import (
+    Deadline,
+    Member,
+    OnlineResult,
+    OnlineSeat,
+    OnlineTable,
+    SchedulerBeat,
+    TableEvent,
+)
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=models.Model)
@@ -130,6 +138,12 @@ BAD_TOKEN = define("online.bad_token", "", "this seat's token is not valid at th
 TOKEN_IN_URL = define("online.token_in_url", "",
                       "a seat's token never travels in the address (servers log it): send it "
                       "in the first message, {{\"type\": \"auth\", \"token\": ...}}")
+RESULT_CHOICE = define("online.result_choice", "",
+                       "keep the online result or the referee's, not {choice!r}")
+RESULT_REASON = define("online.result_reason", "",
+                       "table {table}: keeping one of the two results needs a reason")
+RESULT_DECIDED = define("online.result_decided", "",
+                        "table {table}: {who} has already kept one of the two results")
 ALREADY_IDENTIFIED = define("online.already_identified", "",
                             "this connection already holds seat {seat}")
 ALREADY_SEATED = define("online.already_seated", "", "you already hold seat {seat} here")
@@ -555,15 +569,76 @@ def _finish(table: OnlineTable, game: Game, now: dt.datetime, seats: list[Online
 
 
 def _enter_result(table: OnlineTable, game: Game, seats: list[OnlineSeat]) -> None:
-    """A tournament table's result, through the same service as a scored sheet."""
-    assert table.game_table is not None
+    """A tournament table's result, through the same service as a scored sheet, when its
+    table has none yet. When the referee has already entered one, his stands: this one waits
+    beside it as its own audited row (:class:`OnlineResult`) until he keeps one of the two
+    (:func:`keep_result`). Checked and written under the tournament's write lock, which the
+    referee's own entry takes too: whichever comes second sees the first."""
+    from risiko.web.core.writes import lock_tournament
+    from risiko.web.results.selectors import current_result
+
+    gt = table.game_table
+    assert gt is not None
+    who = f"online:{table.code}"
     abandoned = [game.players[s] for s in range(game.n) if game.status[s] == "abandoned"]
+    sheet = game.sheet()
     try:
         with transaction.atomic():
-            club.enter_sheet(table.game_table, game.sheet(), abandoned=abandoned,
-                             who=f"online:{table.code}")
+            lock_tournament(gt.evening.tournament_id)
+            standing = current_result(gt)
+            if standing is None:
+                club.enter_sheet(gt, sheet, abandoned=abandoned, who=who)
+                return
+            row = OnlineResult.objects.create(table=table, game_table=gt, beside=standing,
+                                              sheet=sheet, abandoned=abandoned)
+            club.audit(who, "online result waiting", gt.evening.tournament, row,
+                       f"evening {gt.evening.date} table {gt.number}: the online result "
+                       f"waits beside the one entered by {standing.entered_by}",
+                       {"sheet": sheet, "abandoned": abandoned, "beside": standing.pk})
     except (club.ServiceError, ValueError) as e:
         _event(table, actor="system", kind="system", text=f"# result not entered: {e}")
+        return
+    _event(table, actor="system", kind="system",
+           text="# result waiting: the referee's result stands until he keeps one of the two")
+
+
+def keep_result(waiting: OnlineResult, keep: str, *, reason: str, who: str) -> OnlineResult:
+    """The referee keeps one of a table's two results (issue 20 item 4): ``keep``
+    ``"online"`` makes the online result the table's (the referee's superseded, audited as a
+    correction with ``reason``: the public pages change now), ``"referee"`` keeps his (the
+    online one stays as it was, decided). Once only, with a reason; under the tournament's
+    lock. OnlineError: no reason, an unknown choice, already decided; ServiceError: the
+    results' own refusals (nothing written)."""
+    from risiko.web.core.writes import lock_tournament
+
+    reason = str(reason or "").strip()
+    if keep not in ("online", "referee"):
+        raise OnlineError(RESULT_CHOICE(choice=str(keep)[:20]))
+    if not reason:
+        raise OnlineError(RESULT_REASON({"table": waiting.game_table.number}))
+    gt = waiting.game_table
+    with transaction.atomic():
+        lock_tournament(gt.evening.tournament_id)
+        claimed = OnlineResult.objects.filter(pk=waiting.pk, decision="").update(
+            decision=keep, decided_by=who[:150], decided=timezone.now(), reason=reason[:300])
+        if not claimed:
+            row = OnlineResult.objects.get(pk=waiting.pk)
+            raise OnlineError(RESULT_DECIDED({"table": gt.number}, decision=row.decision,
+                                             who=row.decided_by))
+        row = OnlineResult.objects.get(pk=waiting.pk)
+        if keep == "online":
+            club.enter_sheet(gt, row.sheet, abandoned=row.abandoned, reason=reason, who=who)
+        club.audit(who, "online result kept", gt.evening.tournament, row,
+                   f"evening {gt.evening.date} table {gt.number}: kept the "
+                   f"{'online' if keep == 'online' else 'referee'}'s result — {reason}",
+                   {"keep": keep, "reason": reason, "online_table": row.table.code})
+    return row
+
+
+def waiting_results(evening: Any) -> list[OnlineResult]:
+    """The online results of ``evening`` waiting for the referee, by table."""
+    return list(OnlineResult.objects.filter(game_table__evening=evening, decision="")
+                .select_related("table", "game_table", "beside").order_by("game_table__number"))
 
 
 def build_record(table: OnlineTable, game: Game) -> str:

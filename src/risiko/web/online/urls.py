@@ -21,4 +21,5 @@ urlpatterns = [
     path("serata/<slug:slug>/<str:date>/", views.evening, name="online_evening"),
     path("serata/<slug:slug>/<str:date>/arrivo/", views.evening_arrive,
          name="online_evening_arrive"),
+    path("risultato/<int:pk>/", views.keep_result, name="online_keep_result"),
 ]

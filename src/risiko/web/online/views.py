@@ -27,10 +27,11 @@ from risiko.faults import Fault, RisikoError
 from risiko.online import adapter
 from risiko.web import services as club
 from risiko.web.players.models import Player
+from risiko.web.core.tokens import once
 from risiko.web.site.permissions import committee_required, is_referee, referee_required
 
 from . import services
-from .models import Member, MemberInvite, OnlineSeat, OnlineTable
+from .models import Member, MemberInvite, OnlineResult, OnlineSeat, OnlineTable
 
 SESSION_KEY = "online_tokens"
 #: the invitation a browser opened (its token, exchanged from the link at once)
@@ -393,3 +394,28 @@ def evening(request: HttpRequest, slug: str, date: str) -> HttpResponse:
     return render(request, "online/evening.html", {
         "tournament": t, "evening": ev, "tables": tables,
         "date": dt.date.isoformat(ev.date)})
+
+
+@referee_required
+@require_POST
+@once
+def keep_result(request: HttpRequest, pk: int) -> HttpResponse:
+    """The referee keeps one of a table's two results (its online result waiting beside
+    his), with a reason; back to the console's evening page (issue 20 item 4)."""
+    from django.contrib import messages
+
+    waiting = get_object_or_404(
+        OnlineResult.objects.select_related("game_table__evening__tournament", "table"), pk=pk)
+    ev = waiting.game_table.evening
+    try:
+        services.keep_result(waiting, str(request.POST.get("keep") or ""),
+                             reason=str(request.POST.get("reason") or ""),
+                             who=request.user.get_username())
+    except RisikoError as e:
+        for line in e.messages(_lang()):
+            messages.error(request, line)
+    else:
+        messages.success(request, _("Table %(n)d: the result you kept counts.")
+                         % {"n": waiting.game_table.number})
+    return HttpResponseRedirect(reverse("console_evening",
+                                        args=[ev.tournament.slug, dt.date.isoformat(ev.date)]))
