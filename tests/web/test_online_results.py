@@ -92,7 +92,7 @@ def test_a_table_without_a_result_gets_the_online_one_at_once() -> None:
 
 @pytest.mark.django_db
 def test_the_referees_result_stands_and_the_online_one_waits_until_he_keeps_one() -> None:
-    t, ev, (table,) = _evening(1)
+    t, _ev, (table,) = _evening(1)
     gt = table.game_table
     club.enter_scores(gt, TYPED, who="arbitro")
     before = _points(t)
@@ -166,7 +166,7 @@ def test_the_referee_saving_while_the_table_ends_loses_nothing() -> None:
     (two threads, two database connections, a barrier). Whichever the database serves first,
     the referee's result is the table's, and the online one is kept: waiting beside it (the
     end came second) or superseded by his, audited as his correction (his came second)."""
-    t, _ev, tables = _evening(3)
+    _t, _ev, tables = _evening(3)
     corrections = 0
     for number, table in enumerate(tables):
         gt = table.game_table
@@ -174,11 +174,12 @@ def test_the_referee_saving_while_the_table_ends_loses_nothing() -> None:
         barrier = threading.Barrier(2)
         errors: list[BaseException] = []
 
-        def run(fn: Any) -> None:
+        def run(fn: Any, barrier: threading.Barrier = barrier,
+                errors: list[BaseException] = errors) -> None:
             try:
                 barrier.wait()
                 fn()
-            except BaseException as e:  # noqa: BLE001 - reported below
+            except BaseException as e:
                 errors.append(e)
             finally:
                 connection.close()

@@ -26,8 +26,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from risiko.faults import Fault, RisikoError
 from risiko.online import adapter
 from risiko.web import services as club
-from risiko.web.players.models import Player
 from risiko.web.core.tokens import once
+from risiko.web.players.models import Player
 from risiko.web.site.permissions import committee_required, is_referee, referee_required
 
 from . import services
