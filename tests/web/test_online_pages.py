@@ -147,12 +147,8 @@ def test_an_online_evening_of_a_tournament_ends_in_the_standings() -> None:
         c = Client()
         c.login(username=n.lower(), password=PASSWORD)
         members[n] = c
-        # R3: on time until 21:10, late (3 penalised turns) until 21:20
-        with _club_time("21:15" if n == "Ilia" else "21:00"):
-            c.post(reverse("online_evening_arrive", args=[t.slug, "2027-03-02"]))
-    assert Arrival.objects.filter(evening=ev).count() == 8
-    assert Arrival.objects.get(evening=ev, player__name="Ilia").at == "21:15"
-    club.seat_evening(ev, seed=1, who="arbitro")  # the existing optimiser
+    # seated by hand: an online member's arrival comes when he takes his online seat
+    club.set_tables(ev, [names[:4], names[4:]], who="arbitro")
     r = referee.post(reverse("online_evening", args=[t.slug, "2027-03-02"]),
                      {"clock_minutes": "3"})
     assert r.status_code == 302
@@ -161,10 +157,16 @@ def test_an_online_evening_of_a_tournament_ends_in_the_standings() -> None:
     for table in tables:
         for seat in table.seat_set.select_related("player"):
             c = members[seat.player.name]
-            assert c.post(reverse("online_join", args=[table.code]),
-                          {"as": "member"}).status_code == 302
+            # R3: on time until 21:10, late (3 penalised turns) until 21:20
+            with _club_time("21:15" if seat.player.name == "Ilia" else "21:00"):
+                r = c.post(reverse("online_evening_arrive", args=[t.slug, "2027-03-02"]))
+            assert (r.status_code, r["Location"]) == (
+                302, reverse("online_table", args=[table.code]))
         table.refresh_from_db()
         assert table.status == "playing"
+        if table == tables[-1]:  # every arrival, each timed when its seat was taken
+            assert Arrival.objects.filter(evening=ev).count() == 8
+            assert Arrival.objects.get(evening=ev, player__name="Ilia").at == "21:15"
         view = services.state_message(table, "spectator", None)["game"]
         for seat in view["seats"]:  # the late arrival serves 3 penalised turns (R3)
             assert seat["late_turns"] == (3 if seat["player"] == "Ilia" else 0)

@@ -138,6 +138,15 @@ BAD_TOKEN = define("online.bad_token", "", "this seat's token is not valid at th
 TOKEN_IN_URL = define("online.token_in_url", "",
                       "a seat's token never travels in the address (servers log it): send it "
                       "in the first message, {{\"type\": \"auth\", \"token\": ...}}")
+NOT_ONLINE_EVENING = define("online.not_online_evening", "R3",
+                            "the evening of {evening} has no online tables: arrivals there "
+                            "are recorded at the venue")
+NO_ONLINE_SEAT = define("online.no_online_seat", "R3",
+                        "{player} has no seat at the online tables of {evening}")
+ARRIVAL_CLOSED = define("online.arrival_closed", "R3",
+                        "{player}: arrivals at the evening of {evening} are taken on that "
+                        "evening, from 12:00 to 06:00 club time (now {now})")
+ARRIVAL_EXCLUDED = define("online.arrival_excluded", "R3", "{player} at {at}: {fault}")
 RESULT_CHOICE = define("online.result_choice", "",
                        "keep the online result or the referee's, not {choice!r}")
 RESULT_REASON = define("online.result_reason", "",
@@ -880,7 +889,7 @@ def join(
         target.joined = now
         target.save()
         if table.kind == "tournament" and table.game_table is not None:
-            _arrival(table, target, now)
+            _arrival(table, target)
         outbox = Outbox(table.pk)
         seats = _seats(table)
         game = None
@@ -891,10 +900,36 @@ def join(
     return target, token, outbox
 
 
-def _arrival(table: OnlineTable, seat: OnlineSeat, now: dt.datetime) -> None:
-    """R3: joining the table's lobby is the arrival, in club time."""
+def _arrival(table: OnlineTable, seat: OnlineSeat) -> None:
+    """R3 at an online evening: taking his online seat is the member's arrival, timed now on
+    the club's clock (Europe/Rome, :func:`club_now`) as at the venue. Refused (OnlineError:
+    the join writes nothing) outside that evening's times, from 12:00 of its date to 06:00
+    of the next (``online.arrival_closed``: a past or future evening), or when R3 excludes
+    him at this minute (``online.arrival_excluded``); an arrival already recorded (by the
+    referee at the console: a phone notice) is kept as it is."""
+    from risiko.tournament import model as dm
+    from risiko.tournament.schedule import classify
+    from risiko.web.evenings.models import Arrival
+    from risiko.web.selectors import schedule_of
+
     assert table.game_table is not None and seat.player is not None
-    arrive(table.game_table.evening, seat.player.name, now, who=f"online:{table.code}")
+    evening, player = table.game_table.evening, seat.player.name
+    local = timezone.localtime(club_now(), CLUB_TIME)
+    day, minute = local.date(), local.hour * 60 + local.minute
+    if minute < dm.DAY_BREAK:  # after midnight: still the evening before (R3's clock)
+        day, minute = day - dt.timedelta(days=1), minute + dm.MINUTES_PER_DAY
+    where = {"evening": evening.date.isoformat(), "player": player}
+    if day != evening.date or minute < 12 * 60:
+        raise OnlineError(ARRIVAL_CLOSED(where, now=local.strftime("%Y-%m-%d %H:%M")))
+    if Arrival.objects.filter(evening=evening, player=seat.player, superseded=False).exists():
+        return
+    t = evening.tournament
+    ruling = classify(schedule_of(evening, get_ruleset(f"{t.ruleset_name}@{t.ruleset_version}")),
+                      dm.Arrival(player, minute, False, None))
+    at = dm.clock_name(minute)
+    if not ruling.admitted:
+        raise OnlineError(ARRIVAL_EXCLUDED(where, at=at, fault=ruling.note.to_dict()))
+    club.record_arrival(evening, player, at, who=f"online:{table.code}")
 
 
 def club_now() -> dt.datetime:
@@ -902,20 +937,17 @@ def club_now() -> dt.datetime:
     return timezone.now()
 
 
-def arrive(evening: Any, player: str, now: dt.datetime | None = None, *, who: str) -> bool:
-    """R3 at an online evening: the first time a member joins the evening (its lobby or his
-    table) is his arrival, in club time. False when it was already recorded or refused."""
-    from risiko.web.evenings.models import Arrival
-
-    if Arrival.objects.filter(evening=evening, player__name=player, superseded=False).exists():
-        return False
-    at = timezone.localtime(now or club_now(), CLUB_TIME).strftime("%H:%M")
-    try:
-        club.record_arrival(evening, player, at, who=who)
-    except club.ServiceError as e:
-        log.warning("arrival of %s not recorded: %s", player, e)
-        return False
-    return True
+def evening_table(evening: Any, player: Player) -> OnlineTable:
+    """The online table of ``evening`` where ``player`` has a seat. OnlineError: the
+    evening has no online tables (a venue evening), or none of them seats him."""
+    tables = OnlineTable.objects.filter(game_table__evening=evening)
+    where = {"evening": evening.date.isoformat(), "player": player.name}
+    if not tables.exists():
+        raise OnlineError(NOT_ONLINE_EVENING(where))
+    table = tables.filter(seat_set__player=player).first()
+    if table is None:
+        raise OnlineError(NO_ONLINE_SEAT(where))
+    return table
 
 
 def _late_seats(table: OnlineTable, seats: list[OnlineSeat]) -> list[int]:

@@ -348,7 +348,10 @@ def accept_form(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def evening_arrive(request: HttpRequest, slug: str, date: str) -> HttpResponse:
-    """A member arrives at an online evening (R3, club time): the referee then seats it."""
+    """A member arrives at an online evening by taking his online seat there (R3, timed on
+    the club's clock as at the venue): then his table. Refused with the fault (400, the
+    lobby's page), nothing written: an evening without online tables, no seat of his there,
+    outside that evening's times, excluded by R3. His seat already taken: his table."""
     member = _member(request)
     if member is None:
         raise Http404("members only")
@@ -356,13 +359,16 @@ def evening_arrive(request: HttpRequest, slug: str, date: str) -> HttpResponse:
         ev = club.get_evening(club.get_tournament(slug), date)
     except club.ServiceError as e:
         raise Http404(str(e)) from None
-    services.arrive(ev, member.player.name, who=request.user.get_username())
-    tables = OnlineTable.objects.filter(game_table__evening=ev,
-                                        seat_set__player=member.player)
-    table = tables.first()
-    if table is not None:
-        return HttpResponseRedirect(reverse("online_table", args=[table.code]))
-    return HttpResponseRedirect(reverse("online_lobby"))
+    try:
+        table = services.evening_table(ev, member.player)
+        if not OnlineSeat.objects.filter(table=table, user=request.user).exists():
+            _seat, _token, outbox = services.join(table.pk, user=request.user)
+            _deliver(outbox)
+    except RisikoError as e:
+        return render(request, "online/lobby.html", {
+            "tables": services.lobby_tables(), "can_create": True,
+            "errors": e.messages(_lang())}, status=400)
+    return HttpResponseRedirect(reverse("online_table", args=[table.code]))
 
 
 @referee_required
