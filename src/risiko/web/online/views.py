@@ -361,7 +361,7 @@ def evening_arrive(request: HttpRequest, slug: str, date: str) -> HttpResponse:
         raise Http404(str(e)) from None
     try:
         table = services.evening_table(ev, member.player)
-        if not OnlineSeat.objects.filter(table=table, user=request.user).exists():
+        if not OnlineSeat.objects.filter(table=table, user_id=member.user_id).exists():
             _seat, _token, outbox = services.join(table.pk, user=request.user)
             _deliver(outbox)
     except RisikoError as e:
