@@ -271,13 +271,22 @@ def test_an_online_evening_ends_with_its_result_in_the_standings(server: AsgiSer
     url = f"{server.url}/online/t/{table.code}/"
     errors: list[str] = []
     pages = {}
-    for n in names:
-        pg = _page(chromium, errors)
-        pg.context.add_cookies([{"name": "sessionid", "value": cookies[n], "url": server.url}])
-        pg.goto(url)
-        pg.click("button[value=member]")
-        pg.wait_for_selector("#online-table[data-seat]")
-        pages[n] = pg
+    import datetime as dt
+    import zoneinfo
+    from unittest import mock
+
+    # taking the seat is the arrival: on the evening, on time (R3; the server runs in this
+    # process, so its club clock is the one stopped here)
+    evening_time = dt.datetime(2027, 3, 2, 21, 0, tzinfo=zoneinfo.ZoneInfo("Europe/Rome"))
+    with mock.patch("risiko.web.online.services.club_now", return_value=evening_time):
+        for n in names:
+            pg = _page(chromium, errors)
+            pg.context.add_cookies([{"name": "sessionid", "value": cookies[n],
+                                     "url": server.url}])
+            pg.goto(url)
+            pg.click("button[value=member]")
+            pg.wait_for_selector("#online-table[data-seat]")
+            pages[n] = pg
     for pg in pages.values():
         pg.wait_for_function("() => document.getElementById('online-table').dataset.status "
                              "=== 'playing'", timeout=20000)

@@ -491,11 +491,18 @@ def test_a_tournament_table_never_gives_a_member_a_bot_and_asks_the_referee_for_
         "clock_seconds": 60, "grace_seconds": 1, "absence_limit_seconds": 1})
     from django.contrib.auth.models import User
 
+    import datetime as dt
+    import zoneinfo
+    from unittest import mock
+
     users = {}
+    evening_time = dt.datetime(2027, 3, 2, 21, 0, tzinfo=zoneinfo.ZoneInfo("Europe/Rome"))
     for n in names:
         users[n] = User.objects.create_user(n.lower(), password="x")
         Member.objects.create(user=users[n], player=club.entry_player(t, n))
-        services.join(table.pk, user=users[n])
+        # taking the seat is the arrival: on that evening, on time (R3)
+        with mock.patch("risiko.web.online.services.club_now", return_value=evening_time):
+            services.join(table.pk, user=users[n])
     table.refresh_from_db()
     assert table.status == "playing"
     services.connected(table.pk, 1)
