@@ -130,7 +130,7 @@ class OnlineSeat(models.Model):
 
 class TableEvent(models.Model):
     """One change of a table's game: ``seq`` 1, 2, ... per table; ``text`` the record line
-    (dice included); ``client_id`` the sender's message id (a message sent twice is applied
+    (dice included; ``value`` the same for people); ``client_id`` the sender's message id (a message sent twice is applied
     once); ``draws`` the chance draws it used, ``[first, end)``."""
 
     table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="events")
@@ -146,6 +146,9 @@ class TableEvent(models.Model):
     undone = models.BooleanField(default=False)
     reason = models.CharField(max_length=300, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    #: the entry as a value, said in each viewer's language (:mod:`risiko.online.log`):
+    #: ``{"code": "log.attack", "params": {...}}``; empty for entries written before it
+    value = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["table", "seq"]

@@ -54,6 +54,23 @@ _LOG_ENTRY: Schema = {
         "seat": {"type": ["integer", "null"]},
         "text": {"type": "string",
                  "description": "the record line, dice included ('# ...': not a game action)"},
+        "value": {
+            "type": "object", "required": ["code", "params"],
+            "description": "the entry as a value: players by name, territories as the board "
+                           "writes them, dice as lists of pips (risiko.online.log); absent "
+                           "for entries written before it",
+            "properties": {
+                "code": {"type": "string", "description": "log.place, log.attack, ..."},
+                "params": {"type": "object"},
+                "also": {"type": "array", "description": "what followed it (closing dice)"},
+            },
+        },
+        "messages": {
+            "type": "object", "required": ["it", "en"],
+            "description": "the value said in each language, dice drawn as dice (⚅ ⚃): "
+                           "each viewer shows his",
+            "properties": {"it": {"type": "string"}, "en": {"type": "string"}},
+        },
         "reason": {"type": "string"},
         "undone": {"type": "boolean"},
     },
@@ -133,8 +150,11 @@ _PRIVATE: Schema = {
         "objective": {"type": "object", "required": ["number", "name", "territories"]},
         "cards": {"type": "array", "items": {
             "type": "object", "required": ["card", "name", "symbol"]}},
-        "sets": {"type": "array", "description": "sets it may trade now with their R9 value",
-                 "items": {"type": "object", "required": ["cards", "value", "bonus"]}},
+        "sets": {"type": "array", "description": "sets it may trade now with their R9 value "
+                 "(cards: as a trade sends them; names: as the board writes them)",
+                 "items": {"type": "object", "required": ["cards", "value", "bonus"],
+                           "properties": {"names": {"type": "array",
+                                                    "items": {"type": "string"}}}}},
         "must_trade": {"type": "boolean"},
         "attacks": {"type": "array", "description": "legal attacks now (R7, R8)"},
     },

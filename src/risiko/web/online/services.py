@@ -34,6 +34,7 @@ from risiko.faults import Fault, IllegalActionError, RisikoError, define
 from risiko.game import Game
 from risiko.names import clean_name
 from risiko.online import adapter
+from risiko.online import log as olog
 from risiko.record import write_record
 from risiko.ruleset import get_ruleset
 from risiko.tournament.model import clock_name, parse_clock
@@ -424,14 +425,16 @@ def _event(
     table: OnlineTable, *, actor: str, kind: str, text: str, seat: int | None = None,
     intention: Mapping[str, Any] | None = None, draws: tuple[int, int] = (0, 0),
     client_id: str = "", reason: str = "", write: bool = True,
+    value: Mapping[str, Any] | None = None,
 ) -> TableEvent:
     """The table's next event (``table.seq`` moves on), written now, or with the table's row
-    by :func:`_save` (``write=False``)."""
+    by :func:`_save` (``write=False``); ``value``: the entry for people
+    (:mod:`risiko.online.log`)."""
     table.seq += 1
     event = TableEvent(
         table=table, seq=table.seq, actor=actor[:100], kind=kind, seat=seat,
         intention=dict(intention or {}), text=text[:300], draws_from=draws[0],
-        draws_to=draws[1], client_id=client_id, reason=reason[:300],
+        draws_to=draws[1], client_id=client_id, reason=reason[:300], value=dict(value or {}),
     )
     if write:
         event.save(force_insert=True)
@@ -605,10 +608,13 @@ def _enter_result(table: OnlineTable, game: Game, seats: list[OnlineSeat]) -> No
                        f"waits beside the one entered by {standing.entered_by}",
                        {"sheet": sheet, "abandoned": abandoned, "beside": standing.pk})
     except (club.ServiceError, ValueError) as e:
-        _event(table, actor="system", kind="system", text=f"# result not entered: {e}")
+        fault = e.fault.to_dict() if isinstance(e, RisikoError) else str(e)
+        _event(table, actor="system", kind="system", text=f"# result not entered: {e}",
+               value=olog.value(olog.RESULT_NOT_ENTERED, fault=fault))
         return
     _event(table, actor="system", kind="system",
-           text="# result waiting: the referee's result stands until he keeps one of the two")
+           text="# result waiting: the referee's result stands until he keeps one of the two",
+           value=olog.value(olog.RESULT_WAITING))
 
 
 def keep_result(waiting: OnlineResult, keep: str, *, reason: str, who: str) -> OnlineResult:
@@ -730,9 +736,13 @@ def table_view(table: OnlineTable, seats: list[OnlineSeat]) -> dict[str, Any]:
 
 
 def entry_of(e: TableEvent) -> dict[str, Any]:
-    """A log entry (protocol ``log`` item)."""
+    """A log entry (protocol ``log`` item): the record line, and for people its value and
+    what it says in each language (:mod:`risiko.online.log`)."""
     out: dict[str, Any] = {"seq": e.seq, "actor": e.actor, "kind": e.kind, "seat": e.seat,
                            "text": e.text, "undone": e.undone}
+    if e.value:
+        out["value"] = e.value
+        out["messages"] = olog.messages(e.value)
     if e.reason:
         out["reason"] = e.reason
     return out
@@ -990,7 +1000,8 @@ def _start(table: OnlineTable, now: dt.datetime, seats: list[OnlineSeat],
     table.started = now
     table.draws = adapter.draws(game)
     _event(table, actor="system", kind="system",
-           text=f"# start: commitment {table.commitment}")
+           text=f"# start: commitment {table.commitment}",
+           value=olog.value(olog.START, commitment=table.commitment))
     if s.get("call_at"):
         at = dt.time.fromisoformat(str(s["call_at"]))
         local = timezone.localtime(now, CLUB_TIME)
@@ -1126,7 +1137,9 @@ def _record(table: OnlineTable, game: Game, seats: list[OnlineSeat], now: dt.dat
     ev = _event(table, actor=actor, kind=kind, seat=None if seat is None else seat + 1,
                 intention=intention, text=adapter.line_of(seat, recorded),
                 draws=(before, after), client_id=client_id, reason=reason,
-                write=game.over)  # the game's record, written at its end, reads it
+                write=game.over,  # the game's record, written at its end, reads it
+                value=olog.action_value(seat if seat is not None else prev, recorded,
+                                        _players(seats)))
     table.draws = after
     outbox = Outbox(table.pk)
     _after_change(table, game, now, outbox, seats)
@@ -1190,7 +1203,8 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
             table.status = "paused"
             table.turn_deadline = None
             table.clock_epoch += 1
-            _event(table, actor=actor.key, kind="referee", text="# pause", reason=reason)
+            _event(table, actor=actor.key, kind="referee", text="# pause", reason=reason,
+                   value=olog.value(olog.PAUSE))
         elif kind == "resume":
             if table.status != "paused":
                 _cache_put(table.pk, table.seq, game)
@@ -1198,7 +1212,8 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
             table.status = "playing"
             remaining = table.paused_remaining_ms
             table.paused_remaining_ms = None
-            _event(table, actor=actor.key, kind="referee", text="# resume", reason=reason)
+            _event(table, actor=actor.key, kind="referee", text="# resume", reason=reason,
+                   value=olog.value(olog.RESUME))
             ms = remaining if remaining is not None else int(s["clock_seconds"]) * 1000
             if int(s["clock_seconds"]):
                 _start_clock(table, game, now, ms, outbox)
@@ -1224,7 +1239,8 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
                 "seat": target.position, "player": target.name, "points": points,
                 "reason": reason, "referee": actor.name}]
             _event(table, actor=actor.key, kind="referee", seat=target.position,
-                   text=f"# penalty {target.name} {points}", reason=reason)
+                   text=f"# penalty {target.name} {points}", reason=reason,
+                   value=olog.value(olog.PENALTY, player=target.name, points=points))
             if tournament is not None and table.game_table is not None:
                 club.add_penalty(table.game_table.evening, target.name, points, unit="table",
                                  reason=reason, referee=actor.name, table=table.game_table,
@@ -1247,7 +1263,8 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
             after = adapter.draws(game)
             _event(table, actor=actor.key, kind="referee", seat=seat_no,
                    intention=dict(command), text=adapter.line_of(None, recorded),
-                   draws=(before, after), client_id=client_id, reason=reason)
+                   draws=(before, after), client_id=client_id, reason=reason,
+                   value=olog.action_value(None, recorded, _players(seats)))
             table.draws = after
             if kind == "expel" and tournament is not None and table.game_table is not None:
                 assert target is not None
@@ -1285,7 +1302,7 @@ def _undo(table: OnlineTable, reason: str, actor: Actor) -> Game | None:
     table.snapshot_format = ""
     table.snapshot_dirty = True
     _event(table, actor=actor.key, kind="referee", text=f"# undo {last.seq}: {last.text}",
-           reason=reason)
+           reason=reason, value=olog.value(olog.UNDO, seq=last.seq))
     game = _fresh(table)
     adapter.replay_lines(game, _game_lines(table, 0))
     adapter.set_draws(game, table.draws)
@@ -1315,7 +1332,7 @@ def connected(table_id: int, position: int, now: dt.datetime | None = None) -> O
         if not back or table.status not in ("playing", "paused"):
             return None
         ev = _event(table, actor="system", kind="system", seat=position,
-                    text=f"# {seat.name} is back")
+                    text=f"# {seat.name} is back", value=olog.value(olog.BACK, player=seat.name))
         _save(table)
         outbox = Outbox(table.pk)
         _broadcast(table, game_of(table), _seats(table), [ev], outbox)
@@ -1332,10 +1349,12 @@ def disconnected(table_id: int, position: int) -> Outbox | None:
         if seat.connections:
             seat.save()
             return None
-        return _absent(table, seat, timezone.now(), f"# {seat.name} disconnected")
+        return _absent(table, seat, timezone.now(), f"# {seat.name} disconnected",
+                       olog.value(olog.DISCONNECTED, player=seat.name))
 
 
-def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str) -> Outbox | None:
+def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str,
+            value: Mapping[str, Any] | None = None) -> Outbox | None:
     """Seat ``seat`` has no connection left (its row is saved): at a table in play it is
     absent from ``now`` and its grace period starts (R11, R13: docs/online.md)."""
     if table.status not in ("playing", "paused") or seat.kind == "bot" or (
@@ -1346,7 +1365,8 @@ def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str) -
     seat.absence_epoch += 1
     seat.save()
     s = settings_of(table)
-    ev = _event(table, actor="system", kind="system", seat=seat.position, text=text)
+    ev = _event(table, actor="system", kind="system", seat=seat.position, text=text,
+                value=value)
     outbox = Outbox(table.pk)
     _deadline(table, "grace_end", now + dt.timedelta(seconds=int(s["grace_seconds"])),
               seat=seat.position, guard=seat.absence_epoch, outbox=outbox)
@@ -1382,7 +1402,8 @@ def sweep_presence(now: dt.datetime | None = None) -> list[Outbox]:
             if seat.connections == 0 or is_connected(seat, now):
                 continue  # it came back meanwhile
             seat.connections = 0
-            outbox = _absent(table, seat, now, f"# {seat.name}: connection lost")
+            outbox = _absent(table, seat, now, f"# {seat.name}: connection lost",
+                             olog.value(olog.CONNECTION_LOST, player=seat.name))
         if outbox is not None:
             out.append(outbox)
     return out
@@ -1434,7 +1455,9 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
             s = settings_of(table)
             ev = _event(table, actor="clock", kind="clock", seat=d.seat,
                         text=f"# clock: {s['warning_seconds']} s left for "
-                             f"{seat.name if seat else '?'} (R11)")
+                             f"{seat.name if seat else '?'} (R11)",
+                        value=olog.value(olog.CLOCK_WARNING, seconds=s["warning_seconds"],
+                                         player=seat.name if seat else "?"))
             _save(table)
             outbox = Outbox(table.pk)
             _broadcast(table, game, seats, [ev], outbox)
@@ -1487,11 +1510,13 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
                 seat.stand_in = True
                 seat.save()
                 text = f"# a bot plays for {seat.name} until back"
+                said = olog.value(olog.STAND_IN, player=seat.name)
                 if game.to_act == seat.position - 1 and table.status == "playing":
                     _deadline(table, "bot", now, seat=seat.position, guard=table.seq + 1,
                               outbox=outbox)
             else:
                 text = f"# {seat.name} is absent: his turns time out (R11)"
+                said = olog.value(olog.ABSENT, player=seat.name)
                 _deadline(table, "absence_limit",
                           now + dt.timedelta(seconds=int(s["absence_limit_seconds"])),
                           seat=seat.position, guard=seat.absence_epoch, outbox=outbox)
@@ -1499,7 +1524,9 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
             seat.r13_requested = True
             seat.save()
             text = f"# the referee is asked to declare R13 for {seat.name}"
-        ev = _event(table, actor="clock", kind="system", seat=seat.position, text=text)
+            said = olog.value(olog.R13_ASKED, player=seat.name)
+        ev = _event(table, actor="clock", kind="system", seat=seat.position, text=text,
+                    value=said)
         _save(table)
         _broadcast(table, game, _seats(table), [ev], outbox)
         return d.kind, outbox

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from risiko.faults import Fault, RisikoError
 from risiko.online import adapter
+from risiko.online import log as olog
 from risiko.web import services as club
 from risiko.web.core.tokens import once
 from risiko.web.players.models import Player
@@ -58,6 +59,11 @@ def _words() -> dict[str, Any]:
         "hint_place": _("Tap your territory to place the armies."),
         "hint_attack": _("Tap your territory, then the enemy one: the odds, then Roll."),
         "hint_fortify": _("Strategic move: tap the source, then the target."),
+        "end": {"risiko": _("objective completed (RisiKo!)"),
+                "closing_dice": _("closing dice (R2)"),
+                "referee": _("ended by the referee (R2)"),
+                "all_others_eliminated": _("all the others eliminated")},
+        "zoom_in": _("Zoom in"), "zoom_out": _("Zoom out"),
     }
 
 
@@ -236,9 +242,12 @@ def replay(request: HttpRequest, code: str) -> HttpResponse:
         late=services.settings_of(table).get("late") or (),
         last_rounds_at=services.settings_of(table).get("call_round"))
     frames = [{"text": "", "turn": 0, "view": adapter.public_view(game)}]
-    for line in services._game_lines(table, 0):
+    events = table.events.filter(undone=False).exclude(text__startswith="#").order_by("seq")
+    for line, said in events.values_list("text", "value"):
         adapter.replay_lines(game, [line])
-        frames.append({"text": line, "turn": adapter.turn_number(game),
+        # what people read: the entry said in the page's language (the record keeps the line)
+        frames.append({"text": olog.message(said, _lang()) if said else line,
+                       "turn": adapter.turn_number(game),
                        "view": _slim(adapter.public_view(game))})
     return render(request, "online/replay.html", {
         "table": table, "frames": frames, "final": adapter.public_view(game),

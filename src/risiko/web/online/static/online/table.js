@@ -5,7 +5,7 @@
   var root = document.getElementById("online-table");
   if (!root) { return; }
   var T = JSON.parse(document.getElementById("online-words").textContent);
-  var code = root.dataset.code, lang = root.dataset.lang || "it";
+  var code = root.dataset.code, lang = (root.dataset.lang || "it").slice(0, 2);
   var ws = null, st = { seq: -1 }, me = { role: null, seat: null }, sel = null, mode = "";
   var prefix = Math.random().toString(36).slice(2, 10), counter = 0, clockBase = null;
   var $ = function (id) { return document.getElementById(id); };
@@ -99,7 +99,7 @@
       if (game.outcome) {
         var r = $("ot-scores"); r.textContent = "";
         game.scores.forEach(function (s) { var li = document.createElement("li"); li.textContent = s.player + ": " + s.score + (s.risiko ? " (RisiKo!)" : ""); r.appendChild(li); });
-        $("ot-outcome").textContent = game.outcome.end + (game.outcome.winner ? " — " + game.outcome.winner : "");
+        $("ot-outcome").textContent = (T.end[game.outcome.end] || game.outcome.end) + (game.outcome.winner ? " — " + game.outcome.winner : "");
       }
     }
     // my secrets
@@ -111,7 +111,7 @@
       var sets = $("ot-sets"); sets.textContent = "";
       (myTurn() ? priv.sets : []).forEach(function (s) {
         var b = document.createElement("button"); b.type = "button"; b.className = "trade";
-        b.textContent = T.trade + ": " + s.cards.join(", ") + " = " + s.value + (s.bonus ? " +" + s.bonus : "");
+        b.textContent = T.trade + ": " + (s.names || s.cards).join(", ") + " = " + s.value + (s.bonus ? " +" + s.bonus : "");
         b.addEventListener("click", function () { act({ kind: "trade", cards: s.cards }); });
         sets.appendChild(b);
       });
@@ -132,7 +132,9 @@
     // log
     var list = $("ot-log"); list.textContent = "";
     (st.log || []).slice(-60).reverse().forEach(function (e) {
-      var li = document.createElement("li"); li.textContent = e.seq + ". " + e.text + (e.reason ? " (" + e.reason + ")" : "") + (e.undone ? " ✗" : "");
+      var said = e.messages ? (e.messages[lang] || e.messages.it) : e.text;  // the viewer's language
+      var li = document.createElement("li"); li.textContent = said + (e.reason ? " (" + e.reason + ")" : "") + (e.undone ? " ✗" : "");
+      li.title = e.seq + ". " + e.text;
       if (e.undone) { li.className = "undone"; }
       list.appendChild(li);
     });
