@@ -489,11 +489,11 @@ def test_a_tournament_table_never_gives_a_member_a_bot_and_asks_the_referee_for_
     club.set_tables(ev, [names], who="t")
     (table,) = services.open_evening(ev, who="arbitro", settings={
         "clock_seconds": 60, "grace_seconds": 1, "absence_limit_seconds": 1})
-    from django.contrib.auth.models import User
-
     import datetime as dt
     import zoneinfo
     from unittest import mock
+
+    from django.contrib.auth.models import User
 
     users = {}
     evening_time = dt.datetime(2027, 3, 2, 21, 0, tzinfo=zoneinfo.ZoneInfo("Europe/Rome"))
