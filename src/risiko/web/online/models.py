@@ -130,8 +130,9 @@ class OnlineSeat(models.Model):
 
 class TableEvent(models.Model):
     """One change of a table's game: ``seq`` 1, 2, ... per table; ``text`` the record line
-    (dice included; ``value`` the same for people); ``client_id`` the sender's message id (a message sent twice is applied
-    once); ``draws`` the chance draws it used, ``[first, end)``."""
+    (dice included; ``value`` the same for people); ``client_id`` the sender's message id
+    (a message sent twice is applied once); ``draws`` the chance draws it used,
+    ``[first, end)``."""
 
     table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
