@@ -73,7 +73,7 @@
       var li = document.createElement("li");
       li.className = "seat s" + s.seat + (game && game.to_act === s.seat ? " to-act" : "") + (s.connected ? "" : " away");
       li.dataset.seat = s.seat;
-      var txt = s.seat + ". " + (s.player || T.open_seat);
+      var txt = s.player || T.open_seat;  // the list numbers the seats
       if (g) { txt += " — " + g.territories + " " + T.territories + ", " + g.armies + " " + T.armies + ", " + g.cards + " " + T.cards; if (g.status !== "in_play") { txt += " [" + (T.seat_status[g.status] || g.status) + "]"; } if (g.late_turns) { txt += " (R3: " + g.late_turns + ")"; } if (g.objective) { txt += " — " + g.objective.number + " " + g.objective.name; } }
       if (s.stand_in) { txt += " 🤖"; }
       if (!s.connected) { txt += " (" + T.away + ")"; }
@@ -140,6 +140,22 @@
     });
     tickClock();
   }
+
+  // the map's zoom: the board drawn 1 to 4 times the box's width, scrolled with a finger
+  var zooms = [1, 1.5, 2, 3, 4], zoom = 0;
+  function setZoom(i) {
+    var box = $("ot-map"), svg = box.querySelector("svg");
+    if (!svg) { return; }
+    var cx = (box.scrollLeft + box.clientWidth / 2) / svg.clientWidth, cy = (box.scrollTop + box.clientHeight / 2) / Math.max(1, svg.clientHeight);
+    zoom = Math.max(0, Math.min(zooms.length - 1, i));
+    svg.style.width = (zooms[zoom] * 100) + "%";
+    box.dataset.zoom = zooms[zoom];
+    $("ot-zoom-level").textContent = zooms[zoom] + "×";
+    box.scrollLeft = cx * svg.clientWidth - box.clientWidth / 2;
+    box.scrollTop = cy * svg.clientHeight - box.clientHeight / 2;
+  }
+  $("ot-zoom-in").addEventListener("click", function () { setZoom(zoom + 1); });
+  $("ot-zoom-out").addEventListener("click", function () { setZoom(zoom - 1); });
 
   function tickClock() {
     var c = st.clock, box = $("ot-clock");
