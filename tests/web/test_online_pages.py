@@ -257,3 +257,29 @@ def test_the_lobby_says_one_seat_and_many_seats() -> None:
     with translation.override("it"):
         assert template.render(Context({"n": 1})) == "1 posto"
         assert template.render(Context({"n": 4})) == "4 posti"
+
+
+def test_a_referee_sits_as_himself_and_is_a_player_there() -> None:
+    """Issue 20 item 8: a referee (an account with no player) sits at a casual table as
+    himself, by his login (no secret link); from that seat his referee's powers are not
+    usable (he is a seat there, not the referee)."""
+    ref = _user("arbitro", "referee")
+    ref.first_name, ref.last_name = "Marco", "Neri"
+    ref.save()
+    table = services.create_table(name="Amichevole", seats=3, bots={3: "random"}, who="t",
+                                  settings={"clock_seconds": 0})
+    c = Client()
+    c.force_login(ref)
+    page = c.get(reverse("online_table", args=[table.code])).content.decode()
+    assert "Siediti come Marco Neri" in page or "Sit down as Marco Neri" in page
+    assert c.post(reverse("online_join", args=[table.code]),
+                  {"as": "member"}).status_code == 302
+    seat = OnlineSeat.objects.get(table=table, user=ref)
+    assert (seat.kind, seat.name, seat.token_hash) == ("guest", "Marco Neri", "")
+    assert "online_tokens" not in c.session  # his login holds the seat
+    _table, actor = services.identify(table.code, ref, None)
+    assert (actor.role, actor.seat, actor.name) == ("seat", 0, "Marco Neri")
+    Client().post(reverse("online_join", args=[table.code]),
+                  {"as": "guest", "guest_name": "Bruno"})  # the last seat: the game starts
+    reply = services.referee(table.pk, actor, {"kind": "pause"})
+    assert [f.code for f in reply.faults] == ["online.not_referee"]

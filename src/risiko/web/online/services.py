@@ -886,6 +886,15 @@ def join(
                 raise OnlineError(NAME_TAKEN({"player": name}))
             target.kind, target.player = "member", member.player
             target.user_id = user.pk if user is not None else None
+        elif (guest_name is None and user is not None and user.is_authenticated
+              and table.kind == "casual"):
+            # a referee or committee member (an account with no player) sits as himself: his
+            # login holds the seat (no token); his referee's powers are not usable from it
+            name = checked_name(getattr(user, "get_full_name", lambda: "")() or
+                                user.get_username(), "your name", MOST_GUEST_NAME)
+            if any(x.name.casefold() == name.casefold() for x in seats if x.kind != "open"):
+                raise OnlineError(NAME_TAKEN({"player": name}))
+            target.kind, target.guest_name, target.user_id = "guest", name, user.pk
         else:
             if table.kind == "tournament":
                 raise OnlineError(NOT_MEMBER())

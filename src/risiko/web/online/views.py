@@ -156,8 +156,13 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "online/table.html", {
         "table": table,
         "my_seat": actor.role == "seat",
-        "can_join_as_member": member is not None,
-        "member_name": member.player.name if member else "",
+        # a member sits as his player; at a casual table any account (a referee, the
+        # committee) may sit as himself
+        "can_join_as_member": member is not None or (
+            request.user.is_authenticated and table.kind == "casual"),
+        "member_name": member.player.name if member else (
+            request.user.get_full_name() or request.user.get_username()
+            if request.user.is_authenticated else ""),
         "can_start": table.status == "lobby" and table.kind == "casual" and (
             request.user.get_username() == table.created_by or is_referee(request.user)),
         "invite_url": invite_url,
