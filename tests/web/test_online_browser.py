@@ -370,7 +370,9 @@ def test_a_phone_plays_a_turn_in_italian_on_a_zoomed_map(server: AsgiServer,
     mine.tap()
     pg.wait_for_function(f"() => document.getElementById('online-table').dataset.seq !== "
                          f"'{d['seq']}'", timeout=20000)
-    said = [li.inner_text() for li in pg.locator("#ot-log li").all()]
+    # read at once: the bots keep playing and the list is drawn again with each event
+    said = pg.evaluate("() => [...document.querySelectorAll('#ot-log li')]"
+                       ".map(li => li.textContent)")
     mine_said = [s for s in said if s.startswith("Anna piazza")]
     assert mine_said and mine_said[-1] == f"Anna piazza {pending} su {name}", said[:5]
     assert not any("_" in s for s in said), said  # no record line, no Medio_Oriente
