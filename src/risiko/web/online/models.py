@@ -13,6 +13,8 @@ from django.db.models import Q
 from risiko.web.players.models import Player
 from risiko.web.results.models import GameTable
 
+#: how a bot of the server is called at the table (``Bot 2 (casuale)``)
+BOT_LABELS = {"random": "casuale", "heuristic": "euristico"}
 STATUSES = [("lobby", "lobby"), ("playing", "playing"), ("paused", "paused"), ("over", "over")]
 KINDS = [("casual", "casual"), ("tournament", "tournament")]
 SEAT_KINDS = [("open", "open"), ("member", "member"), ("guest", "guest"), ("bot", "bot")]
@@ -120,8 +122,8 @@ class OnlineSeat(models.Model):
                 return self.player.name
         if self.kind == "guest":
             return self.guest_name
-        if self.kind == "bot":
-            return f"Bot {self.position} ({self.bot})"
+        if self.kind == "bot":  # its label in Italian, the club's language (a name: data)
+            return f"Bot {self.position} ({BOT_LABELS.get(self.bot, self.bot)})"
         return ""
 
     def __str__(self) -> str:
