@@ -121,3 +121,26 @@ def test_no_seat_or_invitation_token_reaches_the_servers_log(tmp_path: Any) -> N
     assert "/online/invito/[redacted]/" in log
     assert "/online/s/[redacted]/" in log
     assert f"/ws/online/{code}/?lang=it&token=[redacted]" in log
+
+
+def test_djangos_request_log_blanks_a_token_too() -> None:
+    """Django's own request log (a server error names the path) goes through the same
+    filter (settings.LOGGING's console handler): the token is written ``[redacted]``, in an
+    argument or in the format itself."""
+    import logging
+    import secrets
+
+    token = secrets.token_urlsafe(24)
+    from risiko.web.core.redact import RedactSecrets
+
+    (handler,) = [h for h in logging.getLogger("django.request").handlers
+                  if any(isinstance(f, RedactSecrets) for f in h.filters)]
+    said = []
+    for msg, args in (("Internal Server Error: %s", (f"/online/s/{token}/",)),
+                      (f"Internal Server Error: /online/invito/{token}/ (%s)", ("GET",))):
+        record = logging.LogRecord("django.request", logging.ERROR, __file__, 1, msg, args,
+                                   None)
+        assert handler.filter(record)
+        said.append(handler.format(record))
+    assert said == ["Internal Server Error: /online/s/[redacted]/",
+                    "Internal Server Error: /online/invito/[redacted]/ (GET)"]

@@ -45,15 +45,23 @@ def redact(text: str) -> str:
 
 class RedactSecrets(logging.Filter):
     """A handler's filter (Django's ``LOGGING``, uvicorn's log config): every record passes,
-    its message and text arguments redacted (:func:`redact`)."""
+    redacted (:func:`redact`). Its text arguments first, each in its place (uvicorn's
+    access formatter reads them one by one); then, if the message they make still holds a
+    secret (one in the format itself), the record carries that message redacted, without
+    arguments (a ``%s`` of the format is never taken for a path's part)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Redact ``record`` in place; always True."""
-        if isinstance(record.msg, str):
-            record.msg = redact(record.msg)
         if isinstance(record.args, tuple):
             record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
         elif isinstance(record.args, dict):
             record.args = {k: redact(v) if isinstance(v, str) else v
                            for k, v in record.args.items()}
+        try:
+            said = record.getMessage()
+        except (TypeError, ValueError):  # a format that does not fit its arguments: as is
+            return True
+        clean = redact(said)
+        if clean != said:
+            record.msg, record.args = clean, ()
         return True
