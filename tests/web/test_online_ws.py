@@ -20,6 +20,7 @@ import pytest
 from channels.layers import channel_layers
 from django.db import OperationalError, connections
 
+from risiko.board import parse_territory, territory_name
 from risiko.fair import commitment
 from risiko.online import adapter
 from risiko.web.asgi import application
@@ -777,6 +778,12 @@ def test_every_action_and_its_refusals_through_the_socket_with_secrets_kept() ->
         # R9: the sets she may trade, each with its value, before she trades
         assert priv["sets"] and all(s["value"] > 0 for s in priv["sets"])
         chosen = priv["sets"][0]
+        # the trade button's words: the cards' territories as the board writes them (issue
+        # 20 item 8: "Medio Oriente", never the record's "Medio_Oriente"; a jolly is "jolly")
+        assert chosen["names"] == [
+            "jolly" if code.startswith("jolly") else territory_name(parse_territory(code))
+            for code in chosen["cards"]]
+        assert not any("_" in n for s in priv["sets"] for n in s["names"])
         for action, code in [
             ({"kind": "end"}, "game.reinforcements_pending"),
             ({"kind": "move", "armies": 1}, "game.no_conquest"),
