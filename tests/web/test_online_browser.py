@@ -378,5 +378,14 @@ def test_a_phone_plays_a_turn_in_italian_on_a_zoomed_map(server: AsgiServer,
     assert not any("_" in s for s in said), said  # no record line, no Medio_Oriente
     assert re.search(r"partita comincia", "\n".join(said))
     assert pg.evaluate(width) <= 360
+    # the lobby in the site's look: the table as a card with its state in Italian, the
+    # bots' names in Italian, nothing wider than the screen
+    pg.goto(f"{server.url}/online/")
+    card = pg.locator(".online-lobby .cards .card", has_text="Telefono")
+    assert card.locator(".badge").inner_text() == "in gioco"
+    assert "3 posti" in card.inner_text()
+    assert pg.evaluate(width) <= 360
+    assert _db(lambda: [s.name for s in table.seat_set.order_by("position")]) == [
+        "Anna", "Bot 2 (casuale)", "Bot 3 (casuale)"]
     assert errors == []
     context.close()
