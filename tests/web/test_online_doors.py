@@ -114,7 +114,9 @@ def test_the_invitations_username_follows_the_names_rules(username: str, said: s
     """Refused with the rule said on the page (200, never a 500: PostgreSQL refuses a NUL
     byte in a query), nothing created, the invitation still unused."""
     token = _invite()
-    r = Client().post(reverse("online_accept", args=[token]), {
+    dario = Client()
+    dario.get(reverse("online_accept", args=[token]))  # the link: its token into the session
+    r = dario.post(reverse("online_accept_form"), {
         "username": username, "password1": "pietra-verde-77", "password2": "pietra-verde-77"})
     assert r.status_code == 200
     assert said in r.content.decode().replace("&#x27;", "'")
