@@ -8,12 +8,12 @@ import os
 from typing import Any
 
 import pytest
+from concurrency_kit import client_token
 from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 
 from risiko.web import services as club
-from risiko.web.core.tokens import new_token
 from risiko.web.online import services
 from risiko.web.online.models import Member, MemberInvite, OnlineSeat, OnlineTable
 
@@ -132,7 +132,7 @@ def test_the_online_forms_carry_a_one_time_token_and_a_form_sent_twice_writes_on
     browser.login(username="anna", password=PASSWORD)
     page = browser.get(reverse("online_lobby")).content.decode()
     assert 'name="once"' in page
-    token = new_token()
+    token = client_token(browser, reverse("online_create"))  # bound to the session and form
     for _ in range(5):
         r = browser.post(reverse("online_create"), {"name": "Serata", "seats": "3",
                                                     "clock_minutes": "0", "once": token})
