@@ -77,6 +77,8 @@ OUT_OF_RANGE = _k("out_of_range", "{field}: {value} is outside {low}..{high}")
 TOO_DEEP = _k("too_deep", "{field}: nested deeper than {limit} levels")
 NOT_JSON = _k("not_json", "{field}: not valid JSON ({error})")
 TOO_BIG = _k("too_big", "{field}: {size} bytes, more than the limit of {limit} bytes")
+#: a correction (an arrival or a result replacing one) must say why (issue 18 §3)
+CORRECTION_REASON = _k("correction_reason", "{field}: say why it is corrected")
 
 # the database's last line: a write refused by a constraint
 _AGAIN = "was changed at the same moment by another request: reload the page and check it"
