@@ -125,8 +125,12 @@ def test_the_referees_result_stands_and_the_online_one_waits_until_he_keeps_one(
     assert "serve un motivo" in r.content.decode() or "needs a reason" in r.content.decode()
     assert OnlineResult.objects.get(pk=waiting.pk).decision == ""
     assert _points(t) == before
-    # kept with a reason: the online result is the table's, audited as a correction
-    r = referee.post(url, {"keep": "online", "reason": "il foglio del tavolo online"})
+    # kept with a reason, with the one-time token the page's form carries (bound to the
+    # form's own address): the online result is the table's, audited as a correction
+    form = page[page.index(f'action="{url}"'):]
+    once = form.split('name="once" value="', 1)[1].split('"', 1)[0]
+    r = referee.post(url, {"keep": "online", "reason": "il foglio del tavolo online",
+                           "once": once})
     assert r.status_code == 302
     current = TableResult.objects.get(table=gt, superseded=False)
     assert current.entered_by == "arbitro" and current.sheet == waiting.sheet

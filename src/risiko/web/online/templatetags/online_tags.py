@@ -51,4 +51,6 @@ def online_waiting_results(context: template.Context, evening: Any) -> dict[str,
                              entered_by=f"online:{row.table.code}")
         waiting.append({"row": row, "online": read_result(gt, online),
                         "referee": read_result(gt, standing) if standing else None})
-    return {"waiting": waiting, "csrf_token": context.get("csrf_token")}
+    # the request: each form's one-time token is bound to its session ({% once_token %})
+    return {"waiting": waiting, "csrf_token": context.get("csrf_token"),
+            "request": context.get("request")}
