@@ -61,7 +61,9 @@ class TableClient:
         self._prefix = uuid.uuid4().hex[:8]
         self.closed = False
         self.viewed = False  # the state of the identity last welcomed has come
-        #: ``refused`` messages that answered no request of this client (its ``auth``)
+        #: ``refused`` messages that answered no request of this client (its ``auth``) and
+        #: ``error`` messages with faults (a limit, then the server closes: its ``auth`` one
+        #: socket too many for its seat, too many messages)
         self.refusals: list[dict[str, Any]] = []
 
     async def __aenter__(self) -> TableClient:
@@ -152,6 +154,8 @@ class TableClient:
                 fut.set_result(m)
             elif kind == "refused":
                 self.refusals.append(m)
+        elif kind == "error" and m.get("faults"):  # a limit: the server closes the socket
+            self.refusals.append(m)
         async with self._changed:
             self._changed.notify_all()
 
