@@ -234,10 +234,28 @@ def test_leave_in_play_brings_the_stand_in_at_once() -> None:
     anna = OnlineSeat.objects.get(table=table, position=1)
     assert anna.stand_in and anna.absent_since is not None and anna.connections == 0
     assert anna.pk not in consumers.LIVE_SEATS
-    assert TableEvent.objects.filter(table=table, seat=1).latest("seq").text == (
-        "# Anna left the table: a bot plays for him until back")
+    left = TableEvent.objects.filter(table=table, seat=1).latest("seq")
+    assert left.text == "# Anna left the table: a bot plays for him until back"
+    # for people: a value, said in each viewer's language (risiko.online.log)
+    assert left.value == {"code": "log.left_stand_in", "params": {"player": "Anna"}}
+    assert services.entry_of(left)["messages"] == {
+        "it": "Anna ha lasciato il tavolo: un bot gioca per lui finché torna",
+        "en": "Anna left the table: a bot plays for him until back"}
     assert Deadline.objects.filter(table=table, kind="bot", seat=1, guard=table.seq,
                                    fired=None).exists()
+
+
+def test_leave_in_play_without_bots_asks_the_referee_for_r13() -> None:
+    """A casual table without bots for the absent: Bruno's ``leave`` in play asks the
+    referee to declare R13 (leaving the table is abandoning it), said as a value."""
+    table, _tokens = make_table(bot_for_absent=False)
+    assert services.leave(table.pk, 2) is not None
+    bruno = OnlineSeat.objects.get(table=table, position=2)
+    assert bruno.r13_requested and not bruno.stand_in and bruno.absent_since is not None
+    left = TableEvent.objects.filter(table=table, seat=2).latest("seq")
+    assert left.value == {"code": "log.left_r13", "params": {"player": "Bruno"}}
+    assert services.entry_of(left)["messages"]["it"] == (
+        "Bruno ha lasciato il tavolo: si chiede all'arbitro di dichiarare l'R13")
 
 
 def test_the_remote_bot_client_sends_its_servers_origin() -> None:
