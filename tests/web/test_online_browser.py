@@ -225,7 +225,8 @@ def test_a_seat_times_out_on_the_turn_clock(server: AsgiServer, chromium: Any) -
     # Anna does nothing: the server ends her turn at the limit (R11)
     anna.wait_for_function("() => document.getElementById('online-table').dataset.toAct !== "
                            "'1'", timeout=20000)
-    assert "timeout" in anna.inner_text("#ot-log")
+    # said in the page's language (the record line stays "R timeout")
+    assert "tempo scaduto per Anna: il turno passa" in anna.inner_text("#ot-log")
     timeouts = _db(lambda: TableEvent.objects.filter(
         table=table, actor="clock", text__startswith="R timeout").count())
     assert timeouts >= 1
@@ -271,13 +272,22 @@ def test_an_online_evening_ends_with_its_result_in_the_standings(server: AsgiSer
     url = f"{server.url}/online/t/{table.code}/"
     errors: list[str] = []
     pages = {}
-    for n in names:
-        pg = _page(chromium, errors)
-        pg.context.add_cookies([{"name": "sessionid", "value": cookies[n], "url": server.url}])
-        pg.goto(url)
-        pg.click("button[value=member]")
-        pg.wait_for_selector("#online-table[data-seat]")
-        pages[n] = pg
+    import datetime as dt
+    import zoneinfo
+    from unittest import mock
+
+    # taking the seat is the arrival: on the evening, on time (R3; the server runs in this
+    # process, so its club clock is the one stopped here)
+    evening_time = dt.datetime(2027, 3, 2, 21, 0, tzinfo=zoneinfo.ZoneInfo("Europe/Rome"))
+    with mock.patch("risiko.web.online.services.club_now", return_value=evening_time):
+        for n in names:
+            pg = _page(chromium, errors)
+            pg.context.add_cookies([{"name": "sessionid", "value": cookies[n],
+                                     "url": server.url}])
+            pg.goto(url)
+            pg.click("button[value=member]")
+            pg.wait_for_selector("#online-table[data-seat]")
+            pages[n] = pg
     for pg in pages.values():
         pg.wait_for_function("() => document.getElementById('online-table').dataset.status "
                              "=== 'playing'", timeout=20000)
@@ -308,3 +318,74 @@ def test_an_online_evening_ends_with_its_result_in_the_standings(server: AsgiSer
         assert cells[2] == "1", cells  # one game played
         assert cells[4] == str(standings.row(n).best), cells  # its table score
     assert errors == []
+
+
+def test_a_phone_plays_a_turn_in_italian_on_a_zoomed_map(server: AsgiServer,
+                                                         chromium: Any) -> None:
+    """Issue 20 item 8, at 390 px (and 360 px): the table page is no wider than the screen
+    (the secret link breaks), the map zooms to 4x inside its box, where every territory is a
+    target a thumb can hit, a tap places the armies, and the log says it in Italian: the
+    player by name, the territory as the board writes it (no underscore)."""
+    import re
+
+    table = services.create_table(name="Telefono", seats=3, bots={2: "random", 3: "random"},
+                                  who="test", settings={"clock_seconds": 0,
+                                                        "bot_delay_ms": 0})
+    errors: list[str] = []
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                   has_touch=True, locale="it-IT")
+    pg = context.new_page()
+    pg.on("pageerror", lambda err: errors.append(str(err)))
+    _join(pg, f"{server.url}/online/t/{table.code}/", "Anna")
+    pg.wait_for_function("() => document.getElementById('online-table').dataset.status "
+                         "=== 'playing'", timeout=20000)
+    width = "() => document.documentElement.scrollWidth"
+    assert pg.evaluate(width) <= 390
+    pg.set_viewport_size({"width": 360, "height": 780})
+    assert pg.evaluate(width) <= 360  # the page fits 360 px: the secret link breaks
+    assert pg.locator(".secret a").is_visible()
+    # the map: four taps on + make it 4x its box, which scrolls; every territory is then at
+    # least 40 px on each side (a thumb; the smallest is 10.75 px at 1x, 344 px wide), the
+    # zoom buttons 44 px
+    for _ in range(5):  # the fifth stays at the most
+        pg.tap("#ot-zoom-in")
+    assert pg.inner_text("#ot-zoom-level") == "4×"
+    assert pg.evaluate(width) <= 360  # the map scrolls in its own box, not the page
+    smallest = pg.evaluate("""() => Math.min(...[...document.querySelectorAll(
+        '#ot-map .territory .land')].map(el => { const r = el.getBoundingClientRect();
+        return Math.min(r.width, r.height); }))""")
+    assert smallest >= 40, smallest
+    box = pg.locator("#ot-zoom-in").bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44
+    # Anna's turn of the initial placement: a tap on one of her territories places them
+    deadline = time.monotonic() + 60
+    while not _my_turn(pg) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _my_turn(pg)
+    d = _root(pg)
+    pending = pg.inner_text("#ot-pending")
+    mine = pg.locator(f'#online-table .territory[data-owner="{d["seat"]}"]').first
+    name = mine.get_attribute("data-name")
+    mine.scroll_into_view_if_needed()
+    mine.tap()
+    pg.wait_for_function(f"() => document.getElementById('online-table').dataset.seq !== "
+                         f"'{d['seq']}'", timeout=20000)
+    # read at once: the bots keep playing and the list is drawn again with each event
+    said = pg.evaluate("() => [...document.querySelectorAll('#ot-log li')]"
+                       ".map(li => li.textContent)")
+    mine_said = [s for s in said if s.startswith("Anna piazza")]
+    assert mine_said and mine_said[-1] == f"Anna piazza {pending} su {name}", said[:5]
+    assert not any("_" in s for s in said), said  # no record line, no Medio_Oriente
+    assert re.search(r"partita comincia", "\n".join(said))
+    assert pg.evaluate(width) <= 360
+    # the lobby in the site's look: the table as a card with its state in Italian, the
+    # bots' names in Italian, nothing wider than the screen
+    pg.goto(f"{server.url}/online/")
+    card = pg.locator(".online-lobby .cards .card", has_text="Telefono")
+    assert card.locator(".badge").inner_text() == "in gioco"
+    assert "3 posti" in card.inner_text()
+    assert pg.evaluate(width) <= 360
+    assert _db(lambda: [s.name for s in table.seat_set.order_by("position")]) == [
+        "Anna", "Bot 2 (casuale)", "Bot 3 (casuale)"]
+    assert errors == []
+    context.close()

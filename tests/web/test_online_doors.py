@@ -13,7 +13,6 @@ from django.test import Client
 from django.urls import reverse
 
 from risiko.web import services as club
-from risiko.web.core.tokens import new_token
 from risiko.web.online import services
 from risiko.web.online.models import Member, MemberInvite, OnlineSeat, OnlineTable
 
@@ -114,7 +113,9 @@ def test_the_invitations_username_follows_the_names_rules(username: str, said: s
     """Refused with the rule said on the page (200, never a 500: PostgreSQL refuses a NUL
     byte in a query), nothing created, the invitation still unused."""
     token = _invite()
-    r = Client().post(reverse("online_accept", args=[token]), {
+    dario = Client()
+    dario.get(reverse("online_accept", args=[token]))  # the link: its token into the session
+    r = dario.post(reverse("online_accept_form"), {
         "username": username, "password1": "pietra-verde-77", "password2": "pietra-verde-77"})
     assert r.status_code == 200
     assert said in r.content.decode().replace("&#x27;", "'")
@@ -130,7 +131,8 @@ def test_the_online_forms_carry_a_one_time_token_and_a_form_sent_twice_writes_on
     browser.login(username="anna", password=PASSWORD)
     page = browser.get(reverse("online_lobby")).content.decode()
     assert 'name="once"' in page
-    token = new_token()
+    # the token the lobby's form carries (bound to the session and to the address it posts to)
+    token = page.split('name="once" value="', 1)[1].split('"', 1)[0]
     for _ in range(5):
         r = browser.post(reverse("online_create"), {"name": "Serata", "seats": "3",
                                                     "clock_minutes": "0", "once": token})
@@ -139,6 +141,12 @@ def test_the_online_forms_carry_a_one_time_token_and_a_form_sent_twice_writes_on
     table = OnlineTable.objects.get(name="Serata")
     page = browser.get(reverse("online_table", args=[table.code])).content.decode()
     assert page.count('name="once"') == 1  # start (a join is once by its seat rule)
+    start = page.split('name="once" value="', 1)[1].split('"', 1)[0]
+    for _ in range(2):  # the start form's own token: accepted, then "already recorded"
+        r = browser.post(reverse("online_start", args=[table.code]), {"once": start})
+        assert r.status_code == 302
+    table.refresh_from_db()
+    assert table.status == "playing"
 
 
 def _anonymous_with_session(live_server: Any) -> Any:

@@ -9,7 +9,14 @@ import json
 from typing import Any
 
 import pytest
-from test_online_ws import WebsocketCommunicator, _online, checked, connect, make_table  # noqa: F401
+from test_online_ws import (  # noqa: F401
+    WebsocketCommunicator,
+    _online,
+    checked,
+    connect,
+    drain,
+    make_table,
+)
 
 from risiko.web.asgi import application
 from risiko.web.online import consumers, limits, services
@@ -18,10 +25,9 @@ from risiko.web.online.models import Deadline, OnlineSeat, OnlineTable, TableEve
 pytestmark = [pytest.mark.online, pytest.mark.db, pytest.mark.django_db(transaction=True)]
 
 
-def _socket(table: OnlineTable, token: str | None = None, *, client: str = "10.0.0.7",
+def _socket(table: OnlineTable, *, client: str = "10.0.0.7",
             origin: bytes = b"http://localhost", host: bytes = b"localhost") -> Any:
-    q = "?lang=en" + (f"&token={token}" if token else "")
-    comm = WebsocketCommunicator(application, f"/ws/online/{table.code}/{q}",
+    comm = WebsocketCommunicator(application, f"/ws/online/{table.code}/?lang=en",
                                  headers=[(b"origin", origin), (b"host", host)])
     comm.scope["client"] = (client, 40000)
     return comm
@@ -34,9 +40,20 @@ async def _opened(comm: Any) -> dict[str, Any]:
     return checked(await comm.receive_json_from(timeout=5))
 
 
-async def _refused(comm: Any, code: str, close: int = 1008) -> dict[str, Any]:
-    """The socket was accepted, told ``code`` in an ``error`` and closed with ``close``."""
-    error = await _opened(comm)
+async def _seated(comm: Any, token: str) -> dict[str, Any]:
+    """Connect as a spectator, then send the seat's ``auth``; the first answer to it (the
+    seat's ``welcome``, or the ``error`` of a refusal)."""
+    assert (await _opened(comm))["type"] == "welcome"
+    assert checked(await comm.receive_json_from(timeout=5))["type"] == "state"
+    await comm.send_json_to({"type": "auth", "token": token})
+    return checked(await comm.receive_json_from(timeout=5))
+
+
+async def _refused(comm: Any, code: str, close: int = 1008,
+                   first: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The socket was accepted, told ``code`` in an ``error`` (``first``, else the first
+    message) and closed with ``close``."""
+    error = first if first is not None else await _opened(comm)
     assert error["type"] == "error" and error["close"] == close
     assert [f["code"] for f in error["faults"]] == [code]
     assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": close}
@@ -47,9 +64,10 @@ async def _refused(comm: Any, code: str, close: int = 1008) -> dict[str, Any]:
 def test_a_flood_of_messages_is_refused_past_the_allowance_and_the_socket_closed(
         settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """5 messages a second in bursts of 10, the clock stopped (no refill): of 30 pings sent
-    at once, the first 10 are answered (pong), the 11th is refused with online.too_fast
-    (in Italian, as the viewer asked) and the socket closes 1008; the other 19 are never
-    served. Anna's seat is disconnected (her grace period starts)."""
+    at once after her ``auth`` (one message of the burst: 9 left), the first 9 are answered
+    (pong), the 10th is refused with online.too_fast (in Italian, as the viewer asked) and
+    the socket closes 1008; the other 20 are never served. Anna's seat is disconnected (her
+    grace period starts)."""
     settings.RISIKO_ONLINE_MESSAGES_PER_SECOND = 5
     settings.RISIKO_ONLINE_MESSAGE_BURST = 10
     monkeypatch.setattr(limits, "clock", lambda: 1000.0)
@@ -70,7 +88,7 @@ def test_a_flood_of_messages_is_refused_past_the_allowance_and_the_socket_closed
         return got
 
     got = asyncio.run(go())
-    assert [m["type"] for m in got] == ["pong"] * 10 + ["error"]
+    assert [m["type"] for m in got] == ["pong"] * 9 + ["error"]
     (fault,) = got[-1]["faults"]
     assert fault["code"] == "online.too_fast"
     assert fault["message"] == ("troppi messaggi: al massimo 5 al secondo (a raffiche di 10); "
@@ -87,26 +105,32 @@ def test_the_bucket_refills_at_its_rate() -> None:
 
 
 def test_sockets_per_user_are_capped_and_a_closed_one_frees_its_place(settings: Any) -> None:
-    """At most 2 table sockets of one seat's token (a user without a session): the third
-    is told online.too_many_sockets_user and closed 1008, the two others go on; one closed,
-    a new one is accepted."""
+    """At most 2 table sockets of one seat's token (a remote bot: no login, no session).
+    Its sockets open as nobody's spectators and count as the seat's from their ``auth``:
+    the third ``auth`` is told online.too_many_sockets_user and closed 1008, the two others
+    go on; one closed, a new one is accepted. Every count is given back at the end."""
     settings.RISIKO_ONLINE_SOCKETS_PER_USER = 2
     table, tokens = make_table()
+    anna = f"seat:{OnlineSeat.objects.get(table=table, position=1).pk}"  # her user key
 
     async def go() -> None:
-        first, second = _socket(table, tokens[0]), _socket(table, tokens[0])
-        assert (await _opened(first))["type"] == "welcome"
-        assert (await _opened(second))["type"] == "welcome"
-        await _refused(_socket(table, tokens[0]), "online.too_many_sockets_user")
-        await first.receive_json_from(timeout=5)  # its state
+        first, second = _socket(table), _socket(table)
+        assert (await _seated(first, tokens[0]))["role"] == "seat"
+        assert (await _seated(second, tokens[0]))["role"] == "seat"
+        assert dict(limits.BY_USER) == {anna: 2}
+        third = _socket(table)
+        await _refused(third, "online.too_many_sockets_user",
+                       first=await _seated(third, tokens[0]))
+        assert dict(limits.BY_USER) == {anna: 2}  # the refused one never counted
+        await drain(first)
         await first.send_json_to({"type": "ping"})
         assert (await first.receive_json_from(timeout=5))["type"] == "pong"
         await second.disconnect()
-        again = _socket(table, tokens[0])
-        assert (await _opened(again))["type"] == "welcome"
-        # another user (Bruno's token) from the same address is not Anna
-        bruno = _socket(table, tokens[1])
-        assert (await _opened(bruno))["type"] == "welcome"
+        again = _socket(table)
+        assert (await _seated(again, tokens[0]))["role"] == "seat"
+        # another seat (Bruno's token) from the same address is not Anna
+        bruno = _socket(table)
+        assert (await _seated(bruno, tokens[1]))["role"] == "seat"
         for c in (first, again, bruno):
             await c.disconnect()
 
@@ -210,10 +234,28 @@ def test_leave_in_play_brings_the_stand_in_at_once() -> None:
     anna = OnlineSeat.objects.get(table=table, position=1)
     assert anna.stand_in and anna.absent_since is not None and anna.connections == 0
     assert anna.pk not in consumers.LIVE_SEATS
-    assert TableEvent.objects.filter(table=table, seat=1).latest("seq").text == (
-        "# Anna left the table: a bot plays for him until back")
+    left = TableEvent.objects.filter(table=table, seat=1).latest("seq")
+    assert left.text == "# Anna left the table: a bot plays for him until back"
+    # for people: a value, said in each viewer's language (risiko.online.log)
+    assert left.value == {"code": "log.left_stand_in", "params": {"player": "Anna"}}
+    assert services.entry_of(left)["messages"] == {
+        "it": "Anna ha lasciato il tavolo: un bot gioca per lui finché torna",
+        "en": "Anna left the table: a bot plays for him until back"}
     assert Deadline.objects.filter(table=table, kind="bot", seat=1, guard=table.seq,
                                    fired=None).exists()
+
+
+def test_leave_in_play_without_bots_asks_the_referee_for_r13() -> None:
+    """A casual table without bots for the absent: Bruno's ``leave`` in play asks the
+    referee to declare R13 (leaving the table is abandoning it), said as a value."""
+    table, _tokens = make_table(bot_for_absent=False)
+    assert services.leave(table.pk, 2) is not None
+    bruno = OnlineSeat.objects.get(table=table, position=2)
+    assert bruno.r13_requested and not bruno.stand_in and bruno.absent_since is not None
+    left = TableEvent.objects.filter(table=table, seat=2).latest("seq")
+    assert left.value == {"code": "log.left_r13", "params": {"player": "Bruno"}}
+    assert services.entry_of(left)["messages"]["it"] == (
+        "Bruno ha lasciato il tavolo: si chiede all'arbitro di dichiarare l'R13")
 
 
 def test_the_remote_bot_client_sends_its_servers_origin() -> None:

@@ -13,7 +13,9 @@ import asyncio
 import datetime as dt
 import json
 import logging
+import zoneinfo
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.utils import timezone
@@ -257,19 +259,30 @@ def test_a_normal_close_disconnects_and_the_grace_period_brings_the_stand_in() -
     assert (1, table.seq) in _bot_deadlines(table)  # Anna is to act: the bot will
 
 
-def _scope(table: OnlineTable, token: str) -> dict[str, Any]:
+def _scope(table: OnlineTable) -> dict[str, Any]:
     return {"type": "websocket", "path": f"/ws/online/{table.code}/",
-            "query_string": f"lang=en&token={token}".encode(),
+            "query_string": b"lang=en",
             "headers": [(b"origin", b"http://localhost"), (b"host", b"localhost")],
             "subprotocols": []}
 
 
-async def _until_state(sent: list[dict[str, Any]]) -> None:
+async def _until_state(sent: list[dict[str, Any]], states: int = 1) -> None:
     for _ in range(200):
-        if any(m.get("text") and json.loads(m["text"])["type"] == "state" for m in sent):
+        if sum(1 for m in sent
+               if m.get("text") and json.loads(m["text"])["type"] == "state") >= states:
             return
         await asyncio.sleep(0.02)
     raise AssertionError("no state")
+
+
+async def _open_seat(inbox: asyncio.Queue[dict[str, Any]], sent: list[dict[str, Any]],
+                     token: str) -> None:
+    """Open the socket (a spectator's state), then take the seat by ``auth`` (its state)."""
+    await inbox.put({"type": "websocket.connect"})
+    await _until_state(sent)
+    await inbox.put({"type": "websocket.receive",
+                     "text": json.dumps({"type": "auth", "token": token})})
+    await _until_state(sent, 2)
 
 
 def test_a_tab_closed_while_an_answer_is_on_its_way_disconnects() -> None:
@@ -288,9 +301,8 @@ def test_a_tab_closed_while_an_answer_is_on_its_way_disconnects() -> None:
                 raise OSError("the client went away")
             sent.append(message)
 
-        task = asyncio.ensure_future(application(_scope(table, tokens[0]), inbox.get, send))
-        await inbox.put({"type": "websocket.connect"})
-        await _until_state(sent)
+        task = asyncio.ensure_future(application(_scope(table), inbox.get, send))
+        await _open_seat(inbox, sent, tokens[0])
         spy = Spy()
         gone.set()
         await inbox.put({"type": "websocket.receive", "text": json.dumps({"type": "sync"})})
@@ -312,9 +324,8 @@ def test_a_cancelled_socket_task_still_disconnects() -> None:
         async def send(message: dict[str, Any]) -> None:
             sent.append(message)
 
-        task = asyncio.ensure_future(application(_scope(table, tokens[0]), inbox.get, send))
-        await inbox.put({"type": "websocket.connect"})
-        await _until_state(sent)
+        task = asyncio.ensure_future(application(_scope(table), inbox.get, send))
+        await _open_seat(inbox, sent, tokens[0])
         spy = Spy()
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -363,10 +374,13 @@ def test_a_tournament_members_socket_dying_leads_to_the_r13_request(settings: An
     (table,) = services.open_evening(ev, who="arbitro", settings={
         "clock_seconds": 60, "grace_seconds": 1, "absence_limit_seconds": 1})
     users = {}
-    for n in names:
-        users[n] = User.objects.create_user(n.lower(), password="x")
-        Member.objects.create(user=users[n], player=club.entry_player(t, n))
-        services.join(table.pk, user=users[n])
+    # taking the seat is the arrival (R3): on the evening, on time (21:00 club time)
+    evening_time = dt.datetime(2027, 3, 2, 21, 0, tzinfo=zoneinfo.ZoneInfo("Europe/Rome"))
+    with mock.patch("risiko.web.online.services.club_now", return_value=evening_time):
+        for n in names:
+            users[n] = User.objects.create_user(n.lower(), password="x")
+            Member.objects.create(user=users[n], player=club.entry_player(t, n))
+            services.join(table.pk, user=users[n])
     browser = Client()
     browser.force_login(users["Alba"])
     cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"

@@ -69,14 +69,15 @@ def test_lobby_create_join_as_guests_start_and_replay() -> None:
         token = c.session["online_tokens"][table.code]
         guests.append((c, token))
         page = c.get(reverse("online_table", args=[table.code])).content.decode()
-        assert f'data-token="{token}"' in page
-        assert reverse("online_seat_link", args=[token]) in page
+        assert "data-token" not in page  # the socket finds the seat by the session cookie
+        assert reverse("online_seat_link", args=[token]) in page  # his link, shown to him
     table.refresh_from_db()
     assert table.status == "playing"
     # a second browser takes the seat back with the secret link
     other = Client()
-    other.get(reverse("online_seat_link", args=[guests[0][1]]))
+    r = other.get(reverse("online_seat_link", args=[guests[0][1]]))
     assert other.session["online_tokens"][table.code] == guests[0][1]
+    assert r.status_code == 302 and r["Location"] == reverse("online_table", args=[table.code])
     # the same name twice is refused
     r = Client().post(reverse("online_join", args=[table.code]),
                       {"as": "guest", "guest_name": "bruno"})
@@ -104,9 +105,14 @@ def test_members_are_invited_by_the_committee_and_are_not_referees() -> None:
     assert link and MemberInvite.objects.count() == 1
     token = link.rstrip("/").rsplit("/", 1)[1]
     dario = Client()
-    r = dario.post(reverse("online_accept", args=[token]), {
+    # the link's token goes into the session at once; the form's address has none
+    r = dario.get(reverse("online_accept", args=[token]))
+    assert r.status_code == 303 and r["Location"] == reverse("online_accept_form")
+    assert token not in dario.get(r["Location"]).content.decode()
+    r = dario.post(reverse("online_accept_form"), {
         "username": "dario", "password1": "pietra-verde-77", "password2": "pietra-verde-77"})
     assert r.status_code == 302
+    assert dario.get(reverse("online_accept_form")).status_code == 404  # used: gone
     member = Member.objects.get(user__username="dario")
     assert member.player.name == "Dario"
     assert not member.user.groups.exists()  # a member is not a referee
@@ -141,12 +147,8 @@ def test_an_online_evening_of_a_tournament_ends_in_the_standings() -> None:
         c = Client()
         c.login(username=n.lower(), password=PASSWORD)
         members[n] = c
-        # R3: on time until 21:10, late (3 penalised turns) until 21:20
-        with _club_time("21:15" if n == "Ilia" else "21:00"):
-            c.post(reverse("online_evening_arrive", args=[t.slug, "2027-03-02"]))
-    assert Arrival.objects.filter(evening=ev).count() == 8
-    assert Arrival.objects.get(evening=ev, player__name="Ilia").at == "21:15"
-    club.seat_evening(ev, seed=1, who="arbitro")  # the existing optimiser
+    # seated by hand: an online member's arrival comes when he takes his online seat
+    club.set_tables(ev, [names[:4], names[4:]], who="arbitro")
     r = referee.post(reverse("online_evening", args=[t.slug, "2027-03-02"]),
                      {"clock_minutes": "3"})
     assert r.status_code == 302
@@ -155,10 +157,16 @@ def test_an_online_evening_of_a_tournament_ends_in_the_standings() -> None:
     for table in tables:
         for seat in table.seat_set.select_related("player"):
             c = members[seat.player.name]
-            assert c.post(reverse("online_join", args=[table.code]),
-                          {"as": "member"}).status_code == 302
+            # R3: on time until 21:10, late (3 penalised turns) until 21:20
+            with _club_time("21:15" if seat.player.name == "Ilia" else "21:00"):
+                r = c.post(reverse("online_evening_arrive", args=[t.slug, "2027-03-02"]))
+            assert (r.status_code, r["Location"]) == (
+                302, reverse("online_table", args=[table.code]))
         table.refresh_from_db()
         assert table.status == "playing"
+        if table == tables[-1]:  # every arrival, each timed when its seat was taken
+            assert Arrival.objects.filter(evening=ev).count() == 8
+            assert Arrival.objects.get(evening=ev, player__name="Ilia").at == "21:15"
         view = services.state_message(table, "spectator", None)["game"]
         for seat in view["seats"]:  # the late arrival serves 3 penalised turns (R3)
             assert seat["late_turns"] == (3 if seat["player"] == "Ilia" else 0)
@@ -249,3 +257,29 @@ def test_the_lobby_says_one_seat_and_many_seats() -> None:
     with translation.override("it"):
         assert template.render(Context({"n": 1})) == "1 posto"
         assert template.render(Context({"n": 4})) == "4 posti"
+
+
+def test_a_referee_sits_as_himself_and_is_a_player_there() -> None:
+    """Issue 20 item 8: a referee (an account with no player) sits at a casual table as
+    himself, by his login (no secret link); from that seat his referee's powers are not
+    usable (he is a seat there, not the referee)."""
+    ref = _user("arbitro", "referee")
+    ref.first_name, ref.last_name = "Marco", "Neri"
+    ref.save()
+    table = services.create_table(name="Amichevole", seats=3, bots={3: "random"}, who="t",
+                                  settings={"clock_seconds": 0})
+    c = Client()
+    c.force_login(ref)
+    page = c.get(reverse("online_table", args=[table.code])).content.decode()
+    assert "Siediti come Marco Neri" in page or "Sit down as Marco Neri" in page
+    assert c.post(reverse("online_join", args=[table.code]),
+                  {"as": "member"}).status_code == 302
+    seat = OnlineSeat.objects.get(table=table, user=ref)
+    assert (seat.kind, seat.name, seat.token_hash) == ("guest", "Marco Neri", "")
+    assert "online_tokens" not in c.session  # his login holds the seat
+    _table, actor = services.identify(table.code, ref, None)
+    assert (actor.role, actor.seat, actor.name) == ("seat", 0, "Marco Neri")
+    Client().post(reverse("online_join", args=[table.code]),
+                  {"as": "guest", "guest_name": "Bruno"})  # the last seat: the game starts
+    reply = services.referee(table.pk, actor, {"kind": "pause"})
+    assert [f.code for f in reply.faults] == ["online.not_referee"]

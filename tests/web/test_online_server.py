@@ -73,3 +73,40 @@ def test_serve_answers_a_websocket_uncompressed_even_when_the_client_offers_defl
     assert extensions is None
     assert (welcome["type"], welcome["table"], welcome["role"]) == (
         "welcome", table.code, "spectator")
+
+
+def test_the_remote_bot_client_takes_its_seat_by_auth_and_is_told_the_socket_cap(
+        server_url: str, settings: Any) -> None:
+    """A remote bot's token, at most 1 socket per user: the first client takes seat 1 by its
+    ``auth`` message; a second with the same token is counted as the seat's from its
+    ``auth``, one too many: the client's connect fails naming the fault the server said
+    (online.too_many_sockets_user, then closed 1008). Once the first closes, the seat's
+    count is given back and the same token is seated again."""
+    from risiko.online.client import TableClient
+    from risiko.web.online import limits
+
+    settings.RISIKO_ONLINE_SOCKETS_PER_USER = 1
+    table = services.create_table(name="Prova", seats=3, who="test",
+                                  settings={"clock_seconds": 0})
+    _seat, token, _ = services.join(table.pk, guest_name="Robo")
+    assert token
+    url = f"{server_url}/ws/online/{table.code}/"
+
+    async def go() -> tuple[tuple[Any, Any], str, tuple[Any, Any]]:
+        async with TableClient(url, token=token) as first:
+            seated = (first.role, first.seat)
+            second = TableClient(url, token=token)
+            with pytest.raises(ConnectionError) as refused:
+                await second.connect()
+            await second.close()
+        for _ in range(100):  # the server's disconnection of the first gives its count back
+            if not limits.BY_USER:
+                break
+            await asyncio.sleep(0.05)
+        async with TableClient(url, token=token) as again:
+            return seated, str(refused.value), (again.role, again.seat)
+
+    seated, refused, again = asyncio.run(go())
+    assert seated == again == ("seat", 1)
+    assert refused == ("seat refused: too many table connections of yours: at most 1 at "
+                       "once")

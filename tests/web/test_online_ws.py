@@ -20,6 +20,7 @@ import pytest
 from channels.layers import channel_layers
 from django.db import OperationalError, connections
 
+from risiko.board import parse_territory, territory_name
 from risiko.fair import commitment
 from risiko.online import adapter
 from risiko.web.asgi import application
@@ -65,6 +66,12 @@ def checked(m: dict[str, Any]) -> dict[str, Any]:
     return m
 
 
+def checked_out(m: dict[str, Any]) -> dict[str, Any]:
+    """A message a client sends, checked against its JSON Schema."""
+    jsonschema.Draft202012Validator(protocol.CLIENT[m["type"]]).validate(m)
+    return m
+
+
 class WebsocketCommunicator(ChannelsCommunicator):
     """Channels' communicator without its patch making ``channels.db.close_old_connections``
     a no-op while a message goes in or out (meant for tests inside one transaction; these
@@ -107,8 +114,9 @@ def shadow(seats: int = 3) -> Any:
 
 async def connect(table: OnlineTable, token: str | None = None,
                   lang: str = "en") -> WebsocketCommunicator:
-    q = f"?lang={lang}" + (f"&token={token}" if token else "")
-    comm = WebsocketCommunicator(application, f"/ws/online/{table.code}/{q}",
+    """A connection as a spectator, then (``token``) as the seat by its first message
+    (``auth``: a token never travels in the URL)."""
+    comm = WebsocketCommunicator(application, f"/ws/online/{table.code}/?lang={lang}",
                                  headers=[(b"origin", b"http://localhost"),
                                           (b"host", b"localhost")])
     ok, _ = await comm.connect()
@@ -117,6 +125,12 @@ async def connect(table: OnlineTable, token: str | None = None,
     assert welcome["type"] == "welcome"
     state = checked(await comm.receive_json_from(timeout=5))
     assert state["type"] == "state"
+    if token:
+        await comm.send_json_to(checked_out({"type": "auth", "token": token}))
+        welcome = checked(await comm.receive_json_from(timeout=5))
+        assert (welcome["type"], welcome["role"]) == ("welcome", "seat")
+        while (state := checked(await comm.receive_json_from(timeout=5)))["type"] != "state":
+            pass  # the seat's coming back may reach the public group first
     comm.welcome, comm.state = welcome, state  # type: ignore[attr-defined]
     return comm
 
@@ -476,13 +490,20 @@ def test_a_tournament_table_never_gives_a_member_a_bot_and_asks_the_referee_for_
     club.set_tables(ev, [names], who="t")
     (table,) = services.open_evening(ev, who="arbitro", settings={
         "clock_seconds": 60, "grace_seconds": 1, "absence_limit_seconds": 1})
+    import datetime as dt
+    import zoneinfo
+    from unittest import mock
+
     from django.contrib.auth.models import User
 
     users = {}
+    evening_time = dt.datetime(2027, 3, 2, 21, 0, tzinfo=zoneinfo.ZoneInfo("Europe/Rome"))
     for n in names:
         users[n] = User.objects.create_user(n.lower(), password="x")
         Member.objects.create(user=users[n], player=club.entry_player(t, n))
-        services.join(table.pk, user=users[n])
+        # taking the seat is the arrival: on that evening, on time (R3)
+        with mock.patch("risiko.web.online.services.club_now", return_value=evening_time):
+            services.join(table.pk, user=users[n])
     table.refresh_from_db()
     assert table.status == "playing"
     services.connected(table.pk, 1)
@@ -759,6 +780,12 @@ def test_every_action_and_its_refusals_through_the_socket_with_secrets_kept() ->
         # R9: the sets she may trade, each with its value, before she trades
         assert priv["sets"] and all(s["value"] > 0 for s in priv["sets"])
         chosen = priv["sets"][0]
+        # the trade button's words: the cards' territories as the board writes them (issue
+        # 20 item 8: "Medio Oriente", never the record's "Medio_Oriente"; a jolly is "jolly")
+        assert chosen["names"] == [
+            "jolly" if code.startswith("jolly") else territory_name(parse_territory(code))
+            for code in chosen["cards"]]
+        assert not any("_" in n for s in priv["sets"] for n in s["names"])
         for action, code in [
             ({"kind": "end"}, "game.reinforcements_pending"),
             ({"kind": "move", "armies": 1}, "game.no_conquest"),
@@ -849,7 +876,8 @@ def test_every_action_and_its_refusals_through_the_socket_with_secrets_kept() ->
 
 def test_wrong_seat_not_referee_and_the_referees_refusals_through_the_socket(
         django_user_model: Any) -> None:
-    """A seat's token at another table is a spectator there; a seat is not a referee; the
+    """A seat's token at another table is refused there (the socket closed: 4403), a
+    spectator does not act; a seat is not a referee; the
     referee's commands over the socket: a seat that is not there, a reason missing, an
     unknown command refused; a pause accepted."""
     from django.contrib.auth.models import Group
@@ -864,7 +892,12 @@ def test_wrong_seat_not_referee_and_the_referees_refusals_through_the_socket(
     cookie = f"sessionid={browser.cookies['sessionid'].value}".encode()
 
     async def go() -> None:
-        intruder = await connect(elsewhere, tokens[0])  # Anna's token, another table
+        intruder = await connect(elsewhere)
+        await intruder.send_json_to({"type": "auth", "token": tokens[0]})  # another table's
+        refused = checked(await intruder.receive_json_from(timeout=5))
+        assert [f["code"] for f in refused["faults"]] == ["online.bad_token"]
+        assert (await intruder.receive_output(timeout=5))["code"] == 4403
+        intruder = await connect(elsewhere)
         assert intruder.welcome["role"] == "spectator" and intruder.state["private"] is None
         await intruder.send_json_to({"type": "act", "id": "x1", "action": {"kind": "end"}})
         assert (await answer(intruder))["faults"][0]["code"] == "online.spectator"

@@ -59,6 +59,22 @@ UVICORN_OPTIONS: dict[str, Any] = {"proxy_headers": False, "lifespan": "on",
                                    "ws": "websockets-sansio", "ws_per_message_deflate": False}
 
 
+def uvicorn_log_config() -> dict[str, Any]:
+    """uvicorn's own logging configuration with a filter on each of its handlers that blanks
+    the secret tokens of the paths it logs (the access log, a WebSocket's accepted line:
+    :class:`risiko.web.core.redact.RedactSecrets`, docs/online.md)."""
+    import copy
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
+    config.setdefault("filters", {})["secrets"] = {
+        "()": "risiko.web.core.redact.RedactSecrets"}
+    for handler in config["handlers"].values():
+        handler["filters"] = [*handler.get("filters", []), "secrets"]
+    return config
+
+
 # --- serve ----------------------------------------------------------------------------------
 
 
@@ -479,6 +495,7 @@ def register(app: typer.Typer) -> None:
             workers=workers,
             log_level="info",
             access_log=bool(settings.DEBUG),
+            log_config=uvicorn_log_config(),
             **UVICORN_OPTIONS,
         )
 

@@ -308,7 +308,9 @@ def private_view(game: Game, seat: int) -> dict[str, Any]:
         for trio in sets_in(hand):
             base, bonus = set_value(game.ruleset, trio, len(hand), game.owned[seat])
             sets.append({"cards": [card_name(c) for c in trio], "value": base,
-                         "bonus": bonus})
+                         "bonus": bonus, "names": [
+                             territory_name(c) if c < NUM_TERRITORIES else "jolly"
+                             for c in trio]})
     attacks = []
     if game.to_act == seat and game.phase == "attack":
         for src, dst in view.legal_attacks():

@@ -6,6 +6,10 @@ Needs the web extra (the ``websockets`` package). Protocol: docs/online.md.
         await c.wait_until(lambda c: c.my_turn)
         reply = await c.act({"kind": "end"})
 
+A seat's token never goes in the URL (servers and proxies log URLs): the client sends it as
+its first message (``{"type": "auth", "token": ...}``) and waits for the server's welcome as
+that seat.
+
 The client keeps the latest ``table``, ``game`` (public), ``private`` (its seat's secrets),
 ``clock`` and ``seq``; an ``event`` whose ``seq`` is not the next one makes it ask for a full
 ``state`` (``sync``). :meth:`act` sends an intention with a fresh ``id`` and the ``seq`` of its
@@ -33,8 +37,8 @@ class TableClient:
     def __init__(self, url: str, *, token: str | None = None, lang: str = "en",
                  origin: str | None = None, keep: bool = False) -> None:
         sep = "&" if "?" in url else "?"
-        query = [f"lang={lang}"] + ([f"token={token}"] if token else [])
-        self.url = url + sep + "&".join(query)
+        self.url = url + sep + f"lang={lang}"
+        self.token = token
         scheme, _, rest = url.partition("://")  # the server's own origin
         self.origin = origin or ("https://" if scheme == "wss" else "http://") + rest.split(
             "/", 1)[0]
@@ -56,6 +60,11 @@ class TableClient:
         self._ids = itertools.count(1)
         self._prefix = uuid.uuid4().hex[:8]
         self.closed = False
+        self.viewed = False  # the state of the identity last welcomed has come
+        #: ``refused`` messages that answered no request of this client (its ``auth``) and
+        #: ``error`` messages with faults (a limit, then the server closes: its ``auth`` one
+        #: socket too many for its seat, too many messages)
+        self.refusals: list[dict[str, Any]] = []
 
     async def __aenter__(self) -> TableClient:
         await self.connect()
@@ -69,8 +78,17 @@ class TableClient:
         self._ws = await websockets.connect(self.url, origin=self.origin,  # type: ignore[arg-type]
                                             max_size=2**22, open_timeout=30)
         self.closed = False
+        self.role, self.seq, self.viewed, self.refusals = None, -1, False, []
         self._reader = asyncio.get_running_loop().create_task(self._read())
-        await self.wait_until(lambda c: c.seq >= 0, timeout=30)
+        if self.token:  # the first message: the spectator's welcome becomes the seat's
+            await self.send({"type": "auth", "token": self.token})
+            try:
+                await self.wait_until(lambda c: c.role == "seat" and c.viewed, timeout=30)
+            except ConnectionError:
+                faults = [f.get("message") for r in self.refusals for f in r["faults"]]
+                raise ConnectionError(f"seat refused: {'; '.join(faults)}") from None
+        else:
+            await self.wait_until(lambda c: c.seq >= 0, timeout=30)
 
     async def close(self) -> None:
         """Close the connection."""
@@ -106,10 +124,10 @@ class TableClient:
 
     async def _handle(self, m: dict[str, Any]) -> None:
         kind = m.get("type")
-        if kind == "welcome":
-            self.role, self.seat = m["role"], m["seat"]
+        if kind == "welcome":  # a new identity: its own state follows
+            self.role, self.seat, self.seq, self.viewed = m["role"], m["seat"], -1, False
         elif kind == "state":
-            self.seq = m["seq"]
+            self.seq, self.viewed = m["seq"], True
             self.table, self.game, self.private = m["table"], m["game"], m["private"]
             self.clock, self.log = m["clock"], list(m["log"])
         elif kind == "event":
@@ -134,6 +152,10 @@ class TableClient:
             fut = self._pending.pop(str(key), None)
             if fut is not None and not fut.done():
                 fut.set_result(m)
+            elif kind == "refused":
+                self.refusals.append(m)
+        elif kind == "error" and m.get("faults"):  # a limit: the server closes the socket
+            self.refusals.append(m)
         async with self._changed:
             self._changed.notify_all()
 

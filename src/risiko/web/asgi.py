@@ -10,7 +10,7 @@ check (the host among ``ALLOWED_HOSTS``, then scheme, host and port the site's o
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from django.core.asgi import get_asgi_application
@@ -30,8 +30,8 @@ from risiko.web.online.limits import SameOriginValidator  # noqa: E402
 from risiko.web.online.routing import websocket_urlpatterns  # noqa: E402
 from risiko.web.online.scheduler import LifespanApp  # noqa: E402
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
+Scope = dict[str, Any]  # as Django's ASGIHandler types them (it is wrapped here)
+Message = Mapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[..., Awaitable[None]]  # Django's handler and Channels' apps

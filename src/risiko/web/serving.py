@@ -23,10 +23,13 @@ _RUNNING = re.compile(r"Uvicorn running on (http://\S+?)(?:\s|$)")
 class ServedApp:
     """``risiko serve --port 0 ARGS`` with ``env`` added to this process's environment;
     ``url`` (``http://127.0.0.1:PORT``) once started; ``log`` every line it wrote to stderr.
-    A context manager: started on enter, stopped (SIGINT, then SIGKILL) on exit."""
+    A context manager: started on enter, stopped (SIGINT, then SIGKILL) on exit.
+    ``with_stdout``: ``log`` holds its standard output too (uvicorn's access log)."""
 
     def __init__(self, env: Mapping[str, str] | None = None, args: Sequence[str] = (),
-                 drop_env: Sequence[str] = ("DJANGO_SETTINGS_MODULE",)) -> None:
+                 drop_env: Sequence[str] = ("DJANGO_SETTINGS_MODULE",),
+                 with_stdout: bool = False) -> None:
+        self.with_stdout = with_stdout
         self.env = {k: v for k, v in os.environ.items() if k not in drop_env}
         self.env.update(env or {})
         self.env.setdefault("PYTHONUNBUFFERED", "1")
@@ -37,8 +40,10 @@ class ServedApp:
         self._ready = threading.Event()
 
     def _drain(self) -> None:
-        assert self.process is not None and self.process.stderr is not None
-        for line in self.process.stderr:
+        assert self.process is not None
+        stream = self.process.stdout if self.with_stdout else self.process.stderr
+        assert stream is not None
+        for line in stream:
             self.log.append(line.rstrip("\n"))
             found = _RUNNING.search(line)
             if found and not self.url:
@@ -52,7 +57,9 @@ class ServedApp:
         code = "import sys; from risiko.cli.main import main; sys.argv[0] = 'risiko'; main()"
         self.process = subprocess.Popen(
             [sys.executable, "-c", code, "serve", "--port", "0", *self.args],
-            env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            env=self.env, text=True,
+            stdout=subprocess.PIPE if self.with_stdout else subprocess.DEVNULL,
+            stderr=subprocess.STDOUT if self.with_stdout else subprocess.PIPE,
         )
         threading.Thread(target=self._drain, daemon=True).start()
         deadline = time.monotonic() + timeout

@@ -1,10 +1,11 @@
 """The WebSocket of an online table: ``ws/online/<code>/`` (protocol: docs/online.md).
 
-One consumer per connection. It learns who connects (a guest's or remote bot's ``?token=``,
-a member's session, a referee, else a spectator), joins the table's groups (its seat's own
-group, or the public one), and turns messages into calls of :mod:`.services` in a worker
-thread. After every change it sends the outbox to the groups (through the channel layer:
-in memory for one process, Redis for several workers).
+One consumer per connection. It learns who connects (by the session cookie: a guest's seat
+taken in this browser, a member's seat, a referee; by the first message ``auth``: a remote
+bot's token; else a spectator: never by a token in the URL, which servers log), joins the
+table's groups (its seat's own group, or the public one), and turns messages into calls of
+:mod:`.services` in a worker thread. After every change it sends the outbox to the groups
+(through the channel layer: in memory for one process, Redis for several workers).
 
 However a socket ends (a normal close, a frame refused, the client gone while an answer was
 on its way, an exception, the task cancelled) its disconnection runs once (:meth:`_leave`):
@@ -59,6 +60,17 @@ def _lang(scope: dict[str, Any], query: dict[str, list[str]]) -> str:
         cookies = scope.get("cookies") or {}
         wanted = cookies.get(settings.LANGUAGE_COOKIE_NAME, "") or settings.LANGUAGE_CODE
     return "en" if str(wanted).startswith("en") else "it"
+
+
+def _identify(code: str, scope: dict[str, Any]) -> tuple[OnlineTable, Actor] | None:
+    """:func:`services.identify` by the connection's cookies: the guest's token this
+    browser's session holds for the table (``online_tokens``), the logged-in user."""
+    from .views import SESSION_KEY
+
+    session = scope.get("session")
+    tokens = session.get(SESSION_KEY) if session is not None else None
+    token = tokens.get(code) if isinstance(tokens, dict) else None
+    return services.identify(code, scope.get("user"), token if isinstance(token, str) else None)
 
 
 def _text(value: Any, limit: int = 64) -> str:
@@ -116,6 +128,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     left: bool = False
     leaving: asyncio.Task[None] | None = None
     bucket: limits.Bucket
+    code: str = ""
+    commitment: str = ""
+    seq: int = 0  # the table's seq when the connection opened (a refusal before any view)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Channels' consumer, then the disconnection whatever ended it (:meth:`_leave`):
@@ -144,42 +159,96 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.bucket = limits.Bucket()
         code = str(self.scope["url_route"]["kwargs"]["code"])
         query = parse_qs(self.scope.get("query_string", b"").decode())
-        token = (query.get("token") or [None])[0]
         self.lang = _lang(self.scope, query)
-        found = await in_thread(services.identify)(
-            code, self.scope.get("user"), token)
+        found = await in_thread(_identify)(code, self.scope)
         if found is None:
             await self.close(code=4404)
             return
         table, actor = found
-        self.table_id, self.actor = table.pk, actor
+        self.table_id, self.code, self.commitment = table.pk, table.code, table.commitment
+        self.seq = table.seq
         await self.accept()
+        if "token" in query:  # a secret in the address (logged on its way): refused
+            await self._refuse(services.TOKEN_IN_URL(), close=4400)
+            return
         claim = (limits.user_key(self.scope, actor.seat_id), limits.address_of(self.scope))
         refused = limits.claim(*claim)
         if refused is not None:
             await self._close_with(refused, limits.CLOSE_LIMIT)
             return
         self.claimed = claim
-        groups = [services.public_group(table.pk)]
+        await self.channel_layer.group_add(services.public_group(table.pk), self.channel_name)
+        self.joined.append(services.public_group(table.pk))
+        scheduler.ensure_started()
+        await self._welcome(actor)
+
+    async def _welcome(self, actor: Actor) -> None:
+        """Say who this connection is (``welcome``), a seat's presence, then the ``state``.
+        What a seat holds is marked as it is taken, for :meth:`_leave` to give back."""
+        self.actor = actor
         if actor.role == "seat" and actor.seat is not None:
-            groups.append(services.seat_group(table.pk, actor.seat + 1))
-        for group in groups:
+            group = services.seat_group(self.table_id, actor.seat + 1)
             await self.channel_layer.group_add(group, self.channel_name)
             self.joined.append(group)
-        scheduler.ensure_started()
         await self.send_json({
-            "type": "welcome", "table": table.code, "role": actor.role,
+            "type": "welcome", "table": self.code, "role": actor.role,
             "seat": None if actor.seat is None else actor.seat + 1,
-            "player": actor.name or None, "commitment": table.commitment,
+            "player": actor.name or None, "commitment": self.commitment,
         })
         if actor.role == "seat" and actor.seat is not None:
             if actor.seat_id is not None:
                 LIVE_SEATS[actor.seat_id] += 1
                 self.beating = True
-            outbox = await in_thread(services.connected)(table.pk, actor.seat + 1)
+            outbox = await in_thread(services.connected)(self.table_id, actor.seat + 1)
             self.seated = True
             await send_outbox(self.channel_layer, outbox)
-        await self.send_json(await in_thread(_state)(table.pk, actor))
+        await self.send_json(await in_thread(_state)(self.table_id, actor))
+
+    async def _refuse(self, fault: Any, close: int | None = None) -> None:
+        """A ``refused`` with ``fault`` (no message id); with ``close``, the socket closes
+        with that code and its disconnection runs (:meth:`_leave`)."""
+        await self.send_json({"type": "refused", "id": None, "seq": self.seq,
+                              "faults": services.fault_dicts([fault], self.lang)})
+        if close is not None:
+            await self.close(code=close)
+            await self._leave()
+
+    async def _auth(self, token: Any) -> None:
+        """A remote bot's first message: its seat's secret token (docs/online.md). The
+        socket, counted at connect as nobody's (no login, no session), is counted from now
+        as its seat's (``seat:<id>``, :func:`limits.user_key`): over the cap it is refused
+        and closed as at connect."""
+        if self.actor.role == "seat" and self.actor.seat is not None:
+            await self._refuse(services.ALREADY_IDENTIFIED(seat=self.actor.seat + 1))
+            return
+        actor = None
+        if isinstance(token, str) and 0 < len(token) <= 200:
+            actor = await in_thread(services.seat_of_token)(self.table_id, token)
+        if self.left:
+            return  # the socket ended meanwhile: nothing to take
+        if actor is None:
+            await self._refuse(services.BAD_TOKEN(), close=4403)
+            return
+        if not await self._claim_as(limits.user_key(self.scope, actor.seat_id)):
+            return
+        await self._welcome(actor)
+
+    async def _claim_as(self, user: str) -> bool:
+        """Count this socket as ``user``'s instead of whoever it was counted as (its address
+        stays counted once). False when ``user``'s cap is reached: the socket is told the
+        fault and closed, its first claim given back by :meth:`_leave`."""
+        if self.claimed is None:  # given back already: the socket has ended
+            return False
+        before, address = self.claimed
+        if user == before:
+            return True
+        refused = limits.claim(user, "")
+        if refused is not None:
+            await self._close_with(refused, limits.CLOSE_LIMIT)
+            return False
+        limits.release(before, "")
+        self.claimed = (user, address)
+        return True
 
     async def disconnect(self, code: int) -> None:
         await self._leave()
@@ -254,6 +323,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         kind = content.get("type")
         if kind == "ping":
             await self.send_json({"type": "pong"})
+        elif kind == "auth":
+            await self._auth(content.get("token"))
         elif kind == "sync":
             await self.send_json(await in_thread(_state)(self.table_id,
                                                                        self.actor))

@@ -9,7 +9,8 @@
   refilled at ``RISIKO_ONLINE_MESSAGES_PER_SECOND`` (20); a message over it is refused with
   the fault ``online.too_fast`` and the socket closed (:data:`CLOSE_LIMIT`).
 - **Sockets**: at most ``RISIKO_ONLINE_SOCKETS_PER_USER`` table sockets (30) at once per
-  user (a logged-in user, else a browser session, else a seat's token) and
+  user (a logged-in user, else a browser session, else a seat's token: a remote bot's socket
+  counts as its seat's from its ``auth`` message) and
   ``RISIKO_ONLINE_SOCKETS_PER_ADDRESS`` (500: the phones of a venue share its Wi-Fi's
   address) per client address, counted per worker process; one more is accepted, told the
   fault (``online.too_many_sockets_user`` / ``_address``) and closed.
@@ -106,7 +107,8 @@ def address_of(scope: dict[str, Any]) -> str:
 
 def user_key(scope: dict[str, Any], seat_id: int | None) -> str:
     """Whose socket it is: ``user:<id>`` logged in, else ``session:<key>`` (a browser
-    session), else ``seat:<id>`` (a guest's or remote bot's token), else ``""``."""
+    session: a guest's seat too), else ``seat:<id>`` (a remote bot, once its ``auth`` message
+    named its seat), else ``""`` (nobody's: counted by its address only)."""
     user = scope.get("user")
     if user is not None and getattr(user, "is_authenticated", False):
         return f"user:{user.pk}"

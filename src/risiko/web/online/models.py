@@ -14,6 +14,8 @@ from django.utils.translation import gettext_lazy as _
 from risiko.web.players.models import Player
 from risiko.web.results.models import GameTable
 
+#: how a bot of the server is called at the table (``Bot 2 (casuale)``)
+BOT_LABELS = {"random": "casuale", "heuristic": "euristico"}
 STATUSES = [("lobby", "lobby"), ("playing", "playing"), ("paused", "paused"), ("over", "over")]
 KINDS = [("casual", "casual"), ("tournament", "tournament")]
 SEAT_KINDS = [("open", "open"), ("member", "member"), ("guest", "guest"), ("bot", "bot")]
@@ -132,8 +134,8 @@ class OnlineSeat(models.Model):
                 return self.player.name
         if self.kind == "guest":
             return self.guest_name
-        if self.kind == "bot":
-            return f"Bot {self.position} ({self.bot})"
+        if self.kind == "bot":  # its label in Italian, the club's language (a name: data)
+            return f"Bot {self.position} ({BOT_LABELS.get(self.bot, self.bot)})"
         return ""
 
     def __str__(self) -> str:
@@ -142,8 +144,9 @@ class OnlineSeat(models.Model):
 
 class TableEvent(models.Model):
     """One change of a table's game: ``seq`` 1, 2, ... per table; ``text`` the record line
-    (dice included); ``client_id`` the sender's message id (a message sent twice is applied
-    once); ``draws`` the chance draws it used, ``[first, end)``."""
+    (dice included; ``value`` the same for people); ``client_id`` the sender's message id
+    (a message sent twice is applied once); ``draws`` the chance draws it used,
+    ``[first, end)``."""
 
     table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
@@ -158,6 +161,9 @@ class TableEvent(models.Model):
     undone = models.BooleanField(default=False)
     reason = models.CharField(max_length=300, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    #: the entry as a value, said in each viewer's language (:mod:`risiko.online.log`):
+    #: ``{"code": "log.attack", "params": {...}}``; empty for entries written before it
+    value = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = _("table event")
@@ -244,3 +250,35 @@ class MemberInvite(models.Model):
         verbose_name_plural = _("member invitations")
 
 
+RESULT_DECISIONS = [("", "waiting"), ("online", "online"), ("referee", "referee")]
+
+
+class OnlineResult(models.Model):
+    """An online tournament table's result that found the referee's result already entered
+    for its table: it never replaces that one. The referee's result
+    stands; this one waits here (``sheet``: the end board as ``risiko score`` reads it,
+    ``abandoned``: the players who left, R13; ``beside``: the result it found) until the
+    referee keeps one of the two, saying why: ``decision`` "" (waiting) | ``online`` (it
+    became the table's result) | ``referee`` (his stays). One per online table."""
+
+    table = models.OneToOneField(OnlineTable, on_delete=models.PROTECT,
+                                 related_name="waiting_result")
+    game_table = models.ForeignKey(GameTable, on_delete=models.PROTECT,
+                                   related_name="online_results")
+    beside = models.ForeignKey("results.TableResult", on_delete=models.PROTECT,
+                               related_name="+")
+    sheet = models.JSONField()
+    abandoned = models.JSONField(default=list, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    decision = models.CharField(max_length=8, choices=RESULT_DECISIONS, blank=True)
+    decided_by = models.CharField(max_length=150, blank=True)
+    decided = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["game_table", "id"]
+        verbose_name = _("online result waiting")
+        verbose_name_plural = _("online results waiting")
+
+    def __str__(self) -> str:
+        return f"{self.game_table}: online {self.table.code} ({self.decision or 'waiting'})"

@@ -1,8 +1,8 @@
 """The WebSocket protocol of online tables: one JSON Schema per message (docs/online.md).
 
-Client to server: ``act``, ``referee``, ``odds``, ``sync``, ``ping``, ``leave``. Server to
-client: ``welcome``, ``state``, ``event``, ``private``, ``ack``, ``refused``, ``odds_result``,
-``pong``, ``error``, ``bye``.
+Client to server: ``auth``, ``act``, ``referee``, ``odds``, ``sync``, ``ping``, ``leave``.
+Server to client: ``welcome``, ``state``, ``event``, ``private``, ``ack``, ``refused``,
+``odds_result``, ``pong``, ``error``, ``bye``.
 Every message is a JSON object with a ``type``; seats are 1-based; territories are named as
 ``risiko board`` prints them. :func:`markdown` renders the schemas for the documentation (a
 test checks that docs/online.md shows exactly these).
@@ -54,6 +54,23 @@ _LOG_ENTRY: Schema = {
         "seat": {"type": ["integer", "null"]},
         "text": {"type": "string",
                  "description": "the record line, dice included ('# ...': not a game action)"},
+        "value": {
+            "type": "object", "required": ["code", "params"],
+            "description": "the entry as a value: players by name, territories as the board "
+                           "writes them, dice as lists of pips (risiko.online.log); absent "
+                           "for entries written before it",
+            "properties": {
+                "code": {"type": "string", "description": "log.place, log.attack, ..."},
+                "params": {"type": "object"},
+                "also": {"type": "array", "description": "what followed it (closing dice)"},
+            },
+        },
+        "messages": {
+            "type": "object", "required": ["it", "en"],
+            "description": "the value said in each language, dice drawn as dice (⚅ ⚃): "
+                           "each viewer shows his",
+            "properties": {"it": {"type": "string"}, "en": {"type": "string"}},
+        },
         "reason": {"type": "string"},
         "undone": {"type": "boolean"},
     },
@@ -133,14 +150,25 @@ _PRIVATE: Schema = {
         "objective": {"type": "object", "required": ["number", "name", "territories"]},
         "cards": {"type": "array", "items": {
             "type": "object", "required": ["card", "name", "symbol"]}},
-        "sets": {"type": "array", "description": "sets it may trade now with their R9 value",
-                 "items": {"type": "object", "required": ["cards", "value", "bonus"]}},
+        "sets": {"type": "array", "description": "sets it may trade now with their R9 value "
+                 "(cards: as a trade sends them; names: as the board writes them)",
+                 "items": {"type": "object", "required": ["cards", "value", "bonus"],
+                           "properties": {"names": {"type": "array",
+                                                    "items": {"type": "string"}}}}},
         "must_trade": {"type": "boolean"},
         "attacks": {"type": "array", "description": "legal attacks now (R7, R8)"},
     },
 }
 
 CLIENT: dict[str, Schema] = {
+    "auth": {
+        "type": "object", "additionalProperties": False, "required": ["type", "token"],
+        "description": "a remote bot's first message: its seat's secret token (never in the "
+                       "URL, which servers log); answered by a new welcome and state as that "
+                       "seat, or refused (online.bad_token) and closed with 4403",
+        "properties": {"type": {"const": "auth"},
+                       "token": {"type": "string", "minLength": 1, "maxLength": 200}},
+    },
     "act": {
         "type": "object", "additionalProperties": False,
         "required": ["type", "id", "action"],

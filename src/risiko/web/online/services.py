@@ -34,6 +34,7 @@ from risiko.faults import Fault, IllegalActionError, RisikoError, define
 from risiko.game import Game
 from risiko.names import clean_name, name_faults
 from risiko.online import adapter
+from risiko.online import log as olog
 from risiko.record import write_record
 from risiko.ruleset import new_ruleset
 from risiko.tournament.dates import clock_name, parse_clock
@@ -41,7 +42,15 @@ from risiko.web import services as club
 from risiko.web.players.models import Player
 from risiko.web.site.permissions import is_referee
 
-from .models import Deadline, Member, OnlineSeat, OnlineTable, SchedulerBeat, TableEvent
+from .models import (
+    Deadline,
+    Member,
+    OnlineResult,
+    OnlineSeat,
+    OnlineTable,
+    SchedulerBeat,
+    TableEvent,
+)
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=models.Model)
@@ -131,6 +140,27 @@ def checked_call_at(text: str) -> str:
     except RisikoError as e:
         raise OnlineError(CALL_AT_BAD(fault=e.fault.to_dict())) from None
 BAD_COMMAND = define("online.bad_command", "", "unknown referee command {command!r}")
+BAD_TOKEN = define("online.bad_token", "", "this seat's token is not valid at this table")
+TOKEN_IN_URL = define("online.token_in_url", "",
+                      "a seat's token never travels in the address (servers log it): send it "
+                      "in the first message, {{\"type\": \"auth\", \"token\": ...}}")
+NOT_ONLINE_EVENING = define("online.not_online_evening", "R3",
+                            "the evening of {evening} has no online tables: arrivals there "
+                            "are recorded at the venue")
+NO_ONLINE_SEAT = define("online.no_online_seat", "R3",
+                        "{player} has no seat at the online tables of {evening}")
+ARRIVAL_CLOSED = define("online.arrival_closed", "R3",
+                        "{player}: arrivals at the evening of {evening} are taken on that "
+                        "evening, from 12:00 to 06:00 club time (now {now})")
+ARRIVAL_EXCLUDED = define("online.arrival_excluded", "R3", "{player} at {at}: {fault}")
+RESULT_CHOICE = define("online.result_choice", "",
+                       "keep the online result or the referee's, not {choice!r}")
+RESULT_REASON = define("online.result_reason", "",
+                       "table {table}: keeping one of the two results needs a reason")
+RESULT_DECIDED = define("online.result_decided", "",
+                        "table {table}: {who} has already kept one of the two results")
+ALREADY_IDENTIFIED = define("online.already_identified", "",
+                            "this connection already holds seat {seat}")
 ALREADY_SEATED = define("online.already_seated", "", "you already hold seat {seat} here")
 
 
@@ -400,14 +430,16 @@ def _event(
     table: OnlineTable, *, actor: str, kind: str, text: str, seat: int | None = None,
     intention: Mapping[str, Any] | None = None, draws: tuple[int, int] = (0, 0),
     client_id: str = "", reason: str = "", write: bool = True,
+    value: Mapping[str, Any] | None = None,
 ) -> TableEvent:
     """The table's next event (``table.seq`` moves on), written now, or with the table's row
-    by :func:`_save` (``write=False``)."""
+    by :func:`_save` (``write=False``); ``value``: the entry for people
+    (:mod:`risiko.online.log`)."""
     table.seq += 1
     event = TableEvent(
         table=table, seq=table.seq, actor=actor[:100], kind=kind, seat=seat,
         intention=dict(intention or {}), text=text[:300], draws_from=draws[0],
-        draws_to=draws[1], client_id=client_id, reason=reason[:300],
+        draws_to=draws[1], client_id=client_id, reason=reason[:300], value=dict(value or {}),
     )
     if write:
         event.save(force_insert=True)
@@ -554,15 +586,79 @@ def _finish(table: OnlineTable, game: Game, now: dt.datetime, seats: list[Online
 
 
 def _enter_result(table: OnlineTable, game: Game, seats: list[OnlineSeat]) -> None:
-    """A tournament table's result, through the same service as a scored sheet."""
-    assert table.game_table is not None
+    """A tournament table's result, through the same service as a scored sheet, when its
+    table has none yet. When the referee has already entered one, his stands: this one waits
+    beside it as its own audited row (:class:`OnlineResult`) until he keeps one of the two
+    (:func:`keep_result`). Checked and written under the tournament's write lock, which the
+    referee's own entry takes too: whichever comes second sees the first."""
+    from risiko.web.core.writes import lock_tournament
+    from risiko.web.results.selectors import current_result
+
+    gt = table.game_table
+    assert gt is not None
+    who = f"online:{table.code}"
     abandoned = [game.players[s] for s in range(game.n) if game.status[s] == "abandoned"]
+    sheet = game.sheet()
     try:
         with transaction.atomic():
-            club.enter_sheet(table.game_table, game.sheet(), abandoned=abandoned,
-                             who=f"online:{table.code}")
+            lock_tournament(gt.evening.tournament_id)
+            standing = current_result(gt)
+            if standing is None:
+                club.enter_sheet(gt, sheet, abandoned=abandoned, who=who)
+                return
+            row = OnlineResult.objects.create(table=table, game_table=gt, beside=standing,
+                                              sheet=sheet, abandoned=abandoned)
+            club.audit(who, "online result waiting", gt.evening.tournament, row,
+                       f"evening {gt.evening.date} table {gt.number}: the online result "
+                       f"waits beside the one entered by {standing.entered_by}",
+                       {"sheet": sheet, "abandoned": abandoned, "beside": standing.pk})
     except (club.ServiceError, ValueError) as e:
-        _event(table, actor="system", kind="system", text=f"# result not entered: {e}")
+        fault = e.fault.to_dict() if isinstance(e, RisikoError) else str(e)
+        _event(table, actor="system", kind="system", text=f"# result not entered: {e}",
+               value=olog.value(olog.RESULT_NOT_ENTERED, fault=fault))
+        return
+    _event(table, actor="system", kind="system",
+           text="# result waiting: the referee's result stands until he keeps one of the two",
+           value=olog.value(olog.RESULT_WAITING))
+
+
+def keep_result(waiting: OnlineResult, keep: str, *, reason: str, who: str) -> OnlineResult:
+    """The referee keeps one of a table's two results (issue 20 item 4): ``keep``
+    ``"online"`` makes the online result the table's (the referee's superseded, audited as a
+    correction with ``reason``: the public pages change now), ``"referee"`` keeps his (the
+    online one stays as it was, decided). Once only, with a reason; under the tournament's
+    lock. OnlineError: no reason, an unknown choice, already decided; ServiceError: the
+    results' own refusals (nothing written)."""
+    from risiko.web.core.writes import lock_tournament
+
+    reason = str(reason or "").strip()
+    if keep not in ("online", "referee"):
+        raise OnlineError(RESULT_CHOICE(choice=str(keep)[:20]))
+    if not reason:
+        raise OnlineError(RESULT_REASON({"table": waiting.game_table.number}))
+    gt = waiting.game_table
+    with transaction.atomic():
+        lock_tournament(gt.evening.tournament_id)
+        claimed = OnlineResult.objects.filter(pk=waiting.pk, decision="").update(
+            decision=keep, decided_by=who[:150], decided=timezone.now(), reason=reason[:300])
+        if not claimed:
+            row = OnlineResult.objects.get(pk=waiting.pk)
+            raise OnlineError(RESULT_DECIDED({"table": gt.number}, decision=row.decision,
+                                             who=row.decided_by))
+        row = OnlineResult.objects.get(pk=waiting.pk)
+        if keep == "online":
+            club.enter_sheet(gt, row.sheet, abandoned=row.abandoned, reason=reason, who=who)
+        club.audit(who, "online result kept", gt.evening.tournament, row,
+                   f"evening {gt.evening.date} table {gt.number}: kept the "
+                   f"{'online' if keep == 'online' else 'referee'}'s result — {reason}",
+                   {"keep": keep, "reason": reason, "online_table": row.table.code})
+    return row
+
+
+def waiting_results(evening: Any) -> list[OnlineResult]:
+    """The online results of ``evening`` waiting for the referee, by table."""
+    return list(OnlineResult.objects.filter(game_table__evening=evening, decision="")
+                .select_related("table", "game_table", "beside").order_by("game_table__number"))
 
 
 def build_record(table: OnlineTable, game: Game) -> str:
@@ -644,10 +740,32 @@ def table_view(table: OnlineTable, seats: list[OnlineSeat]) -> dict[str, Any]:
     }
 
 
+#: what each log entry says in each language, by (table, seq, record line): an entry never
+#: changes once written, and saying one costs tens of microseconds (a state sends 200);
+#: the line in the key keeps an entry of a rolled-back change from answering for another
+_SAID: dict[tuple[int, int, str], dict[str, str]] = {}
+_SAID_MOST = 50_000
+
+
+def _said(e: TableEvent) -> dict[str, str]:
+    key = (e.table_id, e.seq, e.text)
+    said = _SAID.get(key)
+    if said is None:
+        said = olog.messages(e.value)
+        if len(_SAID) >= _SAID_MOST:
+            _SAID.clear()
+        _SAID[key] = said
+    return said
+
+
 def entry_of(e: TableEvent) -> dict[str, Any]:
-    """A log entry (protocol ``log`` item)."""
+    """A log entry (protocol ``log`` item): the record line, and for people its value and
+    what it says in each language (:mod:`risiko.online.log`)."""
     out: dict[str, Any] = {"seq": e.seq, "actor": e.actor, "kind": e.kind, "seat": e.seat,
                            "text": e.text, "undone": e.undone}
+    if e.value:
+        out["value"] = e.value
+        out["messages"] = _said(e)
     if e.reason:
         out["reason"] = e.reason
     return out
@@ -800,6 +918,15 @@ def join(
                 raise OnlineError(NAME_TAKEN({"player": name}))
             target.kind, target.player = "member", member.player
             target.user_id = user.pk if user is not None else None
+        elif (guest_name is None and user is not None and user.is_authenticated
+              and table.kind == "casual"):
+            # a referee or committee member (an account with no player) sits as himself: his
+            # login holds the seat (no token); his referee's powers are not usable from it
+            name = checked_name(getattr(user, "get_full_name", lambda: "")() or
+                                user.get_username(), "your name", MOST_GUEST_NAME)
+            if any(x.name.casefold() == name.casefold() for x in seats if x.kind != "open"):
+                raise OnlineError(NAME_TAKEN({"player": name}))
+            target.kind, target.guest_name, target.user_id = "guest", name, user.pk
         else:
             if table.kind == "tournament":
                 raise OnlineError(NOT_MEMBER())
@@ -820,7 +947,7 @@ def join(
         except IntegrityError:  # the constraints behind the check above
             raise OnlineError(ALREADY_SEATED(seat=target.position)) from None
         if table.kind == "tournament" and table.game_table is not None:
-            _arrival(table, target, now)
+            _arrival(table, target)
         outbox = Outbox(table.pk)
         seats = _seats(table)
         game = None
@@ -831,10 +958,37 @@ def join(
     return target, token, outbox
 
 
-def _arrival(table: OnlineTable, seat: OnlineSeat, now: dt.datetime) -> None:
-    """R3: joining the table's lobby is the arrival, in club time."""
+def _arrival(table: OnlineTable, seat: OnlineSeat) -> None:
+    """R3 at an online evening: taking his online seat is the member's arrival, timed now on
+    the club's clock (Europe/Rome, :func:`club_now`) as at the venue. Refused (OnlineError:
+    the join writes nothing) outside that evening's times, from 12:00 of its date to 06:00
+    of the next (``online.arrival_closed``: a past or future evening), or when R3 excludes
+    him at this minute (``online.arrival_excluded``); an arrival already recorded (by the
+    referee at the console: a phone notice) is kept as it is."""
+    from risiko.tournament import model as dm
+    from risiko.tournament.dates import DAY_BREAK, MINUTES_PER_DAY
+    from risiko.tournament.schedule import classify
+    from risiko.web.evenings.models import Arrival
+    from risiko.web.selectors import schedule_of
+
     assert table.game_table is not None and seat.player is not None
-    arrive(table.game_table.evening, seat.player.name, now, who=f"online:{table.code}")
+    evening, player = table.game_table.evening, seat.player.name
+    local = timezone.localtime(club_now(), CLUB_TIME)
+    day, minute = local.date(), local.hour * 60 + local.minute
+    if minute < DAY_BREAK:  # after midnight: still the evening before (R3's clock)
+        day, minute = day - dt.timedelta(days=1), minute + MINUTES_PER_DAY
+    where = {"evening": evening.date.isoformat(), "player": player}
+    if day != evening.date or minute < 12 * 60:
+        raise OnlineError(ARRIVAL_CLOSED(where, now=local.strftime("%Y-%m-%d %H:%M")))
+    if Arrival.objects.filter(evening=evening, player=seat.player, superseded=False).exists():
+        return
+    t = evening.tournament
+    ruling = classify(schedule_of(evening, t.ruleset),
+                      dm.Arrival(player, minute, False, None))
+    at = clock_name(minute)
+    if not ruling.admitted:
+        raise OnlineError(ARRIVAL_EXCLUDED(where, at=at, fault=ruling.note.to_dict()))
+    club.record_arrival(evening, player, at, who=f"online:{table.code}")
 
 
 def club_now() -> dt.datetime:
@@ -842,20 +996,17 @@ def club_now() -> dt.datetime:
     return timezone.now()
 
 
-def arrive(evening: Any, player: str, now: dt.datetime | None = None, *, who: str) -> bool:
-    """R3 at an online evening: the first time a member joins the evening (its lobby or his
-    table) is his arrival, in club time. False when it was already recorded or refused."""
-    from risiko.web.evenings.models import Arrival
-
-    if Arrival.objects.filter(evening=evening, player__name=player, superseded=False).exists():
-        return False
-    at = timezone.localtime(now or club_now(), CLUB_TIME).strftime("%H:%M")
-    try:
-        club.record_arrival(evening, player, at, who=who)
-    except club.ServiceError as e:
-        log.warning("arrival of %s not recorded: %s", player, e)
-        return False
-    return True
+def evening_table(evening: Any, player: Player) -> OnlineTable:
+    """The online table of ``evening`` where ``player`` has a seat. OnlineError: the
+    evening has no online tables (a venue evening), or none of them seats him."""
+    tables = OnlineTable.objects.filter(game_table__evening=evening)
+    where = {"evening": evening.date.isoformat(), "player": player.name}
+    if not tables.exists():
+        raise OnlineError(NOT_ONLINE_EVENING(where))
+    table = tables.filter(seat_set__player=player).first()
+    if table is None:
+        raise OnlineError(NO_ONLINE_SEAT(where))
+    return table
 
 
 def _late_seats(table: OnlineTable, seats: list[OnlineSeat]) -> list[int]:
@@ -898,7 +1049,8 @@ def _start(table: OnlineTable, now: dt.datetime, seats: list[OnlineSeat],
     table.started = now
     table.draws = adapter.draws(game)
     _event(table, actor="system", kind="system",
-           text=f"# start: commitment {table.commitment}")
+           text=f"# start: commitment {table.commitment}",
+           value=olog.value(olog.START, commitment=table.commitment))
     if s.get("call_at"):
         at = dt.time.fromisoformat(str(s["call_at"]))
         local = timezone.localtime(now, CLUB_TIME)
@@ -953,6 +1105,13 @@ def identify(code: str, user: Any, token: str | None) -> tuple[OnlineTable, Acto
         if is_referee(user):
             return table, Actor("referee", None, user.get_username())
     return table, Actor("spectator")
+
+
+def seat_of_token(table_id: int, token: str) -> Actor | None:
+    """The seat a guest's or remote bot's secret ``token`` holds at table ``table_id`` (the
+    socket's ``auth`` message), or None."""
+    seat = OnlineSeat.objects.filter(table_id=table_id, token_hash=token_hash(token)).first()
+    return None if seat is None else Actor("seat", seat.position - 1, seat.name, seat.pk)
 
 
 # ------------------------------------------------------------------------------ actions
@@ -1027,7 +1186,9 @@ def _record(table: OnlineTable, game: Game, seats: list[OnlineSeat], now: dt.dat
     ev = _event(table, actor=actor, kind=kind, seat=None if seat is None else seat + 1,
                 intention=intention, text=adapter.line_of(seat, recorded),
                 draws=(before, after), client_id=client_id, reason=reason,
-                write=game.over)  # the game's record, written at its end, reads it
+                write=game.over,  # the game's record, written at its end, reads it
+                value=olog.action_value(seat if seat is not None else prev, recorded,
+                                        _players(seats)))
     table.draws = after
     outbox = Outbox(table.pk)
     _after_change(table, game, now, outbox, seats)
@@ -1091,7 +1252,8 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
             table.status = "paused"
             table.turn_deadline = None
             table.clock_epoch += 1
-            _event(table, actor=actor.key, kind="referee", text="# pause", reason=reason)
+            _event(table, actor=actor.key, kind="referee", text="# pause", reason=reason,
+                   value=olog.value(olog.PAUSE))
         elif kind == "resume":
             if table.status != "paused":
                 _cache_put(table.pk, table.seq, game)
@@ -1099,7 +1261,8 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
             table.status = "playing"
             remaining = table.paused_remaining_ms
             table.paused_remaining_ms = None
-            _event(table, actor=actor.key, kind="referee", text="# resume", reason=reason)
+            _event(table, actor=actor.key, kind="referee", text="# resume", reason=reason,
+                   value=olog.value(olog.RESUME))
             ms = remaining if remaining is not None else int(s["clock_seconds"]) * 1000
             if int(s["clock_seconds"]):
                 _start_clock(table, game, now, ms, outbox)
@@ -1125,7 +1288,8 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
                 "seat": target.position, "player": target.name, "points": points,
                 "reason": reason, "referee": actor.name}]
             _event(table, actor=actor.key, kind="referee", seat=target.position,
-                   text=f"# penalty {target.name} {points}", reason=reason)
+                   text=f"# penalty {target.name} {points}", reason=reason,
+                   value=olog.value(olog.PENALTY, player=target.name, points=points))
             if tournament is not None and table.game_table is not None:
                 club.add_penalty(table.game_table.evening, target.name, points, unit="table",
                                  reason=reason, referee=actor.name, table=table.game_table,
@@ -1148,7 +1312,8 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
             after = adapter.draws(game)
             _event(table, actor=actor.key, kind="referee", seat=seat_no,
                    intention=dict(command), text=adapter.line_of(None, recorded),
-                   draws=(before, after), client_id=client_id, reason=reason)
+                   draws=(before, after), client_id=client_id, reason=reason,
+                   value=olog.action_value(None, recorded, _players(seats)))
             table.draws = after
             if kind == "expel" and tournament is not None and table.game_table is not None:
                 assert target is not None
@@ -1186,7 +1351,7 @@ def _undo(table: OnlineTable, reason: str, actor: Actor) -> Game | None:
     table.snapshot_format = ""
     table.snapshot_dirty = True
     _event(table, actor=actor.key, kind="referee", text=f"# undo {last.seq}: {last.text}",
-           reason=reason)
+           reason=reason, value=olog.value(olog.UNDO, seq=last.seq))
     game = _fresh(table)
     adapter.replay_lines(game, _game_lines(table, 0))
     adapter.set_draws(game, table.draws)
@@ -1216,7 +1381,7 @@ def connected(table_id: int, position: int, now: dt.datetime | None = None) -> O
         if not back or table.status not in ("playing", "paused"):
             return None
         ev = _event(table, actor="system", kind="system", seat=position,
-                    text=f"# {seat.name} is back")
+                    text=f"# {seat.name} is back", value=olog.value(olog.BACK, player=seat.name))
         _save(table)
         outbox = Outbox(table.pk)
         _broadcast(table, game_of(table), _seats(table), [ev], outbox)
@@ -1233,7 +1398,8 @@ def disconnected(table_id: int, position: int) -> Outbox | None:
         if seat.connections:
             seat.save()
             return None
-        return _absent(table, seat, timezone.now(), f"# {seat.name} disconnected")
+        return _absent(table, seat, timezone.now(), f"# {seat.name} disconnected",
+                       olog.value(olog.DISCONNECTED, player=seat.name))
 
 
 def leave(table_id: int, position: int, now: dt.datetime | None = None) -> Outbox | None:
@@ -1265,17 +1431,21 @@ def leave(table_id: int, position: int, now: dt.datetime | None = None) -> Outbo
         if table.kind == "casual" and s["bot_for_absent"]:
             seat.stand_in = True
             text = f"# {seat.name} left the table: a bot plays for him until back"
+            said = olog.value(olog.LEFT_STAND_IN, player=seat.name)
         else:
             seat.r13_requested = True
             text = f"# {seat.name} left the table: the referee is asked to declare R13"
+            said = olog.value(olog.LEFT_R13, player=seat.name)
         seat.save()
-        ev = _event(table, actor=f"seat:{position}", kind="system", seat=position, text=text)
+        ev = _event(table, actor=f"seat:{position}", kind="system", seat=position, text=text,
+                    value=said)
         _save(table)
         _broadcast(table, game_of(table), _seats(table), [ev], outbox)
         return outbox
 
 
-def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str) -> Outbox | None:
+def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str,
+            value: Mapping[str, Any] | None = None) -> Outbox | None:
     """Seat ``seat`` has no connection left (its row is saved): at a table in play it is
     absent from ``now`` and its grace period starts (R11, R13: docs/online.md)."""
     if table.status not in ("playing", "paused") or seat.kind == "bot" or (
@@ -1286,7 +1456,8 @@ def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str) -
     seat.absence_epoch += 1
     seat.save()
     s = settings_of(table)
-    ev = _event(table, actor="system", kind="system", seat=seat.position, text=text)
+    ev = _event(table, actor="system", kind="system", seat=seat.position, text=text,
+                value=value)
     outbox = Outbox(table.pk)
     _deadline(table, "grace_end", now + dt.timedelta(seconds=int(s["grace_seconds"])),
               seat=seat.position, guard=seat.absence_epoch, outbox=outbox)
@@ -1410,7 +1581,8 @@ def sweep_presence(now: dt.datetime | None = None) -> list[Outbox]:
             if seat.heartbeat is not None and seat.heartbeat >= limit:
                 continue  # a connection closed within the limit: its own grace period
             seat.connections = 0
-            outbox = _absent(table, seat, now, f"# {seat.name}: connection lost")
+            outbox = _absent(table, seat, now, f"# {seat.name}: connection lost",
+                             olog.value(olog.CONNECTION_LOST, player=seat.name))
         if outbox is not None:
             out.append(outbox)
     return out
@@ -1462,7 +1634,9 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
             s = settings_of(table)
             ev = _event(table, actor="clock", kind="clock", seat=d.seat,
                         text=f"# clock: {s['warning_seconds']} s left for "
-                             f"{seat.name if seat else '?'} (R11)")
+                             f"{seat.name if seat else '?'} (R11)",
+                        value=olog.value(olog.CLOCK_WARNING, seconds=s["warning_seconds"],
+                                         player=seat.name if seat else "?"))
             _save(table)
             outbox = Outbox(table.pk)
             _broadcast(table, game, seats, [ev], outbox)
@@ -1515,11 +1689,13 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
                 seat.stand_in = True
                 seat.save()
                 text = f"# a bot plays for {seat.name} until back"
+                said = olog.value(olog.STAND_IN, player=seat.name)
                 if game.to_act == seat.position - 1 and table.status == "playing":
                     _deadline(table, "bot", now, seat=seat.position, guard=table.seq + 1,
                               outbox=outbox)
             else:
                 text = f"# {seat.name} is absent: his turns time out (R11)"
+                said = olog.value(olog.ABSENT, player=seat.name)
                 _deadline(table, "absence_limit",
                           now + dt.timedelta(seconds=int(s["absence_limit_seconds"])),
                           seat=seat.position, guard=seat.absence_epoch, outbox=outbox)
@@ -1527,7 +1703,9 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
             seat.r13_requested = True
             seat.save()
             text = f"# the referee is asked to declare R13 for {seat.name}"
-        ev = _event(table, actor="clock", kind="system", seat=seat.position, text=text)
+            said = olog.value(olog.R13_ASKED, player=seat.name)
+        ev = _event(table, actor="clock", kind="system", seat=seat.position, text=text,
+                    value=said)
         _save(table)
         _broadcast(table, game, _seats(table), [ev], outbox)
         return d.kind, outbox

@@ -26,15 +26,18 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from risiko.faults import Fault, RisikoError
 from risiko.online import adapter
+from risiko.online import log as olog
 from risiko.web import services as club
 from risiko.web.core.tokens import once
 from risiko.web.players.models import Player
 from risiko.web.site.permissions import committee_required, is_referee, referee_required
 
 from . import services
-from .models import Member, MemberInvite, OnlineSeat, OnlineTable
+from .models import Member, MemberInvite, OnlineResult, OnlineSeat, OnlineTable
 
 SESSION_KEY = "online_tokens"
+#: the invitation a browser opened (its token, exchanged from the link at once)
+INVITE_KEY = "online_invite"
 
 
 def _lang() -> str:
@@ -57,6 +60,11 @@ def _words() -> dict[str, Any]:
         "hint_place": _("Tap your territory to place the armies."),
         "hint_attack": _("Tap your territory, then the enemy one: the odds, then Roll."),
         "hint_fortify": _("Strategic move: tap the source, then the target."),
+        "end": {"risiko": _("objective completed (RisiKo!)"),
+                "closing_dice": _("closing dice (R2)"),
+                "referee": _("ended by the referee (R2)"),
+                "all_others_eliminated": _("all the others eliminated")},
+        "zoom_in": _("Zoom in"), "zoom_out": _("Zoom out"),
     }
 
 
@@ -149,10 +157,14 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         guest_link = request.build_absolute_uri(reverse("online_seat_link", args=[token]))
     return render(request, "online/table.html", {
         "table": table,
-        "token": token if actor.role == "seat" else "",
         "my_seat": actor.role == "seat",
-        "can_join_as_member": member is not None,
-        "member_name": member.player.name if member else "",
+        # a member sits as his player; at a casual table any account (a referee, the
+        # committee) may sit as himself
+        "can_join_as_member": member is not None or (
+            request.user.is_authenticated and table.kind == "casual"),
+        "member_name": member.player.name if member else (
+            request.user.get_full_name() or request.user.get_username()
+            if request.user.is_authenticated else ""),
         "can_start": table.status == "lobby" and table.kind == "casual" and (
             request.user.get_username() == table.created_by or is_referee(request.user)),
         "invite_url": invite_url,
@@ -208,7 +220,9 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def seat_link(request: HttpRequest, token: str) -> HttpResponse:
-    """A guest's secret link: this browser holds the seat again."""
+    """A guest's secret link: this browser holds the seat again. The token goes into the
+    session at once and the browser is sent to the table's address, without it (no secret
+    in an address that is logged or kept in the history)."""
     seat = OnlineSeat.objects.filter(
         token_hash=services.token_hash(token)).select_related("table").first()
     if seat is None:
@@ -241,9 +255,12 @@ def replay(request: HttpRequest, code: str) -> HttpResponse:
         late=services.settings_of(table).get("late") or (),
         last_rounds_at=services.settings_of(table).get("call_round"))
     frames = [{"text": "", "turn": 0, "view": adapter.public_view(game)}]
-    for line in services._game_lines(table, 0):
+    events = table.events.filter(undone=False).exclude(text__startswith="#").order_by("seq")
+    for line, said in events.values_list("text", "value"):
         adapter.replay_lines(game, [line])
-        frames.append({"text": line, "turn": adapter.turn_number(game),
+        # what people read: the entry said in the page's language (the record keeps the line)
+        frames.append({"text": olog.message(said, _lang()) if said else line,
+                       "turn": adapter.turn_number(game),
                        "view": _slim(adapter.public_view(game))})
     return render(request, "online/replay.html", {
         "table": table, "frames": frames, "final": adapter.public_view(game),
@@ -317,14 +334,31 @@ def _username_errors(username: str) -> list[str]:
     return []
 
 
-@require_http_methods(["GET", "POST"])
-@once
-def accept(request: HttpRequest, token: str) -> HttpResponse:
-    """A member opens his invitation: username and password; the account is his player's."""
-    invite = MemberInvite.objects.filter(token_hash=services.token_hash(token)).select_related(
-        "player").first()
+def _invite(token: Any) -> MemberInvite:
+    """The unused invitation of ``token``; Http404 otherwise."""
+    invite = None
+    if isinstance(token, str) and token:
+        invite = MemberInvite.objects.filter(
+            token_hash=services.token_hash(token)).select_related("player").first()
     if invite is None or invite.used is not None:
         raise Http404("invitation unknown or already used")
+    return invite
+
+
+def accept(request: HttpRequest, token: str) -> HttpResponse:
+    """A member opens his invitation link: its token goes into this browser's session and
+    the browser is sent to the form's address, without it (no secret in a logged URL)."""
+    _invite(token)
+    request.session[INVITE_KEY] = token
+    return HttpResponseRedirect(reverse("online_accept_form"), status=303)
+
+
+@require_http_methods(["GET", "POST"])
+@once
+def accept_form(request: HttpRequest) -> HttpResponse:
+    """The invitation this browser opened: username and password; the account is his
+    player's."""
+    invite = _invite(request.session.get(INVITE_KEY))
     errors: list[str] = []
     if request.method == "POST":
         username = str(request.POST.get("username") or "").strip()
@@ -352,6 +386,7 @@ def accept(request: HttpRequest, token: str) -> HttpResponse:
                 club.audit(username, "online member", None, invite.player,
                            f"{username} is {invite.player.name}")
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            request.session.pop(INVITE_KEY, None)
             return HttpResponseRedirect(reverse("online_lobby"))
     return render(request, "online/accept.html", {"invite": invite, "errors": errors})
 
@@ -360,7 +395,10 @@ def accept(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_POST
 def evening_arrive(request: HttpRequest, slug: str, date: str) -> HttpResponse:
-    """A member arrives at an online evening (R3, club time): the referee then seats it."""
+    """A member arrives at an online evening by taking his online seat there (R3, timed on
+    the club's clock as at the venue): then his table. Refused with the fault (400, the
+    lobby's page), nothing written: an evening without online tables, no seat of his there,
+    outside that evening's times, excluded by R3. His seat already taken: his table."""
     member = _member(request)
     if member is None:
         raise Http404("members only")
@@ -368,13 +406,16 @@ def evening_arrive(request: HttpRequest, slug: str, date: str) -> HttpResponse:
         ev = club.get_evening(club.get_tournament(slug), date)
     except club.ServiceError as e:
         raise Http404(str(e)) from None
-    services.arrive(ev, member.player.name, who=request.user.get_username())
-    tables = OnlineTable.objects.filter(game_table__evening=ev,
-                                        seat_set__player=member.player)
-    table = tables.first()
-    if table is not None:
-        return HttpResponseRedirect(reverse("online_table", args=[table.code]))
-    return HttpResponseRedirect(reverse("online_lobby"))
+    try:
+        table = services.evening_table(ev, member.player)
+        if not OnlineSeat.objects.filter(table=table, user_id=member.user_id).exists():
+            _seat, _token, outbox = services.join(table.pk, user=request.user)
+            _deliver(outbox)
+    except RisikoError as e:
+        return render(request, "online/lobby.html", {
+            "tables": services.lobby_tables(), "can_create": True,
+            "errors": e.messages(_lang())}, status=400)
+    return HttpResponseRedirect(reverse("online_table", args=[table.code]))
 
 
 @referee_required
@@ -407,3 +448,28 @@ def evening(request: HttpRequest, slug: str, date: str) -> HttpResponse:
     return render(request, "online/evening.html", {
         "tournament": t, "evening": ev, "tables": tables,
         "date": dt.date.isoformat(ev.date)})
+
+
+@referee_required
+@require_POST
+@once
+def keep_result(request: HttpRequest, pk: int) -> HttpResponse:
+    """The referee keeps one of a table's two results (its online result waiting beside
+    his), with a reason; back to the console's evening page (issue 20 item 4)."""
+    from django.contrib import messages
+
+    waiting = get_object_or_404(
+        OnlineResult.objects.select_related("game_table__evening__tournament", "table"), pk=pk)
+    ev = waiting.game_table.evening
+    try:
+        services.keep_result(waiting, str(request.POST.get("keep") or ""),
+                             reason=str(request.POST.get("reason") or ""),
+                             who=request.user.get_username())
+    except RisikoError as e:
+        for line in e.messages(_lang()):
+            messages.error(request, line)
+    else:
+        messages.success(request, _("Table %(n)d: the result you kept counts.")
+                         % {"n": waiting.game_table.number})
+    return HttpResponseRedirect(reverse("console_evening",
+                                        args=[ev.tournament.slug, dt.date.isoformat(ev.date)]))

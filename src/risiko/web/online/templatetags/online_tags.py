@@ -2,7 +2,9 @@
 
 - ``{% online_replays player_name %}``: a player's finished online games (his page);
 - ``{% online_evening_replays tournament_slug evening_date %}``: the online tables of an
-  evening (its page).
+  evening (its page);
+- ``{% online_waiting_results evening %}``: the console's evening page: each online result
+  waiting beside the referee's, both shown side by side, and the form that keeps one.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from django import template
 
 from ..models import OnlineTable
+from ..services import waiting_results
 
 register = template.Library()
 
@@ -30,3 +33,24 @@ def online_evening_replays(tournament: str, date: dt.date | str) -> dict[str, An
     tables = OnlineTable.objects.filter(status="over", game_table__evening__date=date,
                                         game_table__evening__tournament__slug=tournament)
     return {"tables": list(tables.order_by("game_table__number"))}
+
+
+@register.inclusion_tag("online/_waiting_results.html", takes_context=True)
+def online_waiting_results(context: template.Context, evening: Any) -> dict[str, Any]:
+    """The online results of ``evening`` waiting for the referee (issue 20 item 4), each
+    beside the table's current result, scored the same way (the console's breakdown)."""
+    from risiko.web.console.common import read_result
+    from risiko.web.results.models import TableResult
+    from risiko.web.results.selectors import current_result
+
+    waiting = []
+    for row in waiting_results(evening):
+        gt = row.game_table
+        standing = current_result(gt)
+        online = TableResult(table=gt, sheet=row.sheet, abandoned=row.abandoned,
+                             entered_by=f"online:{row.table.code}")
+        waiting.append({"row": row, "online": read_result(gt, online),
+                        "referee": read_result(gt, standing) if standing else None})
+    # the request: each form's one-time token is bound to its session ({% once_token %})
+    return {"waiting": waiting, "csrf_token": context.get("csrf_token"),
+            "request": context.get("request")}

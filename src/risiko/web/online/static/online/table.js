@@ -5,7 +5,7 @@
   var root = document.getElementById("online-table");
   if (!root) { return; }
   var T = JSON.parse(document.getElementById("online-words").textContent);
-  var code = root.dataset.code, token = root.dataset.token || "", lang = root.dataset.lang || "it";
+  var code = root.dataset.code, lang = (root.dataset.lang || "it").slice(0, 2);
   var ws = null, st = { seq: -1 }, me = { role: null, seat: null }, sel = null, mode = "";
   var prefix = Math.random().toString(36).slice(2, 10), counter = 0, clockBase = null;
   var closing = null;  /* the server said why it closes (an error's close code, or bye) */
@@ -17,7 +17,7 @@
 
   function connect() {
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
-    var url = proto + location.host + "/ws/online/" + code + "/?lang=" + lang + (token ? "&token=" + encodeURIComponent(token) : "");
+    var url = proto + location.host + "/ws/online/" + code + "/?lang=" + lang;  // the seat: by the session cookie
     ws = new WebSocket(url);
     $("ot-conn").textContent = T.connecting;
     ws.onopen = function () { $("ot-conn").textContent = ""; };
@@ -81,7 +81,7 @@
       var li = document.createElement("li");
       li.className = "seat s" + s.seat + (game && game.to_act === s.seat ? " to-act" : "") + (s.connected ? "" : " away");
       li.dataset.seat = s.seat;
-      var txt = s.seat + ". " + (s.player || T.open_seat);
+      var txt = s.player || T.open_seat;  // the list numbers the seats
       if (g) { txt += " — " + g.territories + " " + T.territories + ", " + g.armies + " " + T.armies + ", " + g.cards + " " + T.cards; if (g.status !== "in_play") { txt += " [" + (T.seat_status[g.status] || g.status) + "]"; } if (g.late_turns) { txt += " (R3: " + g.late_turns + ")"; } if (g.objective) { txt += " — " + g.objective.number + " " + g.objective.name; } }
       if (s.stand_in) { txt += " 🤖"; }
       if (!s.connected) { txt += " (" + T.away + ")"; }
@@ -107,7 +107,7 @@
       if (game.outcome) {
         var r = $("ot-scores"); r.textContent = "";
         game.scores.forEach(function (s) { var li = document.createElement("li"); li.textContent = s.player + ": " + s.score + (s.risiko ? " (RisiKo!)" : ""); r.appendChild(li); });
-        $("ot-outcome").textContent = game.outcome.end + (game.outcome.winner ? " — " + game.outcome.winner : "");
+        $("ot-outcome").textContent = (T.end[game.outcome.end] || game.outcome.end) + (game.outcome.winner ? " — " + game.outcome.winner : "");
       }
     }
     // my secrets
@@ -119,7 +119,7 @@
       var sets = $("ot-sets"); sets.textContent = "";
       (myTurn() ? priv.sets : []).forEach(function (s) {
         var b = document.createElement("button"); b.type = "button"; b.className = "trade";
-        b.textContent = T.trade + ": " + s.cards.join(", ") + " = " + s.value + (s.bonus ? " +" + s.bonus : "");
+        b.textContent = T.trade + ": " + (s.names || s.cards).join(", ") + " = " + s.value + (s.bonus ? " +" + s.bonus : "");
         b.addEventListener("click", function () { act({ kind: "trade", cards: s.cards }); });
         sets.appendChild(b);
       });
@@ -140,12 +140,30 @@
     // log
     var list = $("ot-log"); list.textContent = "";
     (st.log || []).slice(-60).reverse().forEach(function (e) {
-      var li = document.createElement("li"); li.textContent = e.seq + ". " + e.text + (e.reason ? " (" + e.reason + ")" : "") + (e.undone ? " ✗" : "");
+      var said = e.messages ? (e.messages[lang] || e.messages.it) : e.text;  // the viewer's language
+      var li = document.createElement("li"); li.textContent = said + (e.reason ? " (" + e.reason + ")" : "") + (e.undone ? " ✗" : "");
+      li.title = e.seq + ". " + e.text;
       if (e.undone) { li.className = "undone"; }
       list.appendChild(li);
     });
     tickClock();
   }
+
+  // the map's zoom: the board drawn 1 to 4 times the box's width, scrolled with a finger
+  var zooms = [1, 1.5, 2, 3, 4], zoom = 0;
+  function setZoom(i) {
+    var box = $("ot-map"), svg = box.querySelector("svg");
+    if (!svg) { return; }
+    var cx = (box.scrollLeft + box.clientWidth / 2) / svg.clientWidth, cy = (box.scrollTop + box.clientHeight / 2) / Math.max(1, svg.clientHeight);
+    zoom = Math.max(0, Math.min(zooms.length - 1, i));
+    svg.style.width = (zooms[zoom] * 100) + "%";
+    box.dataset.zoom = zooms[zoom];
+    $("ot-zoom-level").textContent = zooms[zoom] + "×";
+    box.scrollLeft = cx * svg.clientWidth - box.clientWidth / 2;
+    box.scrollTop = cy * svg.clientHeight - box.clientHeight / 2;
+  }
+  $("ot-zoom-in").addEventListener("click", function () { setZoom(zoom + 1); });
+  $("ot-zoom-out").addEventListener("click", function () { setZoom(zoom - 1); });
 
   function tickClock() {
     var c = st.clock, box = $("ot-clock");
