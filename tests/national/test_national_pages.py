@@ -71,4 +71,6 @@ def test_the_tournaments_of_a_year(stored: None) -> None:
     html = Client().get("/nazionale/2024/tornei/").content.decode()
     assert "Tornei 2024" in html
     assert "Open di Primavera" in html and "Nazionale" in html
+    # categories as GestioneTorneo labels them: the kit's open (OPN), the CNI a nazionale
+    assert "<td>Torneo Open</td>" in html and "<td>Campionato Nazionale</td>" in html
     assert "Ancora nessun torneo" in Client().get("/nazionale/2023/tornei/").content.decode()

@@ -216,9 +216,10 @@ def test_a_nav_link_to_an_unknown_url_name_is_an_error_not_a_silent_gap(client, 
 
 def test_the_nav_links_every_page_and_marks_the_current_one(client):
     page = client.get("/serate/").content.decode()
-    for href in ("/classifica/", "/serate/", "/giocatori/", "/regulation/"):
+    for href in ("/classifica/", "/serate/", "/giocatori/", "/nazionale/", "/regulation/"):
         assert f'<a href="{href}"' in page
     assert '<a href="/serate/" aria-current="page">' in page
+    assert '<a href="/nazionale/">Ranking nazionale</a>' in page
     assert "Strumenti arbitro" not in page  # for referees only
     client.force_login(User.objects.get(username="arbitro"))
     User.objects.get(username="arbitro").groups.add(Group.objects.get(name="referee"))

@@ -24,23 +24,39 @@ from __future__ import annotations
 
 from django.core.validators import RegexValidator
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from risiko.national.categories import Category
 
-CATEGORY_CHOICES = [(c.value, c.value) for c in Category]
+#: each category's name as people read it (GestioneTorneo's label in Italian); the stored
+#: value is the category's (JSON and URLs use it)
+CATEGORY_NAMES = {
+    Category.RADUNO: _("National gathering"),
+    Category.MASTER: _("Master tournament"),
+    Category.OPEN: _("Open tournament"),
+    Category.INTERCLUB: _("Interclub tournament"),
+    Category.CAMPIONATO: _("Periodic championship"),
+    Category.NAZIONALE: _("National championship"),
+    Category.INVITI: _("Invitational tournament"),
+    Category.SQUADRE: _("Team tournament"),
+    Category.DUE_VS_DUE: _("2 vs 2 tournament"),
+    Category.AMICHEVOLE: _("Friendly games"),
+}
+CATEGORY_CHOICES = [(c.value, CATEGORY_NAMES[c]) for c in Category]
 
 
 class Club(models.Model):
     """A club of the national ranking."""
 
-    key = models.CharField("identificativo", max_length=60, unique=True)
-    name = models.CharField("nome", max_length=120)
-    region = models.CharField("regione", max_length=40, blank=True)
+    key = models.CharField(_("identifier"), max_length=60, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    region = models.CharField(_("region"), max_length=40, blank=True)
 
     class Meta:
         ordering = ["name"]
-        verbose_name = "club"
-        verbose_name_plural = "club"
+        verbose_name = _("ranking club")
+        verbose_name_plural = _("ranking clubs")
 
     def __str__(self) -> str:
         return self.name
@@ -49,15 +65,15 @@ class Club(models.Model):
 class NationalPlayer(models.Model):
     """A player of the national register."""
 
-    national_id = models.PositiveIntegerField("ID nazionale", unique=True)
-    name = models.CharField("nome", max_length=80)
-    surname = models.CharField("cognome", max_length=80)
-    birth_date = models.DateField("data di nascita", null=True, blank=True)
+    national_id = models.PositiveIntegerField(_("national id"), unique=True)
+    name = models.CharField(_("name"), max_length=80)
+    surname = models.CharField(_("surname"), max_length=80)
+    birth_date = models.DateField(_("birth date"), null=True, blank=True)
 
     class Meta:
         ordering = ["surname", "name", "national_id"]
-        verbose_name = "giocatore nazionale"
-        verbose_name_plural = "giocatori nazionali"
+        verbose_name = _("national player")
+        verbose_name_plural = _("national players")
 
     def __str__(self) -> str:
         return f"{self.name} {self.surname} ({self.national_id})"
@@ -68,33 +84,37 @@ class Exclusion(models.Model):
     ``start``: always) or disqualified from ``start`` to ``end`` (end empty: open)."""
 
     player = models.OneToOneField(NationalPlayer, on_delete=models.CASCADE,
-                                  related_name="exclusion")
+                                  related_name="exclusion", verbose_name=_("national player"))
     years = models.CharField(
-        "anni esclusi", max_length=200, blank=True,
+        _("excluded years"), max_length=200, blank=True,
         validators=[RegexValidator(r"^\s*(\d{4}\s*(,\s*\d{4}\s*)*)?$",
-                                   "Anni separati da virgole: 2023, 2024")])
-    start = models.DateField("inizio squalifica", null=True, blank=True)
-    end = models.DateField("fine squalifica", null=True, blank=True)
-    reason = models.CharField("motivazione", max_length=300, blank=True)
+                                   _("Years separated by commas: 2023, 2024"))])
+    start = models.DateField(_("disqualified from"), null=True, blank=True)
+    end = models.DateField(_("disqualified until"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
 
     class Meta:
-        verbose_name = "esclusione"
-        verbose_name_plural = "esclusioni"
+        verbose_name = _("exclusion")
+        verbose_name_plural = _("exclusions")
+
+    def __str__(self) -> str:
+        return gettext("exclusion of %(player)s") % {"player": self.player}
 
 
 class NationalTournament(models.Model):
     """A tournament reported by a club (the same club, name and first date: the same)."""
 
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
-    name = models.CharField("nome", max_length=200)
-    first_date = models.DateField("primo turno")
-    year = models.PositiveSmallIntegerField("anno", db_index=True)
-    current = models.PositiveIntegerField("revisione in vigore")
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments",
+                             verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=200)
+    first_date = models.DateField(_("first round"))
+    year = models.PositiveSmallIntegerField(_("year"), db_index=True)
+    current = models.PositiveIntegerField(_("revision in force"))
 
     class Meta:
         ordering = ["id"]
-        verbose_name = "torneo nazionale"
-        verbose_name_plural = "tornei nazionali"
+        verbose_name = _("national tournament")
+        verbose_name_plural = _("national tournaments")
         constraints = [models.UniqueConstraint(
             fields=["club", "name", "first_date"], name="national_tournament_once")]
 
@@ -106,43 +126,53 @@ class TournamentRevision(models.Model):
     """One report of a tournament, kept as it was received (canonical JSON)."""
 
     tournament = models.ForeignKey(NationalTournament, on_delete=models.CASCADE,
-                                   related_name="revisions")
-    number = models.PositiveIntegerField("revisione")
-    report = models.JSONField()
-    source = models.CharField("file", max_length=300, blank=True)
-    by = models.CharField("da", max_length=150)
-    received = models.DateTimeField("ricevuto", auto_now_add=True)
-    category = models.CharField("tipologia", max_length=12, choices=CATEGORY_CHOICES)
-    rounds = models.PositiveSmallIntegerField("turni previsti")
-    last_date = models.DateField("ultimo turno")
-    finished = models.BooleanField("concluso")
-    tables = models.PositiveIntegerField("partite")
-    has_standings = models.BooleanField("con classifica")
+                                   related_name="revisions",
+                                   verbose_name=_("national tournament"))
+    number = models.PositiveIntegerField(_("revision"))
+    report = models.JSONField(_("report"))
+    source = models.CharField(_("file"), max_length=300, blank=True)
+    by = models.CharField(_("sent by"), max_length=150)
+    received = models.DateTimeField(_("received"), auto_now_add=True)
+    category = models.CharField(_("category"), max_length=12, choices=CATEGORY_CHOICES)
+    rounds = models.PositiveSmallIntegerField(_("planned rounds"))
+    last_date = models.DateField(_("last round"))
+    finished = models.BooleanField(_("finished"))
+    tables = models.PositiveIntegerField(_("games"))
+    has_standings = models.BooleanField(_("with standings"))
 
     class Meta:
         ordering = ["tournament", "number"]
-        verbose_name = "revisione"
-        verbose_name_plural = "revisioni"
+        verbose_name = _("tournament revision")
+        verbose_name_plural = _("tournament revisions")
         constraints = [models.UniqueConstraint(
             fields=["tournament", "number"], name="national_revision_once")]
+
+    def __str__(self) -> str:
+        return gettext("%(tournament)s, revision %(number)s") % {
+            "tournament": self.tournament, "number": self.number}
 
 
 class NationalResult(models.Model):
     """A named player's part in a revision."""
 
     revision = models.ForeignKey(TournamentRevision, on_delete=models.CASCADE,
-                                 related_name="results")
+                                 related_name="results",
+                                 verbose_name=_("tournament revision"))
     player = models.ForeignKey(NationalPlayer, on_delete=models.PROTECT,
-                               related_name="results")
-    name = models.CharField("nome nel torneo", max_length=170)
-    club = models.CharField("club", max_length=120)
-    games = models.PositiveSmallIntegerField("partite")
-    wins = models.PositiveSmallIntegerField("vittorie")
-    position = models.PositiveIntegerField("posizione", null=True, blank=True)
+                               related_name="results", verbose_name=_("national player"))
+    name = models.CharField(_("name in the tournament"), max_length=170)
+    club = models.CharField(_("club"), max_length=120)
+    games = models.PositiveSmallIntegerField(_("games"))
+    wins = models.PositiveSmallIntegerField(_("wins"))
+    position = models.PositiveIntegerField(_("position"), null=True, blank=True)
 
     class Meta:
         ordering = ["revision", "id"]
-        verbose_name = "risultato"
-        verbose_name_plural = "risultati"
+        verbose_name = _("national result")
+        verbose_name_plural = _("national results")
         constraints = [models.UniqueConstraint(
             fields=["revision", "player"], name="national_result_once")]
+
+    def __str__(self) -> str:
+        return gettext("%(name)s in %(revision)s") % {"name": self.name,
+                                                      "revision": self.revision}

@@ -29,7 +29,7 @@ from risiko.national.categories import CODES
 from risiko.national.ranking import HistoryLine, display_points
 
 from . import services
-from .models import NationalPlayer, NationalResult, NationalTournament
+from .models import CATEGORY_NAMES, NationalPlayer, NationalResult, NationalTournament
 
 #: why a result counted or not, as the player's page says it
 WHY = {
@@ -70,7 +70,7 @@ def national_year(request: HttpRequest, year: int) -> HttpResponse:
     } for p in ranking.players]
     return render(request, "national/year.html", {
         "year": year, "rows": rows, "since": ranking.rules.since,
-        "categories": [(c.value, CODES[c], ranking.counts[c]) for c in categories],
+        "categories": [(CATEGORY_NAMES[c], CODES[c], ranking.counts[c]) for c in categories],
     })
 
 
@@ -98,13 +98,13 @@ def national_tournaments(request: HttpRequest, year: int) -> HttpResponse:
     """The tournaments of ``year`` (revisions in force), in order of publication."""
     tournaments = services.tournament_results(year)
     return render(request, "national/tournaments.html", {
-        "year": year, "tournaments": tournaments})
+        "year": year, "tournaments": [(t, CATEGORY_NAMES[t.category]) for t in tournaments]})
 
 
 def _line(line: HistoryLine) -> dict[str, Any]:
     t = line.tournament
     return {"date": t.last_date, "name": t.name, "club": t.club,
-            "category": t.category.value, "position": line.position,
+            "category": CATEGORY_NAMES[t.category], "position": line.position,
             "points": _points(line.points), "counted": line.counted,
             "why": WHY[line.why], "below_min_tables": line.below_min_tables}
 
