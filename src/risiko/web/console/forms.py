@@ -15,11 +15,10 @@ from risiko.ruleset import NEW_TOURNAMENT_RULESET, VERSIONS, get_ruleset
 from risiko.tournament.format import FORMATS, TournamentFormat
 from risiko.tournament.schedule import CLUB_TIMEZONE
 from risiko.tournament.season import SeasonError, read_season_json
+from risiko.web.core import choices
 from risiko.web.core.faults import ServiceError
 from risiko.web.core.limits import check_size, loads
 from risiko.web.site.widgets import QuickSelect
-
-from . import labels
 
 TIME = forms.TextInput(attrs={"type": "time", "inputmode": "numeric"})
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -214,7 +213,7 @@ class EveningForm(forms.Form):
 
     date = forms.DateField(label=_("Date"), widget=DATE)
     stage = forms.ChoiceField(
-        label=_("Stage"), choices=list(labels.STAGES.items()), initial="qualifying"
+        label=_("Stage"), choices=choices.Stage.choices, initial="qualifying"
     )
     chief_referee = forms.CharField(label=_("Chief referee"), max_length=80, required=False)
 
@@ -379,7 +378,7 @@ class PenaltyForm(forms.Form):
     """A referee's penalty in table points (on the player's table) or ranking points."""
 
     player = forms.ChoiceField(label=_("Player"))
-    unit = forms.ChoiceField(label=_("Points"), choices=list(labels.UNITS.items()))
+    unit = forms.ChoiceField(label=_("Points"), choices=choices.PenaltyUnit.choices)
     points = forms.IntegerField(
         label=_("Penalty"), widget=forms.NumberInput(attrs={"inputmode": "numeric",
                                                             "placeholder": "-5"}),
@@ -404,7 +403,7 @@ class AppealForm(forms.Form):
     """The chief referee's decision on an appeal."""
 
     outcome = forms.ChoiceField(
-        label=_("Outcome"), choices=list(labels.APPEAL_OUTCOMES.items()),
+        label=_("Outcome"), choices=choices.AppealOutcome.choices,
         widget=forms.RadioSelect,
     )
     points = forms.IntegerField(
@@ -419,7 +418,7 @@ class DisciplineForm(forms.Form):
     """A disciplinary record (R10)."""
 
     player = forms.ChoiceField(label=_("Player"))
-    level = forms.ChoiceField(label=_("Measure"), choices=list(labels.DISCIPLINE_LEVELS.items()))
+    level = forms.ChoiceField(label=_("Measure"), choices=choices.DisciplineLevel.choices)
     reason = forms.CharField(label=_("Reason"), max_length=300)
     referee = forms.CharField(label=_("Referee"), max_length=80)
     table_number = forms.IntegerField(
@@ -436,7 +435,7 @@ class DrawForm(forms.Form):
 
     stage = forms.ChoiceField(
         label=_("Stage it seats"),
-        choices=[(k, v) for k, v in labels.STAGES.items() if k != "qualifying"],
+        choices=[c for c in choices.Stage.choices if c[0] != "qualifying"],
     )
     order = PlayersField(
         label=_("Order drawn, best first (one per line)"),
@@ -453,7 +452,7 @@ class StageForm(forms.Form):
     """Seat the semifinal or the final from the ranking (R18)."""
 
     stage = forms.ChoiceField(
-        label=_("Stage"), choices=[(k, v) for k, v in labels.STAGES.items() if k != "qualifying"]
+        label=_("Stage"), choices=[c for c in choices.Stage.choices if c[0] != "qualifying"]
     )
     date = forms.DateField(label=_("Date"), widget=DATE)
     chief_referee = forms.CharField(label=_("Chief referee"), max_length=80, required=False)
