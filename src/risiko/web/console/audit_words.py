@@ -5,7 +5,7 @@ An :class:`~risiko.web.auditlog.models.AuditEntry` keeps a code (``action``: ``"
 result"``, ``"swap seats"`` ...) and, since issue 18, the values of its summary (``params``:
 the player, the time, the R3 class, the table ...). :func:`action_text` gives the action's
 name and :func:`summary_text` its one line in the page's language, the domain's codes said
-by :mod:`risiko.web.core.choices` (``on_time`` -> "in orario"). An entry written before
+by :mod:`risiko.web.core.choices` (``on_time``: in orario). An entry written before
 (no ``params``) or of an action without a template shows the summary it was written with.
 """
 

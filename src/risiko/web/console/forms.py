@@ -11,7 +11,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from risiko.ruleset import NEW_TOURNAMENT_RULESET, VERSIONS, get_ruleset
+from risiko.ruleset import NEW_TOURNAMENT_RULESET, get_ruleset
 from risiko.tournament.format import FORMATS, TournamentFormat
 from risiko.tournament.schedule import CLUB_TIMEZONE
 from risiko.tournament.season import SeasonError, read_season_json
@@ -117,12 +117,11 @@ class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     ruleset = RulesetField(
         label=_("Ruleset"),
-        choices=[(rs.label, rs.label) for versions in VERSIONS.values()
-                 for _v, rs in sorted(versions.items(), reverse=True)],
+        choices=choices.ruleset_choices(),
         initial=NEW_TOURNAMENT_RULESET,  # club-milano@2: the final's R2 call stays at 23:30
     )
     format = forms.ChoiceField(
-        label=_("Format"), choices=[(name, name) for name in FORMATS], initial="club-milano"
+        label=_("Format"), choices=choices.format_choices(), initial="club-milano"
     )
     format_params = forms.CharField(
         label=_("Format parameters (JSON, optional)"),
@@ -150,7 +149,7 @@ class FormatForm(forms.Form):
     today's standings, then applied (``action`` ``apply``; the committee once the
     tournament has evenings, saying why)."""
 
-    preset = forms.ChoiceField(label=_("Format"), choices=[(n, n) for n in FORMATS])
+    preset = forms.ChoiceField(label=_("Format"), choices=choices.format_choices())
     params = forms.CharField(
         label=_("Changes to its parameters (JSON, optional)"), required=False,
         widget=forms.Textarea(attrs={"rows": 3, "placeholder":

@@ -26,6 +26,8 @@ from django.utils.functional import Promise, lazy
 from django.utils.translation import get_language
 
 from risiko.faults import word
+from risiko.ruleset import VERSIONS, ruleset_words
+from risiko.tournament.format import FORMATS, format_words
 from risiko.tournament.model import (
     APPEAL_OUTCOMES,
     ARRIVAL_CLASSES,
@@ -41,7 +43,9 @@ __all__ = [
     "PenaltyUnit",
     "Stage",
     "choices_of",
+    "format_choices",
     "label",
+    "ruleset_choices",
     "word_lazy",
 ]
 
@@ -63,7 +67,8 @@ def choices_of(name: str, key: str, codes: Sequence[str]) -> type[models.TextCho
     """A ``TextChoices`` class ``name`` with one member per code (``FINAL = "final"``),
     labelled by the catalogues' words of ``key`` (``word.<key>``)."""
     members = [(code.upper(), (code, word_lazy(key, code))) for code in codes]
-    return models.TextChoices(name, members)  # type: ignore[return-value]
+    made: type[models.TextChoices] = models.TextChoices(name, members)  # type: ignore[call-overload]
+    return made
 
 
 #: R18: qualifying | semifinal | final
@@ -86,3 +91,38 @@ def label(choices: type[models.TextChoices], code: str) -> str:
     except ValueError:
         return code
     return str(text)
+
+
+def _described(words: tuple[str, str]) -> str:
+    return f"{words[0]}: {words[1]}"
+
+
+def _ruleset_text(code: str) -> str:
+    return _described(ruleset_words(code, language()))
+
+
+def _format_text(name: str) -> str:
+    return _described(format_words(name, language()))
+
+
+#: ``ruleset_text("club-milano@2")``: "Club Milano 2026: in finale la chiamata degli ultimi
+#: due turni resta alle 23:30", said when rendered
+ruleset_text = lazy(_ruleset_text, str)
+#: ``format_text("win-bonus")``: "Bonus al vincitore: punti tavolo, ...", said when rendered
+format_text = lazy(_format_text, str)
+
+
+def ruleset_choices(codes: Sequence[str] | None = None) -> list[tuple[str, str | Promise]]:
+    """A form's ruleset choices: each code (``club-milano@2``, or a bare name: the version
+    it means) as the value, its human name and one line on what it means as the label;
+    ``codes`` None: every shipped version, newest first."""
+    if codes is None:
+        codes = [rs.label for versions in VERSIONS.values()
+                 for _v, rs in sorted(versions.items(), reverse=True)]
+    return [(code, ruleset_text(code)) for code in codes]
+
+
+def format_choices() -> list[tuple[str, str | Promise]]:
+    """A form's format choices: each shipped format's name as the value, its human name and
+    one line on what it means as the label."""
+    return [(name, format_text(name)) for name in FORMATS]
