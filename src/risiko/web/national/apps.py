@@ -1,6 +1,7 @@
 """App config."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class NationalConfig(AppConfig):
@@ -8,4 +9,4 @@ class NationalConfig(AppConfig):
 
     name = "risiko.web.national"
     label = "national"
-    verbose_name = "Ranking nazionale"
+    verbose_name = _("National ranking")
