@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
 from .board import Board, board_by_name
-from .faults import InvalidInputError, define
+from .faults import Fault, InvalidInputError, define
 
 SetValues = Literal["by_hand_size", "classic"]
 Scoring = Literal["club-milano", "border_points"]
@@ -242,6 +242,41 @@ UNKNOWN_RULESET = define("ruleset.unknown", "", "unknown ruleset {name!r} (known
 UNKNOWN_VERSION = define("ruleset.unknown_version", "",
                          "ruleset {base} has no version {version} (shipped: {shipped})",
                          located=True)
+
+
+#: What a person reads for each shipped version (by its label ``name@version``): a human
+#: name and one line on what it means, English here, Italian in the catalogue
+#: (``locale/it/LC_MESSAGES/ruleset.po``, contexts ``ruleset.title.<label>`` and
+#: ``ruleset.meaning.<label>``); forms offer the name, the code stays the value stored.
+_DESCRIPTIONS: dict[str, tuple[str, str]] = {
+    "club-milano@1": ("Club Milano (first version)",
+                      "at the final the call of the last two rounds moves earlier with the "
+                      "start (22:40)"),
+    "club-milano@2": ("Club Milano 2026",
+                      "at the final the call of the last two rounds stays at 23:30"),
+    "rtu@1": ("National tournament rules (RTU)",
+              "at most 130 armies, no dice parity, classic card set values, border points"),
+    "classic@1": ("Box rules (classic)",
+                  "no army limit, classic card set values; the club's closing dice and "
+                  "scoring so that a game ends"),
+}
+_TITLES = {label: define(f"ruleset.title.{label}", "", title)
+           for label, (title, _m) in _DESCRIPTIONS.items()}
+_MEANINGS = {label: define(f"ruleset.meaning.{label}", "", meaning)
+             for label, (_t, meaning) in _DESCRIPTIONS.items()}
+
+
+def ruleset_words(label: str, lang: str | None = None) -> tuple[str, str]:
+    """A shipped version's human name and one line on what it means, in ``lang`` (default:
+    :func:`~risiko.faults.current_language`); ``label`` is ``name@version`` (a bare name is
+    :func:`get_ruleset`'s version). Raises :class:`~risiko.faults.InvalidInputError` as
+    :func:`get_ruleset`.
+
+    >>> ruleset_words("club-milano@2", "it")
+    ('Club Milano 2026', 'in finale la chiamata degli ultimi due turni resta alle 23:30')
+    """
+    code = get_ruleset(label).label
+    return (Fault(_TITLES[code].code).message(lang), Fault(_MEANINGS[code].code).message(lang))
 
 
 def get_ruleset(name: str | None = None) -> Ruleset:

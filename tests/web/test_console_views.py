@@ -305,7 +305,7 @@ def test_a_referee_runs_an_evening(ref_client):
     assert r.status_code == 302
     assert selectors.standings(t).row(t1_names[1]).points == 38
     page = c.get(reverse("console_penalties", args=[t.slug, DATE])).content.decode()
-    assert "Ricorso: <strong>sanzione ridotta</strong> (-2) · Luca" in page
+    assert "Ricorso: <strong>accolto in parte, penalità ridotta</strong> (-2) · Luca" in page
 
     # the public side of things: the evening overview
     page = c.get(reverse("console_evening", args=[t.slug, DATE])).content.decode()

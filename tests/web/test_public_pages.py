@@ -253,8 +253,8 @@ def test_an_evening_with_tables_seats_scores_arrivals_and_penalties(client, sett
     text = _text(html)
     assert "Bice : −7 punti tavolo · R5: oltre 120 armate (Luca)" in text
     # ranking penalties: the referee's after the appeal, and R13
-    assert "Ciro : −10 −5 punti classifica · R10: comportamento (Luca) · ridotta in appello" \
-        in text
+    assert ("Ciro : −10 −5 punti classifica · R10: comportamento (Luca) · ricorso: accolto in "
+            "parte, penalità ridotta") in text
     assert "Ivo : −25 punti classifica · ha abbandonato la partita al tavolo 2 (R13)" in text
     # arrivals with their R3 class
     assert "Ciro 21:15 in ritardo 3 turni senza rinforzi, attacchi né spostamenti" in text
@@ -343,7 +343,8 @@ def test_the_chart_follows_the_ranking_evening_by_evening(client, settings):
     assert "2 Mar 2027 · tavolo 2: −25 punti classifica · ha abbandonato la partita al tavolo 2 " \
         "(R13)" in _text(ivo)
     ciro = _text(client.get(f"/t/{SLUG}/giocatori/Ciro/").content.decode())
-    assert "−10 −5 punti classifica · R10: comportamento (Luca) · ridotta in appello" in ciro
+    assert ("−10 −5 punti classifica · R10: comportamento (Luca) · ricorso: accolto in parte, "
+            "penalità ridotta") in ciro
     lia = client.get(f"/t/{SLUG}/giocatori/Lia/").content.decode()  # registered, unranked
     assert "Non ancora in classifica" in lia and "<svg" not in lia
     assert "Ancora nessuna partita." in lia
@@ -477,7 +478,7 @@ def test_english_after_the_language_switch(client):
     assert "Evening of March 2, 2027" in evening
     assert "Ciro 21:15 late 3 turns without reinforcements, attacks or moves" in evening
     assert "Lia 21:40 excluded" in evening
-    assert "reduced on appeal" in evening and "left the game" in evening
+    assert "appeal: reduced" in evening and "left the game" in evening
     player = client.get(f"/t/{SLUG}/giocatori/Alba/").content.decode()
     assert "Ranking points of Alba, evening by evening" in player
     assert "<title>March 9, 2027: 130 points, rank 1</title>" in player
@@ -528,7 +529,7 @@ def test_penalty_reasons_and_referees_are_public_only_if_the_club_says_so(client
         assert "(Luca)" not in text, path
     text = _text(client.get(pages[0]).content.decode())
     assert "Bice : −7 punti tavolo" in text
-    assert "Ciro : −10 −5 punti classifica · ridotta in appello" in text
+    assert "Ciro : −10 −5 punti classifica · ricorso: accolto in parte, penalità ridotta" in text
     settings.RISIKO_PUBLIC_PENALTY_DETAILS = True
     text = _text(client.get(pages[0]).content.decode())
     assert "Bice : −7 punti tavolo · R5: oltre 120 armate (Luca)" in text

@@ -27,7 +27,7 @@ import typer
 from rich.markup import escape
 
 from .. import jsonread
-from ..faults import Fault, define, define_words
+from ..faults import Fault, define
 from .common import (
     BAD_JSON,
     CANNOT_READ,
@@ -211,9 +211,7 @@ SAID_SHEET = define("cli.said_sheet", "", "table {table}: sheet recorded")
 SAID_SCORES = define("cli.said_scores", "", "table {table}: scores recorded")
 SAID_PENALTY = define("cli.said_penalty", "", "penalty {id}: {player} {points} {unit} points")
 SAID_APPEAL = define("cli.said_appeal", "", "penalty {id}: appeal {outcome}")
-define_words("outcome", ("upheld", "reduced", "annulled"))
 SAID_DISCIPLINE = define("cli.said_discipline", "", "{player}: {discipline} recorded")
-define_words("discipline", ("warning", "table", "tournament", "club"))
 SAID_CARRIED = define("cli.said_carried", "", "{player}: {points} points carried over")
 SAID_DRAW = define("cli.said_draw", "", "draw recorded: {players}")
 SAID_MERGED = define("cli.said_merged", "", "{twin} merged into {player}")

@@ -20,6 +20,7 @@ __all__ = [
     "EntrantsOverride",
     "FinalistsRule",
     "TournamentFormat",
+    "format_words",
     "get_format",
 ]
 
@@ -398,6 +399,48 @@ FORMATS: dict[str, TournamentFormat] = {f.name: f for f in (
     _preset("campionato-gufo", {"formula": "winner_gap"}, ("points", "wins", "table_points")),
     _preset("placement", {"formula": "placement"}, ("points", "wins", "best")),
 )}
+
+
+#: What a person reads for each shipped format: a human name and one line on what it means,
+#: English here, Italian in the catalogue (``locale/it/LC_MESSAGES/format.po``, contexts
+#: ``format.title.<name>`` and ``format.meaning.<name>``); forms offer the name, the code
+#: stays the value stored.
+_DESCRIPTIONS: dict[str, tuple[str, str]] = {
+    "club-milano": ("Club Milano",
+                    "ranking points are the table points of each qualifying evening; "
+                    "semifinal and final as R18 says"),
+    "win-bonus": ("Winner's bonus",
+                  "table points, ×1.25 at 5-player tables, +50 to the table's winner "
+                  "(shared by tied winners)"),
+    "raduno": ("Raduno / Open / Nazionale",
+               "table points, ×1.25 at 5-player tables, +50 to a sole winner, +25 to each of "
+               "two tied, nothing to more"),
+    "master": ("Master / Victory",
+               "table points in thousandths, +1 to the table's winner"),
+    "torneo-gufo": ("Torneo Gufo",
+                    "a bonus by place at the table plus the table points in hundredths"),
+    "campionato-gufo": ("Campionato Gufo / Spartac",
+                        "the table's winner 100 plus his table points, the others 100 minus "
+                        "their gap to the winner"),
+    "placement": ("By place at the table",
+                  "points by place at the table and table size (100 to the winner)"),
+}
+_TITLES = {name: define(f"format.title.{name}", "", title)
+           for name, (title, _m) in _DESCRIPTIONS.items()}
+_MEANINGS = {name: define(f"format.meaning.{name}", "", meaning)
+             for name, (_t, meaning) in _DESCRIPTIONS.items()}
+
+
+def format_words(name: str, lang: str | None = None) -> tuple[str, str]:
+    """A shipped format's human name and one line on what it means, in ``lang`` (default:
+    :func:`~risiko.faults.current_language`); InvalidInputError (a ValueError) for a name
+    not shipped, as :func:`get_format`.
+
+    >>> format_words("win-bonus", "it")[0]
+    'Bonus al vincitore'
+    """
+    code = get_format(name).name
+    return (Fault(_TITLES[code].code).message(lang), Fault(_MEANINGS[code].code).message(lang))
 
 
 def get_format(name: str | None = None) -> TournamentFormat:

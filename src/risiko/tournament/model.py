@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal, get_args
 
+from ..faults import define_words
 from ..ruleset import Ruleset, get_ruleset
 from ..sheet import Sheet, score_sheet
 from .format import CLUB_MILANO_FORMAT, TournamentFormat
@@ -38,6 +39,7 @@ __all__ = [
     "APPEAL_OUTCOMES",
     "ARRIVAL_CLASSES",
     "DISCIPLINE_LEVELS",
+    "PENALTY_UNITS",
     "STAGES",
     "Appeal",
     "AppealOutcome",
@@ -49,6 +51,7 @@ __all__ = [
     "Draw",
     "Evening",
     "Penalty",
+    "PenaltyUnit",
     "Player",
     "SeatResult",
     "Stage",
@@ -68,6 +71,20 @@ APPEAL_OUTCOMES: tuple[AppealOutcome, ...] = get_args(AppealOutcome)
 #: R10 scopes: a warning, expulsion from the table, from the tournament, from the club
 DisciplineLevel = Literal["warning", "table", "tournament", "club"]
 DISCIPLINE_LEVELS: tuple[DisciplineLevel, ...] = get_args(DisciplineLevel)
+
+#: the points a penalty takes: table points (on a table, R5) or ranking points (on the
+#: evening, R13 and referees); a season file's ``penalties`` and ``table_penalties``
+PenaltyUnit = Literal["table", "ranking"]
+PENALTY_UNITS: tuple[PenaltyUnit, ...] = get_args(PenaltyUnit)
+
+# The one source of the words of these codes, in every language and every layer (messages,
+# the web's choices and pages): the catalogues' ``word.<key>`` entries (see
+# :func:`risiko.faults.word`): ``word("arrival_class", "on_time", "it") == "in orario"``.
+define_words("stage", STAGES)
+define_words("arrival_class", ARRIVAL_CLASSES)
+define_words("outcome", APPEAL_OUTCOMES)
+define_words("discipline", DISCIPLINE_LEVELS)
+define_words("penalty_unit", PENALTY_UNITS)
 
 
 # --------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ An :class:`~risiko.web.auditlog.models.AuditEntry` keeps a code (``action``: ``"
 result"``, ``"swap seats"`` ...) and, since issue 18, the values of its summary (``params``:
 the player, the time, the R3 class, the table ...). :func:`action_text` gives the action's
 name and :func:`summary_text` its one line in the page's language, the domain's codes said
-by :mod:`risiko.web.console.labels` (``on_time`` -> "in orario"). An entry written before
+by :mod:`risiko.web.core.choices` (``on_time``: in orario). An entry written before
 (no ``params``) or of an action without a template shows the summary it was written with.
 """
 
@@ -20,8 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from risiko.web.auditlog.models import AuditEntry
-
-from . import labels
+from risiko.web.core import choices
 
 #: the name of each action, by its code
 ACTIONS: dict[str, Promise] = {
@@ -66,7 +65,7 @@ SOURCES: dict[str, Promise] = {
 
 def _evening(p: Mapping[str, Any]) -> str:
     return _g("evening %(date)s (%(stage)s)") % {
-        "date": p.get("date", ""), "stage": labels.label(labels.STAGES, p.get("stage", ""))}
+        "date": p.get("date", ""), "stage": choices.label(choices.Stage, p.get("stage", ""))}
 
 
 def _opened(p: Mapping[str, Any]) -> str:
@@ -74,14 +73,14 @@ def _opened(p: Mapping[str, Any]) -> str:
         return _evening(p)
     return _g("%(evening)s from %(source)s: %(arrivals)s arrivals, %(tables)s tables, "
               "%(results)s results, %(penalties)s penalties") % {
-        "evening": _evening(p), "source": labels.label(SOURCES, p["source"]),
+        "evening": _evening(p), "source": str(SOURCES.get(p["source"], p["source"])),
         **{k: p.get(k, 0) for k in ("arrivals", "tables", "results", "penalties")}}
 
 
 def _arrival(p: Mapping[str, Any]) -> str:
     text = _g("%(player)s arrived at %(at)s: %(class)s") % {
         "player": p.get("player", ""), "at": p.get("at", ""),
-        "class": labels.label(labels.ARRIVAL_CLASSES, p.get("class", ""))}
+        "class": choices.label(choices.ArrivalClass, p.get("class", ""))}
     return text + (f" ({_g('phoned')})" if p.get("phoned") else "")
 
 
@@ -105,19 +104,19 @@ def _tables(p: Mapping[str, Any]) -> str:
 def _penalty(p: Mapping[str, Any]) -> str:
     return _g("%(player)s %(points)s %(unit)s") % {
         "player": p.get("player", ""), "points": p.get("points", ""),
-        "unit": labels.label(labels.UNITS, p.get("unit", ""))}
+        "unit": choices.label(choices.PenaltyUnit, p.get("unit", ""))}
 
 
 def _appeal(p: Mapping[str, Any]) -> str:
     return _g("penalty of %(player)s (%(points)s): %(outcome)s") % {
         "player": p.get("player", ""), "points": p.get("points", ""),
-        "outcome": labels.label(labels.APPEAL_OUTCOMES, p.get("outcome", ""))}
+        "outcome": choices.label(choices.AppealOutcome, p.get("outcome", ""))}
 
 
 def _discipline(p: Mapping[str, Any]) -> str:
     return _g("%(player)s: %(level)s") % {
         "player": p.get("player", ""),
-        "level": labels.label(labels.DISCIPLINE_LEVELS, p.get("level", ""))}
+        "level": choices.label(choices.DisciplineLevel, p.get("level", ""))}
 
 
 def _tournament(p: Mapping[str, Any]) -> str:
@@ -130,7 +129,7 @@ def _format(p: Mapping[str, Any]) -> str:
 
 
 def _draw(p: Mapping[str, Any]) -> str:
-    return f"{labels.label(labels.STAGES, p.get('stage', ''))}: {', '.join(p.get('players', ()))}"
+    return f"{choices.label(choices.Stage, p.get('stage', ''))}: {', '.join(p.get('players', ()))}"
 
 
 def _merge(p: Mapping[str, Any]) -> str:

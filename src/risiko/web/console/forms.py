@@ -11,15 +11,14 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from risiko.ruleset import NEW_TOURNAMENT_RULESET, VERSIONS, get_ruleset
+from risiko.ruleset import NEW_TOURNAMENT_RULESET, get_ruleset
 from risiko.tournament.format import FORMATS, TournamentFormat
 from risiko.tournament.schedule import CLUB_TIMEZONE
 from risiko.tournament.season import SeasonError, read_season_json
+from risiko.web.core import choices
 from risiko.web.core.faults import ServiceError
 from risiko.web.core.limits import check_size, loads
 from risiko.web.site.widgets import QuickSelect
-
-from . import labels
 
 TIME = forms.TextInput(attrs={"type": "time", "inputmode": "numeric"})
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -118,12 +117,11 @@ class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     ruleset = RulesetField(
         label=_("Ruleset"),
-        choices=[(rs.label, rs.label) for versions in VERSIONS.values()
-                 for _v, rs in sorted(versions.items(), reverse=True)],
+        choices=choices.ruleset_choices(),
         initial=NEW_TOURNAMENT_RULESET,  # club-milano@2: the final's R2 call stays at 23:30
     )
     format = forms.ChoiceField(
-        label=_("Format"), choices=[(name, name) for name in FORMATS], initial="club-milano"
+        label=_("Format"), choices=choices.format_choices(), initial="club-milano"
     )
     format_params = forms.CharField(
         label=_("Format parameters (JSON, optional)"),
@@ -151,7 +149,7 @@ class FormatForm(forms.Form):
     today's standings, then applied (``action`` ``apply``; the committee once the
     tournament has evenings, saying why)."""
 
-    preset = forms.ChoiceField(label=_("Format"), choices=[(n, n) for n in FORMATS])
+    preset = forms.ChoiceField(label=_("Format"), choices=choices.format_choices())
     params = forms.CharField(
         label=_("Changes to its parameters (JSON, optional)"), required=False,
         widget=forms.Textarea(attrs={"rows": 3, "placeholder":
@@ -214,7 +212,7 @@ class EveningForm(forms.Form):
 
     date = forms.DateField(label=_("Date"), widget=DATE)
     stage = forms.ChoiceField(
-        label=_("Stage"), choices=list(labels.STAGES.items()), initial="qualifying"
+        label=_("Stage"), choices=choices.Stage.choices, initial="qualifying"
     )
     chief_referee = forms.CharField(label=_("Chief referee"), max_length=80, required=False)
 
@@ -379,7 +377,7 @@ class PenaltyForm(forms.Form):
     """A referee's penalty in table points (on the player's table) or ranking points."""
 
     player = forms.ChoiceField(label=_("Player"))
-    unit = forms.ChoiceField(label=_("Points"), choices=list(labels.UNITS.items()))
+    unit = forms.ChoiceField(label=_("Points"), choices=choices.PenaltyUnit.choices)
     points = forms.IntegerField(
         label=_("Penalty"), widget=forms.NumberInput(attrs={"inputmode": "numeric",
                                                             "placeholder": "-5"}),
@@ -404,7 +402,7 @@ class AppealForm(forms.Form):
     """The chief referee's decision on an appeal."""
 
     outcome = forms.ChoiceField(
-        label=_("Outcome"), choices=list(labels.APPEAL_OUTCOMES.items()),
+        label=_("Outcome"), choices=choices.AppealOutcome.choices,
         widget=forms.RadioSelect,
     )
     points = forms.IntegerField(
@@ -419,7 +417,7 @@ class DisciplineForm(forms.Form):
     """A disciplinary record (R10)."""
 
     player = forms.ChoiceField(label=_("Player"))
-    level = forms.ChoiceField(label=_("Measure"), choices=list(labels.DISCIPLINE_LEVELS.items()))
+    level = forms.ChoiceField(label=_("Measure"), choices=choices.DisciplineLevel.choices)
     reason = forms.CharField(label=_("Reason"), max_length=300)
     referee = forms.CharField(label=_("Referee"), max_length=80)
     table_number = forms.IntegerField(
@@ -436,7 +434,7 @@ class DrawForm(forms.Form):
 
     stage = forms.ChoiceField(
         label=_("Stage it seats"),
-        choices=[(k, v) for k, v in labels.STAGES.items() if k != "qualifying"],
+        choices=[c for c in choices.Stage.choices if c[0] != "qualifying"],
     )
     order = PlayersField(
         label=_("Order drawn, best first (one per line)"),
@@ -453,7 +451,7 @@ class StageForm(forms.Form):
     """Seat the semifinal or the final from the ranking (R18)."""
 
     stage = forms.ChoiceField(
-        label=_("Stage"), choices=[(k, v) for k, v in labels.STAGES.items() if k != "qualifying"]
+        label=_("Stage"), choices=[c for c in choices.Stage.choices if c[0] != "qualifying"]
     )
     date = forms.DateField(label=_("Date"), widget=DATE)
     chief_referee = forms.CharField(label=_("Chief referee"), max_length=80, required=False)

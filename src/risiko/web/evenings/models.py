@@ -5,11 +5,10 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from risiko.web.core.choices import Stage
 from risiko.web.core.models import SupersededRow, one_current
 from risiko.web.players.models import Player
 from risiko.web.tournaments.models import Tournament
-
-STAGES = [("qualifying", "Qualificazione"), ("semifinal", "Semifinale"), ("final", "Finale")]
 
 
 class Evening(models.Model):
@@ -18,7 +17,7 @@ class Evening(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="evenings")
     date = models.DateField()
-    stage = models.CharField(max_length=12, choices=STAGES, default="qualifying")
+    stage = models.CharField(max_length=12, choices=Stage.choices, default="qualifying")
     schedule = models.JSONField(default=dict, blank=True)
     chief_referee = models.CharField(max_length=80, blank=True)
     created = models.DateTimeField(auto_now_add=True)

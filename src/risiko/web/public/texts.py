@@ -12,11 +12,13 @@ from typing import Any
 from django.utils import dateformat
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.text import capfirst
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from risiko.faults import Fault
 from risiko.tournament.ranking import RankingPoints, format_points
+from risiko.web.core import choices
 
 
 def long_date(day: _dt.date) -> str:
@@ -30,30 +32,26 @@ def short_date(day: _dt.date) -> str:
 
 
 def stage_label(stage: str) -> str:
-    """Qualifying, Semifinal, Final (or the stage as it is)."""
-    return {
-        "qualifying": pgettext("stage", "Qualifying"),
-        "semifinal": pgettext("stage", "Semifinal"),
-        "final": pgettext("stage", "Final"),
-    }.get(stage, stage)
+    """Qualificazione, Semifinale, Finale: the stage's word (:mod:`risiko.web.core.choices`)
+    as a badge says it (or the stage as it is)."""
+    return capfirst(choices.label(choices.Stage, stage))
 
 
 def arrival_label(arrival_class: str) -> str:
-    """R3: on time, late, excluded."""
-    return {
-        "on_time": _("on time"),
-        "late": _("late"),
-        "excluded": _("excluded"),
-    }.get(arrival_class, arrival_class)
+    """R3: in orario, in ritardo, escluso (:mod:`risiko.web.core.choices`)."""
+    return choices.label(choices.ArrivalClass, arrival_class)
 
 
 def appeal_label(outcome: str) -> str:
-    """The outcome of an appeal on a penalty."""
-    return {
-        "upheld": _("appeal rejected"),
-        "reduced": _("reduced on appeal"),
-        "annulled": _("annulled on appeal"),
-    }.get(outcome, outcome)
+    """The outcome of an appeal on a penalty: "ricorso: accolto in parte, penalità ridotta"
+    (the outcome's word from :mod:`risiko.web.core.choices`)."""
+    return _("appeal: %(outcome)s") % {
+        "outcome": choices.label(choices.AppealOutcome, outcome)}
+
+
+def unit_label(unit: str) -> str:
+    """A penalty's points: punti tavolo, punti classifica (:mod:`risiko.web.core.choices`)."""
+    return choices.label(choices.PenaltyUnit, unit)
 
 
 def tie_break_label(metric: str) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from risiko.web.core.choices import AppealOutcome, DisciplineLevel, PenaltyUnit
 from risiko.web.core.models import SupersededRow, VoidedRow, one_current
 from risiko.web.evenings.models import Evening
 from risiko.web.players.models import Player
@@ -97,13 +98,12 @@ class Penalty(VoidedRow):
     """A penalty (preamble, R5, R13): ``unit`` "table" (table points, on ``table``) or
     "ranking" (ranking points on the evening); ``points`` < 0."""
 
-    UNITS = [("table", "punti tavolo"), ("ranking", "punti classifica")]
     evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="penalties")
     table = models.ForeignKey(
         GameTable, null=True, blank=True, on_delete=models.PROTECT, related_name="penalties"
     )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
-    unit = models.CharField(max_length=8, choices=UNITS)
+    unit = models.CharField(max_length=8, choices=PenaltyUnit.choices)
     points = models.IntegerField()
     reason = models.CharField(max_length=300, blank=True)
     referee = models.CharField(max_length=80, blank=True)
@@ -119,9 +119,8 @@ class Appeal(SupersededRow):
     """An appeal on a penalty decided by the evening's chief referee: ``outcome`` upheld |
     reduced (to ``points``) | annulled. The one row not ``superseded`` counts."""
 
-    OUTCOMES = [("upheld", "respinto"), ("reduced", "ridotto"), ("annulled", "annullato")]
     penalty = models.ForeignKey(Penalty, on_delete=models.PROTECT, related_name="appeals")
-    outcome = models.CharField(max_length=8, choices=OUTCOMES)
+    outcome = models.CharField(max_length=8, choices=AppealOutcome.choices)
     points = models.IntegerField(null=True, blank=True)
     referee = models.CharField(max_length=80, blank=True)
     reason = models.CharField(max_length=300, blank=True)
@@ -137,15 +136,9 @@ class Discipline(VoidedRow):
     """A disciplinary record (R10): warning, expulsion from the table, the tournament or the
     club; an expelled player is not seated again in that scope."""
 
-    LEVELS = [
-        ("warning", "richiamo"),
-        ("table", "espulsione dal tavolo"),
-        ("tournament", "espulsione dal torneo"),
-        ("club", "espulsione dal club"),
-    ]
     evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="discipline")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="discipline")
-    level = models.CharField(max_length=12, choices=LEVELS)
+    level = models.CharField(max_length=12, choices=DisciplineLevel.choices)
     table_number = models.PositiveIntegerField(null=True, blank=True)
     reason = models.CharField(max_length=300, blank=True)
     referee = models.CharField(max_length=80, blank=True)

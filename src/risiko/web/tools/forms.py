@@ -11,16 +11,13 @@ from django.utils.translation import gettext_lazy as _
 from risiko.board import NUM_TERRITORIES, territory_name
 from risiko.odds import MAX_ARMIES
 from risiko.ruleset import PRESETS
+from risiko.web.core import choices
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
-    """The ruleset presets (value = name)."""
-    labels = {
-        "club-milano": _("Club Milano (R7, R8, R9)"),
-        "rtu": _("National tournament rules (RTU)"),
-        "classic": _("Box rules (classic)"),
-    }
-    return [(name, str(labels.get(name, name))) for name in PRESETS]
+    """The ruleset presets (value = name; the label: the human name and what the version the
+    name means is, :func:`risiko.web.core.choices.ruleset_choices`)."""
+    return [(name, str(text)) for name, text in choices.ruleset_choices(list(PRESETS))]
 
 
 def card_choices() -> list[tuple[str, str]]:

@@ -15,8 +15,7 @@ from django import template
 from django.forms import BaseForm
 
 from risiko import names
-
-from .. import labels
+from risiko.web.core import choices
 
 register = template.Library()
 
@@ -24,31 +23,31 @@ register = template.Library()
 @register.filter
 def stage_label(code: str) -> str:
     """``qualifying`` -> ``qualificazione``."""
-    return labels.label(labels.STAGES, code)
+    return choices.label(choices.Stage, code)
 
 
 @register.filter
 def arrival_label(code: str) -> str:
     """``on_time`` -> ``in orario``."""
-    return labels.label(labels.ARRIVAL_CLASSES, code)
+    return choices.label(choices.ArrivalClass, code)
 
 
 @register.filter
 def outcome_label(code: str) -> str:
     """``reduced`` -> ``ridotta``."""
-    return labels.label(labels.APPEAL_OUTCOMES, code)
+    return choices.label(choices.AppealOutcome, code)
 
 
 @register.filter
 def level_label(code: str) -> str:
     """``warning`` -> ``richiamo``."""
-    return labels.label(labels.DISCIPLINE_LEVELS, code)
+    return choices.label(choices.DisciplineLevel, code)
 
 
 @register.filter
 def unit_label(code: str) -> str:
     """``table`` -> ``punti tavolo``."""
-    return labels.label(labels.UNITS, code)
+    return choices.label(choices.PenaltyUnit, code)
 
 
 @register.filter

@@ -15,13 +15,13 @@ from django.views.decorators.http import require_POST
 from risiko.tournament.seating import MIN_TABLE, table_sizes
 from risiko.web import services
 from risiko.web.collation import display_key
+from risiko.web.core import choices
 from risiko.web.core.tokens import once
 from risiko.web.evenings.models import Evening
 from risiko.web.players.models import Player
 from risiko.web.site.permissions import referee_required
 from risiko.web.tournaments.models import Tournament
 
-from .. import labels
 from ..common import (
     ArrivalInfo,
     arrivals_of,
@@ -39,7 +39,7 @@ from ..forms import ArrivalForm, SeedForm, SwapForm, TablesForm, add_service_err
 
 def _evening_context(t: Tournament, e: Evening, tab: str) -> dict[str, Any]:
     return {"t": t, "evening": e, "date": e.date.isoformat(), "tab": tab,
-            "stage_label": labels.label(labels.STAGES, e.stage)}
+            "stage_label": choices.label(choices.Stage, e.stage)}
 
 
 def _counts(arrivals: dict[str, ArrivalInfo], players: list[Player]) -> dict[str, int]:
@@ -74,7 +74,7 @@ def _row(e: Evening, player: Player, info: ArrivalInfo | None,
         form = ArrivalForm(initial=initial, auto_id=f"a{player.pk}_%s")
     ruling = info.ruling if info is not None else None
     return {"player": player, "info": info, "form": form, "ruling": ruling,
-            "class_label": labels.label(labels.ARRIVAL_CLASSES, ruling.arrival_class)
+            "class_label": choices.label(choices.ArrivalClass, ruling.arrival_class)
             if ruling else ""}
 
 
@@ -140,7 +140,7 @@ def arrival(request: HttpRequest, slug: str, date: str, player: int) -> HttpResp
         if form is not None or info is None:  # refused: the page with the row's errors
             return refused(request, _checkin_page(request, t, e, bad=(p, form or ArrivalForm())))
         messages.success(request, _("%(player)s: %(class)s") % {
-            "player": p.name, "class": labels.label(labels.ARRIVAL_CLASSES,
+            "player": p.name, "class": choices.label(choices.ArrivalClass,
                                                     info.ruling.arrival_class)})
         return redirect("console_checkin", t.slug, date)
     if info is None:  # the form's errors in the row; the recorded arrival still shown

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from risiko.web import services
+from risiko.web.core import choices
 from risiko.web.core.tokens import once
 from risiko.web.evenings.models import Evening
 from risiko.web.results.models import Penalty
@@ -19,7 +20,6 @@ from risiko.web.selectors import current_appeal
 from risiko.web.site.permissions import referee_required
 from risiko.web.tournaments.models import Tournament
 
-from .. import labels
 from ..common import evening_or_404, player_names, referee_name, refused, tournament_or_404, who
 from ..forms import AppealForm, DisciplineForm, PenaltyForm, VoidForm, add_service_error
 
@@ -30,9 +30,9 @@ def _penalty_rows(e: Evening, void_forms: dict[int, VoidForm]) -> list[dict[str,
         appeal = current_appeal(p)
         out.append({
             "penalty": p,
-            "unit": labels.label(labels.UNITS, p.unit),
+            "unit": choices.label(choices.PenaltyUnit, p.unit),
             "appeal": appeal,
-            "outcome": labels.label(labels.APPEAL_OUTCOMES, appeal.outcome) if appeal else "",
+            "outcome": choices.label(choices.AppealOutcome, appeal.outcome) if appeal else "",
             "void_form": void_forms.get(p.pk) or VoidForm(auto_id=f"v{p.pk}_%s"),
         })
     return out
@@ -45,10 +45,10 @@ def _penalties_page(request: HttpRequest, t: Tournament, e: Evening,
     me = referee_name(request)
     context: dict[str, Any] = {
         "t": t, "evening": e, "date": e.date.isoformat(), "tab": "penalties",
-        "stage_label": labels.label(labels.STAGES, e.stage),
+        "stage_label": choices.label(choices.Stage, e.stage),
         "rows": _penalty_rows(e, void_forms or {}),
         "discipline": [
-            {"row": d, "level": labels.label(labels.DISCIPLINE_LEVELS, d.level)}
+            {"row": d, "level": choices.label(choices.DisciplineLevel, d.level)}
             for d in e.discipline.select_related("player").order_by("id")
         ],
         "penalty_form": PenaltyForm(players=players, initial={"referee": me}),
@@ -133,14 +133,14 @@ def appeal(request: HttpRequest, slug: str, date: str, pk: int) -> HttpResponseB
         else:
             messages.success(request, _("Appeal of %(player)s: %(outcome)s.") % {
                 "player": penalty.player.name,
-                "outcome": labels.label(labels.APPEAL_OUTCOMES, d["outcome"])})
+                "outcome": choices.label(choices.AppealOutcome, d["outcome"])})
             return redirect("console_penalties", t.slug, date)
-    history = [{"row": a, "outcome": labels.label(labels.APPEAL_OUTCOMES, a.outcome)}
+    history = [{"row": a, "outcome": choices.label(choices.AppealOutcome, a.outcome)}
                for a in penalty.appeals.order_by("-id")]
     return refused(request, render(request, "console/appeal.html", {
         "t": t, "evening": e, "date": e.date.isoformat(), "tab": "penalties",
-        "stage_label": labels.label(labels.STAGES, e.stage),
-        "penalty": penalty, "unit": labels.label(labels.UNITS, penalty.unit),
+        "stage_label": choices.label(choices.Stage, e.stage),
+        "penalty": penalty, "unit": choices.label(choices.PenaltyUnit, penalty.unit),
         "form": form, "history": history,
     }))
 

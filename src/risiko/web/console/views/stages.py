@@ -13,12 +13,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from risiko.web import services
+from risiko.web.core import choices
 from risiko.web.core.tokens import once
 from risiko.web.public import data
 from risiko.web.site.permissions import referee_required
 from risiko.web.tournaments.models import Draw, Tournament
 
-from .. import labels
 from ..common import (
     next_free_date,
     player_names,
@@ -67,7 +67,7 @@ def _stages_page(request: HttpRequest, t: Tournament, **forms: Any) -> HttpRespo
         "t": t, "tab": "stages", "snap": snap, "report": report, "faults": snap.faults,
         "ties": ties,
         "stage_evenings": [
-            {"evening": e, "label": labels.label(labels.STAGES, e.stage),
+            {"evening": e, "label": choices.label(choices.Stage, e.stage),
              "tables": tables_of(e)} for e in stage_evenings
         ],
         "draws": Draw.objects.filter(tournament=t).order_by("id"),
@@ -104,7 +104,7 @@ def seat_stage(request: HttpRequest, slug: str) -> HttpResponseBase:
             add_service_error(form, err)
         else:
             messages.success(request, _("%(stage)s of %(date)s seated.") % {
-                "stage": labels.label(labels.STAGES, e.stage).capitalize(), "date": e.date})
+                "stage": choices.label(choices.Stage, e.stage).capitalize(), "date": e.date})
             return redirect("console_seating", t.slug, e.date.isoformat())
     return refused(request, _stages_page(request, t, stage_form=form))
 

@@ -15,6 +15,7 @@ from risiko.faults import Fault
 from risiko.ruleset import sheet_ruleset
 from risiko.sheet import SheetError, parse_sheet_text
 from risiko.web import services
+from risiko.web.core import choices
 from risiko.web.core.faults import SHEET_FAULT
 from risiko.web.core.limits import loads
 from risiko.web.core.tokens import once
@@ -25,7 +26,6 @@ from risiko.web.results.selectors import seated
 from risiko.web.site.permissions import referee_required
 from risiko.web.tournaments.models import Tournament
 
-from .. import labels
 from ..common import (
     arrivals_of,
     evening_or_404,
@@ -69,7 +69,7 @@ def _table_page(request: HttpRequest, t: Tournament, e: Evening, table: GameTabl
     numbers = [info.number for info in tables_of(e)]
     context: dict[str, Any] = {
         "t": t, "evening": e, "date": e.date.isoformat(), "table": table, "seats": seats,
-        "tab": "table", "stage_label": labels.label(labels.STAGES, e.stage),
+        "tab": "table", "stage_label": choices.label(choices.Stage, e.stage),
         "late": {n: arrivals[n].ruling.penalty_turns for n in seats
                  if n in arrivals and arrivals[n].ruling.penalty_turns},
         "result": result,

@@ -1,8 +1,8 @@
 """Template filters of the public pages: ``{% load public_tags %}``.
 
-``stage``, ``arrival``, ``appeal`` (domain words in the page's language), ``pending`` (a
-pending line of the season report, translated), ``longdate``, ``shortdate``, ``signed``
-(+5, −5, 0), ``points`` (598,5 in Italian), ``ranking_line`` (how the standings are
+``stage``, ``arrival``, ``appeal``, ``penalty_unit`` (domain words in the page's language),
+``pending`` (a pending line of the season report, translated), ``longdate``, ``shortdate``,
+``signed`` (+5, −5, 0), ``points`` (598,5 in Italian), ``ranking_line`` (how the standings are
 computed), ``getitem``; ``{% snapshotfragment %}`` (a part of a page rendered once per
 change of the facts).
 """
@@ -37,6 +37,12 @@ def arrival(value: str) -> str:
 def appeal(value: str) -> str:
     """``{{ p.appeal|appeal }}``: the outcome of an appeal."""
     return texts.appeal_label(value)
+
+
+@register.filter
+def penalty_unit(value: str) -> str:
+    """``{{ "table"|penalty_unit }}``: punti tavolo, punti classifica."""
+    return texts.unit_label(value)
 
 
 @register.filter
