@@ -104,8 +104,12 @@ class Client:
         return resp.status, text, {k.lower(): v for k, v in resp.getheaders()}
 
     def form(self, path: str, page: str, values: dict[str, str]) -> tuple[int, str]:
-        """POST ``values`` with every hidden input of ``page`` (CSRF, one-time tokens)."""
-        data = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+        """POST ``values`` with every hidden input of the form of ``page`` that posts to
+        ``path`` (CSRF, its one-time token: each form has its own), or of the whole page."""
+        found = re.search(r'<form[^>]*action="' + re.escape(path) + r'"(.*?)</form>', page,
+                          re.S)
+        data = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"',
+                               found.group(1) if found else page))
         data.update(values)
         status, text, _h = self.request(
             "POST", path, urllib.parse.urlencode(data),
@@ -167,6 +171,7 @@ def referee(base: str, username: str, setup: dict[str, Any], stop: threading.Eve
         try:
             status, page, _h = c.request("GET", path)
             values = {f"score_{i}": str(rng.randint(5, 90)) for i in range(1, len(seats) + 1)}
+            values["reason"] = "correzione del banco"  # a correction needs a reason
             status, _text = c.form(path + "punteggi/", page, values)
             error = None if status in (200, 302) else f"{status} POST {path}"
         except Exception as exc:  # a refused connection, a timeout: an error

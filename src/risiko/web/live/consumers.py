@@ -16,6 +16,7 @@ import os
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from risiko.web.site.permissions import is_referee
@@ -46,7 +47,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         lang = (query.get("lang") or [""])[0][:2]
         user = self.scope.get("user")
         referee = bool(user is not None and user.is_authenticated
-                       and await asyncio.to_thread(is_referee, user))
+                       and await database_sync_to_async(is_referee)(user))
         page = page_of(path, lang, referee=referee)
         if page is None:
             await self.close(code=REFUSED)
