@@ -120,7 +120,7 @@ async def follow_all(base: str, paths: list[str], phones: Phones, stop: threadin
                 while not stop.is_set():
                     try:
                         raw = await asyncio.wait_for(ws.recv(), 0.5)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         continue
                     phones.got[i].append((json.loads(raw)["seq"], time.time_ns()))
         except Exception as exc:
@@ -141,7 +141,8 @@ def push(base: str, pid: int, setup: dict[str, Any], n_phones: int, referees: in
     listener = threading.Thread(
         target=lambda: asyncio.run(follow_all(base, paths, phones, stop_phones)))
     listener.start()
-    phones.ready.wait(60)
+    if paths:
+        phones.ready.wait(60)
     time.sleep(0.5)
     saves: list[Save] = []
     errors: list[str] = []
@@ -176,7 +177,20 @@ def push(base: str, pid: int, setup: dict[str, Any], n_phones: int, referees: in
         "p50": pct(latencies, 0.5), "p90": pct(latencies, 0.9), "p99": pct(latencies, 0.99),
         "max": max(latencies) * 1e3 if latencies else float("nan"),
         "cpu_per_save_ms": cpu * 1e3 / max(1, len(saves)), "server_cpu": cpu / elapsed,
+        "cpu": cpu,
     }
+
+
+def poll(app: Any, args: Any, setup: dict[str, Any], label: str) -> None:
+    """The polled API under ``args.readers`` closed-loop readers, the referees saving."""
+    assert app.process is not None
+    mine, started = time.process_time(), time.perf_counter()
+    p = run(app.url, app.process.pid, setup, args.readers, None, args.referees,
+            args.write_every, args.poll)
+    generator = (time.process_time() - mine) / (time.perf_counter() - started)
+    report(f"polled API, {label} ({args.readers} closed-loop readers, {args.referees} "
+           f"referees every {args.write_every:g} s; the load generator's CPU "
+           f"{generator:.2f} cores)", p)
 
 
 def main() -> None:
@@ -220,15 +234,20 @@ def main() -> None:
                   f"{r['cpu_per_save_ms']:.0f} ms per save", flush=True)
             for e in sorted(set(r["errors"] + r["failed"]))[:10]:
                 print(f"    error: {e}")
-            p = run(app.url, pid, setup, args.readers, None, args.referees,
-                    args.write_every, args.poll)
-            report(f"polled API ({args.readers} closed-loop readers, {args.referees} "
-                   f"referees every {args.write_every:g} s)", p)
+            alone = push(app.url, pid, setup, 0, args.referees, args.write_every,
+                         args.duration)
+            print(f"the same saves with no phone following: {alone['saves']} saves, server "
+                  f"CPU {alone['cpu_per_save_ms']:.0f} ms per save; the push's CPU per "
+                  f"change (200 phones): "
+                  f"{r['cpu_per_save_ms'] - alone['cpu_per_save_ms']:.0f} ms", flush=True)
+            poll(app, args, setup, "push on")
             logged = app.errors()
-            print(f"server errors logged: {len(logged)}")
-            exceptions = [line for line in app.log if "Error" in line or "Exception" in line]
-            for line in sorted(set(exceptions))[:10]:
-                print(f"    {line} (x{exceptions.count(line)})")
+        with ServedApp({"RISIKO_DATA_DIR": tmp, "RISIKO_LIVE": "0"}) as app:
+            poll(app, args, setup, "push off (RISIKO_LIVE=0), side by side")
+            logged += app.errors()
+        print(f"server errors logged: {len(logged)}")
+        for line in sorted(set(logged))[:10]:
+            print(f"    {line}")
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
-from django.contrib.auth.models import Group, User
+from test_online_ws import WebsocketCommunicator, run
 
 from risiko.web import services
 from risiko.web.core import writes
@@ -31,8 +31,6 @@ from risiko.web.live.hub import HUB
 from risiko.web.public import data
 from risiko.web.results.models import GameTable
 from risiko.web.tournaments.models import Tournament
-
-from test_online_ws import WebsocketCommunicator, run
 
 pytestmark = [pytest.mark.online, pytest.mark.db, pytest.mark.django_db(transaction=True)]
 
@@ -135,7 +133,7 @@ def test_a_hook_that_raises_never_breaks_the_save() -> None:
 
     writes.AFTER_COMMIT.insert(0, broken)
     try:
-        t, table = build()
+        _t, table = build()
         save_result(table)  # no exception
     finally:
         writes.AFTER_COMMIT.remove(broken)
@@ -161,7 +159,7 @@ def test_who_may_follow_what() -> None:
     assert page_of("/nowhere/", "it", referee=False) is None
 
     async def go() -> None:
-        comm = WebsocketCommunicator(application(), f"/ws/live/?path=/arbitro/&lang=it",
+        comm = WebsocketCommunicator(application(), "/ws/live/?path=/arbitro/&lang=it",
                                      headers=[(b"origin", b"http://localhost"),
                                               (b"host", b"localhost")])
         ok, code = await comm.connect(timeout=TIMEOUT)
@@ -174,12 +172,13 @@ def test_who_may_follow_what() -> None:
 
 
 def test_a_result_reaches_every_phone_on_the_standings_in_its_language() -> None:
-    t, table = build()
+    _t, table = build()
 
     async def go() -> None:
         phones = [await follow(f"/t/{SLUG}/") for _ in range(3)]
         english = await follow(f"/t/{SLUG}/", "en")
         evening = await follow(f"/t/{SLUG}/serate/2027-03-02/")
+        player = await follow(f"/t/{SLUG}/giocatori/Dora/")
         assert len([p for p in REGISTRY.pages() if p.path == f"/t/{SLUG}/"]) == 2
         renders = HUB.renders
         started = time.monotonic()
@@ -196,9 +195,11 @@ def test_a_result_reaches_every_phone_on_the_standings_in_its_language() -> None
         assert "General ranking" in m["html"] and rows(m["html"])[0] == (1, "Alba", 100)
         m = await next_message(evening)
         assert "Alba" in m["html"] and "100" in m["html"]
-        # one render per page and language: standings it, standings en, the evening it
-        assert HUB.renders - renders == 3
-        for c in (*phones, english, evening):
+        m = await next_message(player)  # Dora's page: her game, 20 points, 4th
+        assert "Dora" in m["html"] and re.search(r">\s*20\s*<", m["html"])
+        # one render per page and language: standings it and en, the evening, Dora's page
+        assert HUB.renders - renders == 4
+        for c in (*phones, english, evening, player):
             await c.disconnect()
         assert REGISTRY.pages() == set()
 
@@ -206,7 +207,7 @@ def test_a_result_reaches_every_phone_on_the_standings_in_its_language() -> None
 
 
 def test_the_referees_console_gets_the_notice_in_italian(make_user: Any) -> None:
-    t, table = build()
+    _t, table = build()
     referee = make_user("sara", "referee")
     from django.test import Client
 
@@ -236,7 +237,7 @@ def test_the_referees_console_gets_the_notice_in_italian(make_user: Any) -> None
 
 def test_a_page_whose_render_raises_leaves_the_save_and_the_other_pages(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    t, table = build()
+    _t, table = build()
     real = render.page_fragment
 
     def fragile(page: Page) -> str:
@@ -261,7 +262,7 @@ def test_a_page_whose_render_raises_leaves_the_save_and_the_other_pages(
 
 
 def test_a_socket_closed_while_sending_ends_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    t, table = build()
+    _t, table = build()
     from risiko.web.live.consumers import LiveConsumer
 
     real = LiveConsumer.send
@@ -294,7 +295,7 @@ def test_a_socket_closed_while_sending_ends_alone(monkeypatch: pytest.MonkeyPatc
 
 
 def test_a_closed_tab_costs_no_render() -> None:
-    t, table = build()
+    _t, table = build()
 
     async def go() -> None:
         tab = await follow(f"/t/{SLUG}/giocatori/Alba/")
@@ -309,7 +310,7 @@ def test_a_closed_tab_costs_no_render() -> None:
 
 
 def test_two_changes_in_one_tick_are_one_round_and_rounds_arrive_in_order() -> None:
-    t, table = build()
+    _t, table = build()
     evening = table.evening
 
     async def go() -> None:
@@ -349,3 +350,20 @@ def test_two_changes_in_one_tick_are_one_round_and_rounds_arrive_in_order() -> N
         await phone.disconnect()
 
     run(go)
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_catalogues_are_complete_and_compiled(lang: str) -> None:
+    import gettext
+    from pathlib import Path
+
+    import risiko.web.live
+
+    folder = Path(risiko.web.live.__file__).parent / "locale" / lang / "LC_MESSAGES"
+    po = (folder / "django.po").read_text(encoding="utf-8")
+    entries = dict(re.findall(r'\nmsgid "(.+)"\nmsgstr "(.*)"', po))
+    assert len(entries) == 9
+    with (folder / "django.mo").open("rb") as fh:
+        compiled = gettext.GNUTranslations(fh)._catalog  # type: ignore[attr-defined]
+    for msgid, msgstr in entries.items():
+        assert msgstr and compiled.get(msgid) == msgstr, (lang, msgid)

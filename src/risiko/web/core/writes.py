@@ -5,10 +5,11 @@
   becomes a :class:`~risiko.web.core.faults.ServiceError` naming what was changed at the
   same moment, never a 500.
 - :func:`lock_tournament`: the lock every write takes on its tournament's row before it reads
-  what it checks (and so the tournament the write changed: see :data:`AFTER_COMMIT`) (PostgreSQL: ``SELECT ... FOR UPDATE``; SQLite: the transaction already
+  what it checks (PostgreSQL: ``SELECT ... FOR UPDATE``; SQLite: the transaction already
   holds the database's write lock from its first statement, ``transaction_mode``
   ``IMMEDIATE`` in the settings). Two referees saving at once are served one after the other,
-  each seeing what the other wrote.
+  each seeing what the other wrote. The tournaments a write locked are the ones it changed:
+  after its commit they go to the :data:`AFTER_COMMIT` hooks (the live pages).
 """
 
 from __future__ import annotations

@@ -129,9 +129,8 @@ class Registry:
             if self._local[page] <= 0:
                 del self._local[page]
         shared = self._shared()
-        if shared is not None:
-            if shared.hincrby(self._redis_key, self._field(page), -1) <= 0:
-                shared.hdel(self._redis_key, self._field(page))
+        if shared is not None and shared.hincrby(self._redis_key, self._field(page), -1) <= 0:
+            shared.hdel(self._redis_key, self._field(page))
 
     def pages(self) -> set[Page]:
         """The public pages someone follows (in any worker)."""
