@@ -35,7 +35,7 @@ async def _registry(method: Any, page: Page) -> None:
         method(page)
 
 
-class LiveConsumer(AsyncWebsocketConsumer):
+class LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """One open page following its changes."""
 
     page: Page | None = None
