@@ -24,22 +24,29 @@ with the server. Run: ``.venv/bin/python bench/bench_live.py [--phones N] [--dur
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
-import random
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_load import PASSWORD, cpu_seconds, login, pct, prepare, report, run
+from bench_load import (
+    evening_arguments,
+    for_a_while,
+    pct,
+    prepare_with_referees,
+    referee,
+    report,
+    run,
+)
 
 
 @dataclass
@@ -72,34 +79,6 @@ def written_at(who: str) -> int:
     finally:
         connections.close_all()
     return int(when.timestamp() * 1e9) if when else 0
-
-
-def referee(base: str, username: str, setup: dict[str, Any], stop: threading.Event,
-            every: float, saves: list[Save], errors: list[str], seed: int) -> None:
-    """Save a table's result every ``every`` seconds (the table page, then its form)."""
-    rng = random.Random(seed)
-    c = login(base, username)
-    due = time.perf_counter() + rng.uniform(0, every)
-    while not stop.is_set():
-        time.sleep(max(0.0, due - time.perf_counter()))
-        if stop.is_set():
-            break
-        number = rng.randint(1, len(setup["tables"]))
-        seats = setup["tables"][number - 1]
-        path = f"/arbitro/t/{setup['slug']}/{setup['date']}/tavolo/{number}/"
-        try:
-            _s, page, _h = c.request("GET", path)
-            values = {f"score_{i}": str(rng.randint(5, 90)) for i in range(1, len(seats) + 1)}
-            values["reason"] = "correzione del banco"  # a correction needs a reason
-            status, _text = c.form(path + "punteggi/", page, values)
-            answered = time.time_ns()
-            if status == 302:
-                saves.append(Save(username, written_at(username), answered))
-            else:
-                errors.append(f"{status} POST {path}")
-        except Exception as exc:
-            errors.append(f"{type(exc).__name__}: {exc}")
-        due += every
 
 
 async def follow_all(base: str, paths: list[str], phones: Phones, stop: threading.Event
@@ -146,19 +125,20 @@ def push(base: str, pid: int, setup: dict[str, Any], n_phones: int, referees: in
     time.sleep(0.5)
     saves: list[Save] = []
     errors: list[str] = []
+
+    def saved(username: str) -> Callable[[float, str | None], None]:
+        def done(_seconds: float, error: str | None) -> None:
+            answered = time.time_ns()
+            if error is None:
+                saves.append(Save(username, written_at(username), answered))
+            else:
+                errors.append(error)
+        return done
+
     threads = [threading.Thread(target=referee, args=(base, f"arbitro{r}", setup, stop, every,
-                                                      saves, errors, 100 + r))
+                                                      100 + r, saved(f"arbitro{r}")))
                for r in range(referees)]
-    cpu0, t0 = cpu_seconds(pid), time.perf_counter()
-    for th in threads:
-        th.start()
-    time.sleep(duration)
-    stop.set()
-    for th in threads:
-        th.join(120)
-    time.sleep(2.0)  # the last saves' fragments
-    cpu = cpu_seconds(pid) - cpu0
-    elapsed = time.perf_counter() - t0
+    cpu, elapsed = for_a_while(threads, stop, pid, duration, linger=2.0)  # the last fragments
     stop_phones.set()
     listener.join(60)
     latencies, missed = [], 0
@@ -194,13 +174,7 @@ def poll(app: Any, args: Any, setup: dict[str, Any], label: str) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--players", type=int, default=80)
-    ap.add_argument("--evenings", type=int, default=20)
-    ap.add_argument("--present", type=int, default=50)
-    ap.add_argument("--phones", type=int, default=200)
-    ap.add_argument("--referees", type=int, default=3)
-    ap.add_argument("--write-every", type=float, default=3.0)
+    ap = evening_arguments(__doc__, phones=200, referees=3)
     ap.add_argument("--duration", type=float, default=30.0)
     ap.add_argument("--readers", type=int, default=50)
     ap.add_argument("--poll", type=float, default=20.0)
@@ -208,18 +182,7 @@ def main() -> None:
     from risiko.web.serving import ServedApp
 
     with tempfile.TemporaryDirectory() as tmp:
-        setup = prepare(tmp, args.players, args.evenings, args.present)
-        from django.contrib.auth.models import Group, User
-        from django.db import connections
-
-        for r in range(args.referees):
-            u = User.objects.create_user(f"arbitro{r}", password=PASSWORD)
-            u.groups.add(Group.objects.get_or_create(name="referee")[0])
-        connections.close_all()
-        print(f"{args.players} players, {args.evenings} past evenings, tonight "
-              f"{args.present} players at {len(setup['tables'])} tables; "
-              f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start "
-              "(the load generator runs on this machine too)", flush=True)
+        setup = prepare_with_referees(tmp, args)
         with ServedApp({"RISIKO_DATA_DIR": tmp}) as app:
             assert app.process is not None
             pid = app.process.pid

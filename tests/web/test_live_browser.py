@@ -37,8 +37,8 @@ def _following(n: int) -> None:
     assert len(REGISTRY.pages()) >= n
 
 
-def test_a_phone_sees_the_result_and_a_referee_typing_is_told(server: AsgiServer,
-                                                              chromium: Any) -> None:
+def test_a_phone_sees_the_result_and_a_referee_typing_is_told(
+        server: AsgiServer, chromium: Any) -> None:  # noqa: F811 (the fixtures imported)
     from django.contrib.auth.models import Group, User
     from django.test import Client
 
