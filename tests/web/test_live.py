@@ -11,6 +11,7 @@ ranking points to Dora (R10) then makes her 10.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import re
@@ -367,3 +368,24 @@ def test_the_catalogues_are_complete_and_compiled(lang: str) -> None:
         compiled = gettext.GNUTranslations(fh)._catalog  # type: ignore[attr-defined]
     for msgid, msgstr in entries.items():
         assert msgstr and compiled.get(msgid) == msgstr, (lang, msgid)
+
+
+def test_the_socket_is_offered_only_where_it_can_open(client: Any, settings: Any) -> None:
+    """The WSGI test client (like ``runserver``) has no ``ws/live/``: no live script, the
+    page polls; an ASGI request gets it, unless ``RISIKO_LIVE`` is off."""
+    from django.core.handlers.asgi import ASGIRequest
+
+    from risiko.web.live.context_processors import live_pages
+
+    build()
+    html = client.get(f"/t/{SLUG}/").content.decode()
+    assert 'name="risiko-live"' not in html and 'hx-trigger="every 10s"' in html
+    scope = {"type": "http", "method": "GET", "path": f"/t/{SLUG}/", "query_string": b"",
+             "headers": []}
+    request = ASGIRequest(scope, io.BytesIO())
+    assert live_pages(request) == {"live_pages": True}
+    settings.RISIKO_LIVE = False
+    assert live_pages(request) == {"live_pages": False}
+    queued = HUB.rounds
+    HUB.changed(writes.Change("enter_scores", WHO, {1}))  # off: nothing queued
+    assert HUB.rounds == queued and HUB._queue.empty()

@@ -113,6 +113,7 @@ TEMPLATES: list[dict[str, Any]] = [
                 "django.contrib.messages.context_processors.messages",
                 "risiko.web.site.context_processors.site",
                 "risiko.web.site.context_processors.csp_nonce",
+                "risiko.web.live.context_processors.live_pages",
             ],
         },
     },
