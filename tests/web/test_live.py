@@ -159,12 +159,42 @@ def test_who_may_follow_what() -> None:
     assert page_of(f"/t/{SLUG}/", "fr", referee=False) is None
     assert page_of("/nowhere/", "it", referee=False) is None
 
-    async def go() -> None:
-        comm = WebsocketCommunicator(application(), "/ws/live/?path=/arbitro/&lang=it",
+    async def refused(path: str) -> int:
+        comm = WebsocketCommunicator(application(), f"/ws/live/?path={path}&lang=it",
                                      headers=[(b"origin", b"http://localhost"),
                                               (b"host", b"localhost")])
         ok, code = await comm.connect(timeout=TIMEOUT)
-        assert not ok and code == 4403  # an anonymous socket on the console
+        assert not ok
+        return int(code)
+
+    async def go() -> None:
+        assert await refused("/arbitro/") == 4403  # an anonymous socket on the console
+        # a made-up player: refused at once, never rendered at a change
+        assert await refused(f"/t/{SLUG}/giocatori/Zeno/") == 4404
+        assert await refused(f"/t/{SLUG}/serate/2031-01-01/") == 4404
+        assert REGISTRY.pages() == set()
+
+    run(go)
+
+
+def test_a_process_follows_a_bounded_number_of_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    from risiko.web.live import groups
+
+    build()
+    monkeypatch.setattr(groups, "MAX_PAGES", 2)
+
+    async def go() -> None:
+        a = await follow(f"/t/{SLUG}/")
+        b = await follow(f"/t/{SLUG}/giocatori/Alba/")
+        again = await follow(f"/t/{SLUG}/")  # a page already followed: always
+        comm = WebsocketCommunicator(application(), f"/ws/live/?path=/t/{SLUG}/giocatori/Bice/"
+                                     "&lang=it", headers=[(b"origin", b"http://localhost"),
+                                                          (b"host", b"localhost")])
+        ok, code = await comm.connect(timeout=TIMEOUT)
+        assert not ok and code == 4429  # a third distinct page
+        for c in (a, b, again):
+            await c.disconnect()
+        assert REGISTRY.pages() == set()
 
     run(go)
 
@@ -246,11 +276,10 @@ def test_a_page_whose_render_raises_leaves_the_save_and_the_other_pages(
             raise RuntimeError("template broken")
         return real(page)
 
-    monkeypatch.setattr(render, "page_fragment", fragile)
-
     async def go() -> None:
         broken = await follow(f"/t/{SLUG}/serate/2027-03-02/")
         standings = await follow(f"/t/{SLUG}/")
+        monkeypatch.setattr(render, "page_fragment", fragile)  # broken after it was opened
         await in_db(save_result)(table)  # the save answers
         m = await next_message(standings)
         assert rows(m["html"])[0] == (1, "Alba", 100)

@@ -21,18 +21,30 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from risiko.web.site.permissions import is_referee
 
+from . import render
 from .groups import REGISTRY, Page, page_of
 from .hub import HUB
 
 log = logging.getLogger(__name__)
-REFUSED = 4403
+REFUSED = 4403  # not a page to follow, or a console page without a referee's session
+NOT_FOUND = 4404  # a public page that does not answer (a player, an evening that is not there)
+TOO_MANY = 4429  # the process follows MAX_PAGES distinct pages already
 
 
-async def _registry(method: Any, page: Page) -> None:
+def _answers(page: Page) -> bool:
+    """True when the page answers 200 now (checked for the first follower of a page only,
+    so a change never renders addresses that lead nowhere)."""
+    try:
+        render.page_fragment(page)
+    except Exception:
+        return False
+    return True
+
+
+async def _registry(method: Any, page: Page) -> Any:
     if os.environ.get("REDIS_URL"):  # the shared count is a Redis call: not on the loop
-        await asyncio.to_thread(method, page)
-    else:
-        method(page)
+        return await asyncio.to_thread(method, page)
+    return method(page)
 
 
 class LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -52,12 +64,20 @@ class LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if page is None:
             await self.close(code=REFUSED)
             return
-        await self.channel_layer.group_add(page.group, self.channel_name)
-        self.page = page
+        if (page.audience == "public" and not REGISTRY.followed(page)
+                and not await database_sync_to_async(_answers)(page)):
+            await self.close(code=NOT_FOUND)  # no such player, evening, tournament
+            return
         try:
-            await _registry(REGISTRY.add, page)
+            counted = await _registry(REGISTRY.add, page)
         except Exception:  # Redis away: this worker's phones still get the changes
             log.exception("live pages: the shared registry could not count %s", page.path)
+            counted = True
+        if not counted:
+            await self.close(code=TOO_MANY)
+            return
+        self.page = page
+        await self.channel_layer.group_add(page.group, self.channel_name)
         await self.accept()
 
     async def receive(self, text_data: str | None = None,

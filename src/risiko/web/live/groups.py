@@ -36,6 +36,9 @@ PUBLIC_VIEWS = frozenset({
     "tournament_player",
 })
 MAX_PATH = 300
+#: at most this many distinct public pages followed in a process (each change renders every
+#: one of them): a socket asking for one more is refused
+MAX_PAGES = 500
 
 
 @dataclass(frozen=True)
@@ -110,15 +113,24 @@ class Registry:
     def _field(page: Page) -> str:
         return "\x1f".join((page.path, page.slug or "", page.lang))
 
-    def add(self, page: Page) -> None:
-        """A socket follows ``page`` (a public one; console pages are not counted)."""
-        if page.audience != "public":
-            return
+    def followed(self, page: Page) -> bool:
+        """True when a socket of this process already follows ``page``."""
         with self._lock:
+            return page in self._local
+
+    def add(self, page: Page) -> bool:
+        """A socket follows ``page`` (a public one; console pages are not counted); False
+        (nothing counted) when it is a new page beyond :data:`MAX_PAGES`."""
+        if page.audience != "public":
+            return True
+        with self._lock:
+            if page not in self._local and len(self._local) >= MAX_PAGES:
+                return False
             self._local[page] += 1
         shared = self._shared()
         if shared is not None:
             shared.hincrby(self._redis_key, self._field(page), 1)
+        return True
 
     def remove(self, page: Page) -> None:
         """A socket of ``page`` is gone (once per :meth:`add`)."""

@@ -59,7 +59,7 @@
     };
     ws.onclose = function (ev) {
       open = false;
-      if (ev.code === 4403) { return; }  // not a live page: the poll only
+      if (ev.code === 4403 || ev.code === 4404) { return; }  // not a live page: the poll only
       setTimeout(connect, wait);
       wait = Math.min(wait * 2, 60000);
     };
