@@ -28,7 +28,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from channels.layers import get_channel_layer
@@ -101,19 +101,21 @@ class Hub:
                 connections.close_all()  # this thread's: nothing held between rounds
 
     def publish(self, batch: Sequence[Change]) -> list[tuple[str, dict[str, Any]]]:
-        """One round: render what ``batch`` touched and send it; returns the messages sent
-        (group, message) (tests call it directly)."""
+        """One round: render what ``batch`` touched and send each fragment as soon as it is
+        rendered (the consoles' notice first, then page by page); returns the messages
+        sent (group, message) (tests call it directly)."""
         started = time.thread_time()
-        messages = self.messages(batch)
-        if messages:
-            self.send(messages)
+        sent = []
+        for message in self.messages(batch):
+            self.send([message])
+            sent.append(message)
         self.rounds += 1
         self.cpu += time.thread_time() - started
-        return messages
+        return sent
 
-    def messages(self, batch: Sequence[Change]) -> list[tuple[str, dict[str, Any]]]:
-        """The messages of a round: each followed public page of a touched tournament that
-        changed, in its language, and the console notice in each language."""
+    def messages(self, batch: Sequence[Change]) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The messages of a round: the console notice in each language, then each followed
+        public page of a touched tournament that changed, in its language."""
         from risiko.web.public import data
         from risiko.web.public.views import current_tournament
         from risiko.web.tournaments.models import Tournament
@@ -122,7 +124,15 @@ class Hub:
         touched = set().union(*(c.tournaments for c in batch))
         tournaments = list(Tournament.objects.filter(pk__in=touched))
         slugs = {t.slug for t in tournaments}
-        out: list[tuple[str, dict[str, Any]]] = []
+        for lang in LANGUAGES:
+            try:
+                html = render.notice(batch, lang)
+            except Exception:
+                log.exception("live pages: the console notice failed")
+                continue
+            text = _encode("notice", seq, html)
+            for slug in (*sorted(slugs), None):
+                yield console_group(slug, lang), {"type": "live.fragment", "text": text}
         pages = [p for p in REGISTRY.pages() if p.slug in slugs or p.slug is None]
         if any(p.slug is None for p in pages):
             current = current_tournament()
@@ -137,17 +147,7 @@ class Hub:
         for page in sorted(pages, key=lambda p: (p.path, p.lang)):
             message = self._page_message(page, seq)
             if message is not None:
-                out.append((page.group, message))
-        for lang in LANGUAGES:
-            try:
-                html = render.notice(batch, lang)
-            except Exception:
-                log.exception("live pages: the console notice failed")
-                continue
-            text = _encode("notice", seq, html)
-            for slug in (*sorted(slugs), None):
-                out.append((console_group(slug, lang), {"type": "live.fragment", "text": text}))
-        return out
+                yield page.group, message
 
     def _page_message(self, page: Page, seq: int) -> dict[str, Any] | None:
         try:
