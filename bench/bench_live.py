@@ -10,8 +10,8 @@ players, 20 past evenings, tonight 50 players at 10 tables):
    through the console every ``WRITE_EVERY`` (3) seconds each, for ``DURATION`` (30)
    seconds. For every save, on every phone: the time from the save's answer (the console's
    302) to the arrival of the first fragment covering it. A fragment covers a save when its
-   round began (its ``seq``, wall-clock nanoseconds) after the save's audit entry was
-   written (read from the database after the answer): the render read the save. An update
+   ``seq`` (wall-clock nanoseconds when its round had read the standings) comes after the
+   save's audit entry was written (read from the database after the answer). An update
    that arrives before the answer counts 0. Also: saves, rounds, fragments received, phones
    that missed a save, the server's CPU per save.
 2. **poll**: ``READERS`` (50) closed-loop readers of the polled API (the page, its live
@@ -136,11 +136,14 @@ def push(base: str, pid: int, setup: dict[str, Any], n_phones: int, referees: in
         return done
 
     threads = [threading.Thread(target=referee, args=(base, f"arbitro{r}", setup, stop, every,
-                                                      100 + r, saved(f"arbitro{r}")))
+                                                      100 + r, saved(f"arbitro{r}"), True))
                for r in range(referees)]
     cpu, elapsed = for_a_while(threads, stop, pid, duration, linger=2.0)  # the last fragments
     stop_phones.set()
     listener.join(60)
+    if os.environ.get("BENCH_LIVE_DUMP") and paths:  # the raw times, to look at the slow saves
+        Path(os.environ["BENCH_LIVE_DUMP"]).write_text(json.dumps({
+            "saves": [[s.who, s.written, s.answered] for s in saves], "got": phones.got}))
     latencies, missed = [], 0
     for s in saves:
         for got in phones.got:

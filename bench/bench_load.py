@@ -186,9 +186,11 @@ def login(base: str, username: str) -> Client:
     return c
 
 
-def save_one(c: Client, setup: dict[str, Any], rng: random.Random) -> str | None:
+def save_one(c: Client, setup: dict[str, Any], rng: random.Random, *,
+             refused_is_error: bool = False) -> str | None:
     """A referee saves a random table's result (the table page, then its scores form, with
-    a reason: a correction needs one); what went wrong, or None."""
+    a reason: a correction needs one); what went wrong, or None (a form refused, 200, is
+    an error only with ``refused_is_error``)."""
     number = rng.randint(1, len(setup["tables"]))
     seats = setup["tables"][number - 1]
     path = f"/arbitro/t/{setup['slug']}/{setup['date']}/tavolo/{number}/"
@@ -197,13 +199,16 @@ def save_one(c: Client, setup: dict[str, Any], rng: random.Random) -> str | None
         values = {f"score_{i}": str(rng.randint(5, 90)) for i in range(1, len(seats) + 1)}
         values["reason"] = "correzione del banco"
         status, _text = c.form(path + "punteggi/", page, values)
-        return None if status in (200, 302) else f"{status} POST {path}"
+        if status == 200:  # the form again: refused (its errors on it), nothing saved
+            return None if not refused_is_error else f"refused (200) POST {path}"
+        return None if status == 302 else f"{status} POST {path}"
     except Exception as exc:  # a refused connection, a timeout: an error
         return f"{type(exc).__name__}: {exc}"
 
 
 def referee(base: str, username: str, setup: dict[str, Any], stop: threading.Event,
-            every: float, seed: int, done: Callable[[float, str | None], None]) -> None:
+            every: float, seed: int, done: Callable[[float, str | None], None],
+            refused_is_error: bool = False) -> None:
     """Save a table's result every ``every`` seconds (:func:`save_one`); after each,
     ``done(seconds it took, what went wrong or None)``."""
     rng = random.Random(seed)
@@ -214,7 +219,7 @@ def referee(base: str, username: str, setup: dict[str, Any], stop: threading.Eve
         if stop.is_set():
             break
         start = time.perf_counter()
-        error = save_one(c, setup, rng)
+        error = save_one(c, setup, rng, refused_is_error=refused_is_error)
         done(time.perf_counter() - start, error)
         due += every
 

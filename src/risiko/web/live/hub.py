@@ -7,8 +7,10 @@ last round together (two saves in one tick are coalesced: one render, the notice
 both), computes the touched tournaments' standings once (the snapshot the polls read too),
 renders each followed page of them once per language (:func:`.render.page_fragment`) and the
 console notice once per language, and sends each fragment, encoded once, to its group. Every
-message carries ``seq`` (nanoseconds when its round began): a page applies a fragment only
-when newer than the one it shows, so rounds arrive in order or are ignored.
+message carries ``seq``: for a page, nanoseconds when its round had read the standings (the
+fragment shows at least every change committed before it); for the consoles' notice, when
+the round began. A page applies a fragment only when newer than the one it shows, so rounds
+arrive in order or are ignored.
 
 Ways it dies, each kept to itself: a page whose render raises is logged and skipped (the
 others are sent; the phones on it keep polling); a send that fails is logged (the other
@@ -144,6 +146,7 @@ class Hub:
                     data.snapshot(t, fresh=True)
                 except Exception:
                     log.exception("live pages: the standings of %s failed", t.slug)
+        seq = time.time_ns()  # the pages show at least every change committed before it
         for page in sorted(pages, key=lambda p: (p.path, p.lang)):
             message = self._page_message(page, seq)
             if message is not None:
