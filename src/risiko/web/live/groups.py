@@ -6,11 +6,12 @@ on that page gets the same fragment. Console pages (a referee's, any path of the
 have a group per tournament and language (:func:`console_group`) for the notice of a change;
 a console page outside a tournament (the console's home) follows every tournament.
 
-:data:`REGISTRY` counts the followers of each public page, so a change renders only the
-pages someone has open. In one process (the in-memory channel layer) the counts are this
-process's; with ``REDIS_URL`` (several workers) they are kept in a Redis hash too, so the
-worker that saves renders for the phones of every worker. A worker that dies leaves its
-counts behind: the pages are rendered for nobody until the count is taken back (harmless).
+:data:`REGISTRY` counts the followers of each page, so a change renders only the public
+pages someone has open (and is not even queued when nobody follows anything). In one
+process (the in-memory channel layer) the counts are this process's; with ``REDIS_URL``
+(several workers) they are kept in a Redis hash too, so the worker that saves renders for
+the phones of every worker. A worker that dies leaves its counts behind: the pages are
+rendered for nobody until the count is taken back (harmless).
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ class Registry:
 
     @staticmethod
     def _field(page: Page) -> str:
-        return "\x1f".join((page.path, page.slug or "", page.lang))
+        return "\x1f".join((page.audience, page.path, page.slug or "", page.lang))
 
     def followed(self, page: Page) -> bool:
         """True when a socket of this process already follows ``page``."""
@@ -119,10 +120,8 @@ class Registry:
             return page in self._local
 
     def add(self, page: Page) -> bool:
-        """A socket follows ``page`` (a public one; console pages are not counted); False
-        (nothing counted) when it is a new page beyond :data:`MAX_PAGES`."""
-        if page.audience != "public":
-            return True
+        """A socket follows ``page``; False (nothing counted) when it is a new page beyond
+        :data:`MAX_PAGES`."""
         with self._lock:
             if page not in self._local and len(self._local) >= MAX_PAGES:
                 return False
@@ -133,9 +132,7 @@ class Registry:
         return True
 
     def remove(self, page: Page) -> None:
-        """A socket of ``page`` is gone (once per :meth:`add`)."""
-        if page.audience != "public":
-            return
+        """A socket of ``page`` is gone (once per :meth:`add` that counted it)."""
         with self._lock:
             self._local[page] -= 1
             if self._local[page] <= 0:
@@ -147,17 +144,33 @@ class Registry:
     def pages(self) -> set[Page]:
         """The public pages someone follows (in any worker)."""
         with self._lock:
-            found = set(self._local)
+            found = {p for p in self._local if p.audience == "public"}
         shared = self._shared()
         if shared is not None:
             try:
                 for raw, count in shared.hgetall(self._redis_key).items():
                     if int(count) > 0:
-                        path, slug, lang = raw.decode().split("\x1f")
-                        found.add(Page("public", path, slug or None, lang))
+                        audience, path, slug, lang = raw.decode().split("\x1f")
+                        if audience == "public":
+                            found.add(Page(audience, path, slug or None, lang))
             except Exception:  # Redis away: this worker's followers still get the change
                 log.exception("live pages: the shared registry could not be read")
         return found
+
+    def any(self) -> bool:
+        """True when a socket follows a page, public or console, in any worker (a change
+        nobody follows is not even queued)."""
+        with self._lock:
+            if self._local:
+                return True
+        shared = self._shared()
+        if shared is None:
+            return False
+        try:
+            return bool(shared.hlen(self._redis_key))
+        except Exception:
+            log.exception("live pages: the shared registry could not be read")
+            return True
 
     def clear(self) -> None:
         """Forget every follower (tests)."""

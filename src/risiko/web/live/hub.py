@@ -17,8 +17,8 @@ others are sent; the phones on it keep polling); a send that fails is logged (th
 groups get theirs); a round that fails altogether is logged and the thread takes the next;
 the save is never touched (it committed before). Messages go out on the server's event loop
 (the one the sockets were accepted on; the in-memory channel layer's queues belong to it);
-a process without a socket and with Redis sends on a loop of its own; without either nobody
-follows anything and nothing is rendered.
+a process without a socket and with Redis sends on a loop of its own. A change nobody
+follows (no socket on any page, in any worker) is not queued at all.
 """
 
 from __future__ import annotations
@@ -80,10 +80,12 @@ class Hub:
                     self._thread.start()
 
     def listening(self) -> bool:
-        """True when a socket may follow a page: this process accepted one (its loop runs),
-        or the channel layer is Redis (another worker's)."""
+        """True when a socket follows a page: in this process, or, with Redis, in any
+        worker (:meth:`.groups.Registry.any`)."""
         loop = self.server_loop
-        return (loop is not None and loop.is_running()) or bool(os.environ.get("REDIS_URL"))
+        if loop is None or not loop.is_running():
+            return bool(os.environ.get("REDIS_URL")) and REGISTRY.any()
+        return REGISTRY.any()
 
     # ---------------------------------------------------------------- the hub's thread
 
