@@ -418,3 +418,26 @@ def test_the_socket_is_offered_only_where_it_can_open(client: Any, settings: Any
     queued = HUB.rounds
     HUB.changed(writes.Change("enter_scores", WHO, {1}))  # off: nothing queued
     assert HUB.rounds == queued and HUB._queue.empty()
+
+
+def test_a_send_that_fails_leaves_the_other_fragments(monkeypatch: pytest.MonkeyPatch) -> None:
+    t, table = build()
+    save_result(table)
+    standings = Page("public", f"/t/{SLUG}/", SLUG, "it")
+    evening = Page("public", f"/t/{SLUG}/serate/2027-03-02/", SLUG, "it")
+    for page in (standings, evening):
+        assert REGISTRY.add(page)
+    went: list[str] = []
+
+    def send(messages: Any) -> None:
+        ((group, _message),) = messages
+        if group == standings.group:
+            raise TimeoutError("the loop did not answer")
+        went.append(group)
+
+    monkeypatch.setattr(HUB, "send", send)
+    sent = HUB.publish([writes.Change("enter_scores", WHO, {t.pk})])
+    # the notice in it and en, each to the tournament's consoles and to every console (4),
+    # and the evening's page; the standings' fragment failed alone
+    assert [g for g, _m in sent] == went and len(went) == 5
+    assert evening.group in went and standings.group not in went

@@ -111,7 +111,11 @@ class Hub:
         started = time.thread_time()
         sent = []
         for message in self.messages(batch):
-            self.send([message])
+            try:
+                self.send([message])
+            except Exception:  # the loop too busy or gone: the next fragments still go
+                log.exception("live pages: a fragment for %s was not sent", message[0])
+                continue
             sent.append(message)
         self.rounds += 1
         self.cpu += time.thread_time() - started
