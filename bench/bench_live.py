@@ -181,12 +181,21 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=30.0)
     ap.add_argument("--readers", type=int, default=50)
     ap.add_argument("--poll", type=float, default=20.0)
+    ap.add_argument("--workers", type=int, default=1,
+                    help="risiko serve --workers (above 1: the Redis channel layer, "
+                    "REDIS_URL or redis://127.0.0.1:6379/15, its own prefix)")
     args = ap.parse_args()
     from risiko.web.serving import ServedApp
 
     with tempfile.TemporaryDirectory() as tmp:
         setup = prepare_with_referees(tmp, args)
-        with ServedApp({"RISIKO_DATA_DIR": tmp}) as app:
+        env = {"RISIKO_DATA_DIR": tmp}
+        serve_args: list[str] = []
+        if args.workers > 1:
+            env["REDIS_URL"] = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
+            env["RISIKO_CHANNELS_PREFIX"] = f"bench-live-{os.getpid()}"
+            serve_args = ["--workers", str(args.workers)]
+        with ServedApp(env, args=serve_args) as app:
             assert app.process is not None
             pid = app.process.pid
             r = push(app.url, pid, setup, args.phones, args.referees, args.write_every,
@@ -208,7 +217,7 @@ def main() -> None:
                   f"{r['cpu_per_save_ms'] - alone['cpu_per_save_ms']:.0f} ms", flush=True)
             poll(app, args, setup, "push on")
             logged = app.errors()
-        with ServedApp({"RISIKO_DATA_DIR": tmp, "RISIKO_LIVE": "0"}) as app:
+        with ServedApp({**env, "RISIKO_LIVE": "0"}, args=serve_args) as app:
             poll(app, args, setup, "push off (RISIKO_LIVE=0), side by side")
             logged += app.errors()
         print(f"server errors logged: {len(logged)}")
