@@ -37,6 +37,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,8 +105,12 @@ class Client:
         return resp.status, text, {k.lower(): v for k, v in resp.getheaders()}
 
     def form(self, path: str, page: str, values: dict[str, str]) -> tuple[int, str]:
-        """POST ``values`` with every hidden input of ``page`` (CSRF, one-time tokens)."""
-        data = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+        """POST ``values`` with every hidden input of the form of ``page`` that posts to
+        ``path`` (CSRF, its one-time token: each form has its own), or of the whole page."""
+        found = re.search(r'<form[^>]*action="' + re.escape(path) + r'"(.*?)</form>', page,
+                          re.S)
+        data = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"',
+                               found.group(1) if found else page))
         data.update(values)
         status, text, _h = self.request(
             "POST", path, urllib.parse.urlencode(data),
@@ -141,6 +146,37 @@ def prepare(tmp: str, players: int, evenings: int, present: int) -> dict[str, An
     return {"slug": t.slug, "date": tonight.isoformat(), "tables": tables}
 
 
+def evening_arguments(doc: str | None, *, phones: int, referees: int
+                      ) -> argparse.ArgumentParser:
+    """The options of an evening's benchmark: ``--players``, ``--evenings``, ``--present``,
+    ``--phones``, ``--referees``, ``--write-every``."""
+    ap = argparse.ArgumentParser(description=(doc or "").split("\n")[0])
+    ap.add_argument("--players", type=int, default=80)
+    ap.add_argument("--evenings", type=int, default=20)
+    ap.add_argument("--present", type=int, default=50)
+    ap.add_argument("--phones", type=int, default=phones)
+    ap.add_argument("--referees", type=int, default=referees)
+    ap.add_argument("--write-every", type=float, default=3.0)
+    return ap
+
+
+def prepare_with_referees(tmp: str, args: Any) -> dict[str, Any]:
+    """:func:`prepare` and ``args.referees`` referees (``arbitro0``...), said on stdout."""
+    setup = prepare(tmp, args.players, args.evenings, args.present)
+    from django.contrib.auth.models import Group, User
+    from django.db import connections
+
+    for r in range(args.referees):
+        u = User.objects.create_user(f"arbitro{r}", password=PASSWORD)
+        u.groups.add(Group.objects.get_or_create(name="referee")[0])
+    connections.close_all()
+    print(f"{args.players} players, {args.evenings} past evenings, tonight "
+          f"{args.present} players at {len(setup['tables'])} tables; "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start "
+          "(the load generator runs on this machine too)", flush=True)
+    return setup
+
+
 def login(base: str, username: str) -> Client:
     c = Client(base)
     status, page, _h = c.request("GET", "/login/")
@@ -150,9 +186,31 @@ def login(base: str, username: str) -> Client:
     return c
 
 
+def save_one(c: Client, setup: dict[str, Any], rng: random.Random, *,
+             refused_is_error: bool = False) -> str | None:
+    """A referee saves a random table's result (the table page, then its scores form, with
+    a reason: a correction needs one); what went wrong, or None (a form refused, 200, is
+    an error only with ``refused_is_error``)."""
+    number = rng.randint(1, len(setup["tables"]))
+    seats = setup["tables"][number - 1]
+    path = f"/arbitro/t/{setup['slug']}/{setup['date']}/tavolo/{number}/"
+    try:
+        _status, page, _h = c.request("GET", path)
+        values = {f"score_{i}": str(rng.randint(5, 90)) for i in range(1, len(seats) + 1)}
+        values["reason"] = "correzione del banco"
+        status, _text = c.form(path + "punteggi/", page, values)
+        if status == 200:  # the form again: refused (its errors on it), nothing saved
+            return None if not refused_is_error else f"refused (200) POST {path}"
+        return None if status == 302 else f"{status} POST {path}"
+    except Exception as exc:  # a refused connection, a timeout: an error
+        return f"{type(exc).__name__}: {exc}"
+
+
 def referee(base: str, username: str, setup: dict[str, Any], stop: threading.Event,
-            every: float, tally: Tally, seed: int) -> None:
-    """Save a table's result every ``every`` seconds: the table page, then its form."""
+            every: float, seed: int, done: Callable[[float, str | None], None],
+            refused_is_error: bool = False) -> None:
+    """Save a table's result every ``every`` seconds (:func:`save_one`); after each,
+    ``done(seconds it took, what went wrong or None)``."""
     rng = random.Random(seed)
     c = login(base, username)
     due = time.perf_counter() + rng.uniform(0, every)
@@ -160,18 +218,9 @@ def referee(base: str, username: str, setup: dict[str, Any], stop: threading.Eve
         time.sleep(max(0.0, due - time.perf_counter()))
         if stop.is_set():
             break
-        number = rng.randint(1, len(setup["tables"]))
-        seats = setup["tables"][number - 1]
-        path = f"/arbitro/t/{setup['slug']}/{setup['date']}/tavolo/{number}/"
         start = time.perf_counter()
-        try:
-            status, page, _h = c.request("GET", path)
-            values = {f"score_{i}": str(rng.randint(5, 90)) for i in range(1, len(seats) + 1)}
-            status, _text = c.form(path + "punteggi/", page, values)
-            error = None if status in (200, 302) else f"{status} POST {path}"
-        except Exception as exc:  # a refused connection, a timeout: an error
-            error = f"{type(exc).__name__}: {exc}"
-        tally.add(time.perf_counter() - start, error)
+        error = save_one(c, setup, rng, refused_is_error=refused_is_error)
+        done(time.perf_counter() - start, error)
         due += every
 
 
@@ -221,17 +270,10 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-def run(base: str, pid: int, setup: dict[str, Any], phones: int, period: float | None,
-        referees: int, every: float, duration: float) -> dict[str, Any]:
-    paths = phone_paths(setup)
-    tallies = {p: Tally() for p in paths}
-    writes = Tally()
-    stop = threading.Event()
-    threads = [threading.Thread(target=referee, args=(base, f"arbitro{r}", setup, stop, every,
-                                                      writes, 100 + r))
-               for r in range(referees)]
-    threads += [threading.Thread(target=phone, args=(base, paths, stop, period, tallies, i))
-                for i in range(phones)]
+def for_a_while(threads: list[threading.Thread], stop: threading.Event, pid: int,
+                duration: float, linger: float = 0.0) -> tuple[float, float]:
+    """Run ``threads`` for ``duration`` seconds, then ``stop`` them and wait ``linger``
+    more seconds; the server's (``pid``) CPU seconds and the seconds elapsed."""
     cpu0, t0 = cpu_seconds(pid), time.perf_counter()
     for th in threads:
         th.start()
@@ -239,8 +281,22 @@ def run(base: str, pid: int, setup: dict[str, Any], phones: int, period: float |
     stop.set()
     for th in threads:
         th.join(120)
-    elapsed = time.perf_counter() - t0
-    cpu = cpu_seconds(pid) - cpu0
+    time.sleep(linger)
+    return cpu_seconds(pid) - cpu0, time.perf_counter() - t0
+
+
+def run(base: str, pid: int, setup: dict[str, Any], phones: int, period: float | None,
+        referees: int, every: float, duration: float) -> dict[str, Any]:
+    paths = phone_paths(setup)
+    tallies = {p: Tally() for p in paths}
+    writes = Tally()
+    stop = threading.Event()
+    threads = [threading.Thread(target=referee, args=(base, f"arbitro{r}", setup, stop, every,
+                                                      100 + r, writes.add))
+               for r in range(referees)]
+    threads += [threading.Thread(target=phone, args=(base, paths, stop, period, tallies, i))
+                for i in range(phones)]
+    cpu, elapsed = for_a_while(threads, stop, pid, duration)
     lat = [x for t in tallies.values() for x in t.latencies]
     errors = [e for t in (*tallies.values(), writes) for e in t.errors]
     return {
@@ -269,14 +325,8 @@ def report(label: str, r: dict[str, Any]) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--players", type=int, default=80)
-    ap.add_argument("--evenings", type=int, default=20)
-    ap.add_argument("--present", type=int, default=50)
-    ap.add_argument("--phones", type=int, default=50)
+    ap = evening_arguments(__doc__, phones=50, referees=2)
     ap.add_argument("--period", type=float, default=10.0)
-    ap.add_argument("--referees", type=int, default=2)
-    ap.add_argument("--write-every", type=float, default=3.0)
     ap.add_argument("--duration", type=float, default=60.0)
     ap.add_argument("--closed", type=float, default=30.0)
     ap.add_argument("--workers", type=int, default=0,
@@ -285,19 +335,7 @@ def main() -> None:
     from risiko.web.serving import ServedApp
 
     with tempfile.TemporaryDirectory() as tmp:
-        setup = prepare(tmp, args.players, args.evenings, args.present)
-        from django.contrib.auth.models import Group, User
-
-        for r in range(args.referees):
-            u = User.objects.create_user(f"arbitro{r}", password=PASSWORD)
-            u.groups.add(Group.objects.get_or_create(name="referee")[0])
-        from django.db import connections
-
-        connections.close_all()
-        print(f"{args.players} players, {args.evenings} past evenings, tonight "
-              f"{args.present} players at {len(setup['tables'])} tables; "
-              f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start "
-              "(the load generator runs on this machine too)", flush=True)
+        setup = prepare_with_referees(tmp, args)
         serve_args = ["--workers", str(args.workers)] if args.workers else []
         env = {"RISIKO_DATA_DIR": tmp}
         if args.workers > 1:  # the online tables' channel layer (not used here)

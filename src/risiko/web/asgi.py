@@ -2,7 +2,8 @@
 
 HTTP goes to Django behind :class:`BodyLimit` (a request body larger than the limit is
 refused with 413 before Django reads it); WebSockets (``ws/online/<code>/``, the online
-tables) to Django Channels, behind the session and authentication of the site and an origin
+tables; ``ws/live/``, the live pages: :mod:`risiko.web.live`) to Django Channels, behind
+the session and authentication of the site and an origin
 check (the host among ``ALLOWED_HOSTS``, then scheme, host and port the site's own:
 :mod:`risiko.web.online.limits`); the lifespan starts the online tables' deadline scheduler.
 """
@@ -26,6 +27,7 @@ from django.urls import Resolver404, resolve  # noqa: E402
 from django.utils import translation  # noqa: E402
 
 from risiko.web.core.limits import request_limit, upload_request_limit  # noqa: E402
+from risiko.web.live.routing import websocket_urlpatterns as live_urlpatterns  # noqa: E402
 from risiko.web.online.limits import SameOriginValidator  # noqa: E402
 from risiko.web.online.routing import websocket_urlpatterns  # noqa: E402
 from risiko.web.online.scheduler import LifespanApp  # noqa: E402
@@ -140,6 +142,7 @@ async def _too_large(scope: Scope, send: Send, limit: int) -> None:
 
 application = ProtocolTypeRouter({
     "http": BodyLimit(django_application),
-    "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(
+        [*websocket_urlpatterns, *live_urlpatterns]))),
     "lifespan": LifespanApp(),
 })

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "risiko.web.tools",
     "risiko.web.online",
     "risiko.web.national",
+    "risiko.web.live",
 ]
 
 MIDDLEWARE = [
@@ -112,6 +113,7 @@ TEMPLATES: list[dict[str, Any]] = [
                 "django.contrib.messages.context_processors.messages",
                 "risiko.web.site.context_processors.site",
                 "risiko.web.site.context_processors.csp_nonce",
+                "risiko.web.live.context_processors.live_pages",
             ],
         },
     },
@@ -128,6 +130,9 @@ CHANNEL_LAYERS: dict[str, Any] = (
     if os.environ.get("REDIS_URL")
     else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 )
+#: the live pages (issue 18): a saved change pushed to the open pages over ws/live/
+#: (RISIKO_LIVE=0 turns it off: the pages poll every 10 s)
+RISIKO_LIVE = os.environ.get("RISIKO_LIVE", "1") != "0"
 RISIKO_ONLINE_SCHEDULER = True  # each worker fires due deadlines (exactly once: a row claim)
 RISIKO_ONLINE_TICK = 0.25  # seconds between two looks at the deadlines
 #: presence: each worker beats for the seats it holds a connection of every

@@ -8,13 +8,17 @@
   what it checks (PostgreSQL: ``SELECT ... FOR UPDATE``; SQLite: the transaction already
   holds the database's write lock from its first statement, ``transaction_mode``
   ``IMMEDIATE`` in the settings). Two referees saving at once are served one after the other,
-  each seeing what the other wrote.
+  each seeing what the other wrote. The tournaments a write locked are the ones it changed:
+  after its commit they go to the :data:`AFTER_COMMIT` hooks (the live pages).
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from django.apps import apps
@@ -26,6 +30,35 @@ from . import faults as F
 from .faults import ServiceError
 
 _Fn = TypeVar("_Fn", bound=Callable[..., Any])
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Change:
+    """What one write (the outermost :func:`write`, with the writes it called) changed, handed
+    to the :data:`AFTER_COMMIT` hooks once its transaction committed: ``tournaments`` the ids
+    of the tournaments it locked (:func:`lock_tournament`), ``who`` the account that wrote
+    (the service's ``who``), ``service`` the service's name (``enter_scores``)."""
+
+    service: str
+    who: str = ""
+    tournaments: set[int] = field(default_factory=set)
+
+
+#: called with the :class:`Change` of every committed write that locked a tournament, after
+#: the commit (``transaction.on_commit``), in the writing thread; a hook must be quick (the
+#: live pages' only queues the change: :mod:`risiko.web.live`) and what it raises is logged,
+#: never the write's answer: the write is saved.
+AFTER_COMMIT: list[Callable[[Change], None]] = []
+_current: ContextVar[Change | None] = ContextVar("risiko_write_change", default=None)
+
+
+def _after_commit(change: Change) -> None:
+    for hook in list(AFTER_COMMIT):
+        try:
+            hook(change)
+        except Exception:  # a hook never breaks a saved write
+            log.exception("after-commit hook %r failed for %s", hook, change.service)
 
 #: the refusal of each constraint (the database's last line behind an "only one" rule)
 CONFLICTS: dict[str, FaultKind] = {
@@ -79,15 +112,26 @@ def conflict_error(err: IntegrityError) -> ServiceError:
 
 def write(fn: _Fn) -> _Fn:
     """Run the service ``fn`` in one transaction; a constraint violation becomes a
-    ServiceError (the transaction, or its savepoint, rolled back)."""
+    ServiceError (the transaction, or its savepoint, rolled back). The outermost write
+    collects the tournaments it locks and, when its transaction commits (not before, never
+    on a rollback), hands its :class:`Change` to the :data:`AFTER_COMMIT` hooks."""
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
+        outer = _current.get() is None
+        change = Change(fn.__name__, str(kwargs.get("who") or "")) if outer else None
+        token = _current.set(change) if outer else None
         try:
             with transaction.atomic():
-                return fn(*args, **kwargs)
+                result = fn(*args, **kwargs)
+                if change is not None and change.tournaments:
+                    transaction.on_commit(functools.partial(_after_commit, change))
+                return result
         except IntegrityError as err:
             raise conflict_error(err) from None
+        finally:
+            if token is not None:
+                _current.reset(token)
 
     return cast(_Fn, run)
 
@@ -97,4 +141,7 @@ def lock_tournament(tournament_id: int) -> None:
     the one before it (call it inside :func:`write`, before reading what the write checks)."""
     from risiko.web.tournaments.models import Tournament
 
+    change = _current.get()
+    if change is not None:
+        change.tournaments.add(tournament_id)
     list(Tournament.objects.select_for_update().filter(pk=tournament_id).values_list("pk"))

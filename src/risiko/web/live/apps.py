@@ -1,0 +1,21 @@
+"""The live pages' app: registers the push after every committed write."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class LiveConfig(AppConfig):
+    """``risiko.web.live``: its hook in :data:`risiko.web.core.writes.AFTER_COMMIT`."""
+
+    name = "risiko.web.live"
+    label = "live"
+    verbose_name = "Pagine in diretta"
+
+    def ready(self) -> None:
+        from risiko.web.core.writes import AFTER_COMMIT
+
+        from .hub import changed
+
+        if changed not in AFTER_COMMIT:
+            AFTER_COMMIT.append(changed)

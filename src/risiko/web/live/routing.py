@@ -1,0 +1,11 @@
+"""WebSocket route of the live pages (:mod:`.consumers`)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from .consumers import LiveConsumer
+
+websocket_urlpatterns = [
+    path("ws/live/", LiveConsumer.as_asgi()),
+]

@@ -1,0 +1,68 @@
+/* Live pages (issue 18): a saved change arrives over ws/live/ within a second.
+ * A public page (<meta name="risiko-live" content="public">) swaps its <main> for the
+ * fragment the server rendered; while the socket is open the 10 s poll is skipped, when it
+ * fails the poll goes on (the fallback) and the socket is tried again, waiting longer each
+ * time. A console page ("console") reloads itself, unless the referee is filling a form:
+ * then it shows "aggiornato da X" with a button to reload. No inline script (CSP). */
+(function () {
+  "use strict";
+  var meta = document.querySelector('meta[name="risiko-live"]');
+  if (!meta || !window.WebSocket) { return; }
+  var audience = meta.getAttribute("content");
+  var lang = (document.documentElement.getAttribute("lang") || "it").slice(0, 2);
+  var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host +
+    "/ws/live/?path=" + encodeURIComponent(location.pathname) + "&lang=" + lang;
+  var seq = 0, open = false, wait = 1000, editing = false, leaving = false;
+
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail && e.detail.elt;  // the poll, while the push is on
+    if (open && elt && elt.id === "standings-live") { e.preventDefault(); }
+  });
+  document.addEventListener("input", function (e) {
+    if (e.target && e.target.form) { editing = true; }
+  }, true);
+  document.addEventListener("submit", function () { leaving = true; }, true);
+  document.addEventListener("click", function (e) {
+    if (e.target && e.target.closest && e.target.closest("[data-live-reload]")) {
+      location.reload();
+    }
+  });
+
+  function filling() {
+    var a = document.activeElement;
+    return editing || (a && a.form && a.tagName !== "BUTTON");
+  }
+
+  function apply(m) {
+    var main = document.getElementById("main");
+    if (!main || m.seq <= seq) { return; }  // an older round than the page shows
+    seq = m.seq;
+    if (m.kind === "page" && audience === "public") {
+      main.innerHTML = m.html;
+      if (window.htmx) { window.htmx.process(main); }
+    } else if (m.kind === "notice" && audience === "console" && !leaving) {
+      if (!filling()) { location.reload(); return; }
+      var old = document.getElementById("live-notice");
+      var box = document.createElement("div");
+      box.id = "live-notice";
+      box.innerHTML = m.html;
+      if (old) { old.replaceWith(box); } else { main.insertBefore(box, main.firstChild); }
+    }
+  }
+
+  function connect() {
+    var ws;
+    try { ws = new WebSocket(url); } catch (err) { return; }
+    ws.onopen = function () { open = true; wait = 1000; };
+    ws.onmessage = function (ev) {
+      try { apply(JSON.parse(ev.data)); } catch (err) { /* a bad frame: keep the page */ }
+    };
+    ws.onclose = function (ev) {
+      open = false;
+      if (ev.code === 4403 || ev.code === 4404) { return; }  // not a live page: the poll only
+      setTimeout(connect, wait);
+      wait = Math.min(wait * 2, 60000);
+    };
+  }
+  connect();
+})();
