@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class LiveConfig(AppConfig):
@@ -10,7 +11,7 @@ class LiveConfig(AppConfig):
 
     name = "risiko.web.live"
     label = "live"
-    verbose_name = "Pagine in diretta"
+    verbose_name = _("Live pages")
 
     def ready(self) -> None:
         from risiko.web.core.writes import AFTER_COMMIT
