@@ -502,7 +502,7 @@ def test_a_tournament_table_never_gives_a_member_a_bot_and_asks_the_referee_for_
         users[n] = User.objects.create_user(n.lower(), password="x")
         Member.objects.create(user=users[n], player=club.entry_player(t, n))
         # taking the seat is the arrival: on that evening, on time (R3)
-        with mock.patch("risiko.web.online.services.club_now", return_value=evening_time):
+        with mock.patch("risiko.web.online.services.evenings.club_now", return_value=evening_time):
             services.join(table.pk, user=users[n])
     table.refresh_from_db()
     assert table.status == "playing"
