@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import random
 import unicodedata
 import zoneinfo
 from collections.abc import Iterable
@@ -197,11 +196,6 @@ def token_hash(token: str) -> str:
 def settings_of(table: OnlineTable) -> dict[str, Any]:
     """The table's settings over the defaults."""
     return {**DEFAULTS, **(table.settings or {})}
-
-
-def random_rng(seed: str) -> random.Random:
-    """A deterministic generator for a table's bots."""
-    return random.Random(seed)
 
 
 def fault_dicts(faults: Iterable[Fault], lang: str) -> list[dict[str, Any]]:
