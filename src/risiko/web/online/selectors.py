@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from .models import OnlineResult, OnlineTable, TableEvent
+from .models import OnlineResult, OnlineTable, TableEvent, TableStatus
 
 
 def waiting_results(evening: Any) -> list[OnlineResult]:
@@ -28,11 +28,13 @@ def events_of(table: OnlineTable) -> list[TableEvent]:
 
 def lobby_tables() -> list[OnlineTable]:
     """Open and running tables, newest first."""
-    return list(OnlineTable.objects.filter(Q(status="lobby") | Q(status="playing") |
-                                           Q(status="paused")).order_by("-created")[:50])
+    return list(OnlineTable.objects.filter(
+        Q(status=TableStatus.LOBBY) | Q(status=TableStatus.PLAYING) |
+        Q(status=TableStatus.PAUSED)).order_by("-created")[:50])
 
 
 def finished_tables_of(player_name: str) -> list[OnlineTable]:
     """Finished tables where ``player_name`` held a seat (for the player's page)."""
     return list(OnlineTable.objects.filter(
-        status="over", seat_set__player__name=player_name).distinct().order_by("-finished"))
+        status=TableStatus.OVER, seat_set__player__name=player_name,
+    ).distinct().order_by("-finished"))

@@ -14,7 +14,7 @@ from risiko.faults import RisikoError
 from risiko.online import adapter
 from risiko.online import log as olog
 
-from ..models import Deadline, OnlineTable, SchedulerBeat
+from ..models import Deadline, OnlineTable, SchedulerBeat, TableStatus
 from .base import Outbox, log, settings_of
 from .cache import _cache_put, _take_game, game_of
 from .messages import _broadcast
@@ -56,12 +56,12 @@ def fire(deadline_id: int) -> Outbox | None:
 
 
 def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Outbox | None]:
-    if table.status not in ("playing", "paused"):
+    if table.status not in (TableStatus.PLAYING, TableStatus.PAUSED):
         return "not in play", None
     seats = _seats(table)
     seat = next((x for x in seats if x.position == d.seat), None)
     if d.kind in ("turn_end", "turn_warning"):
-        if d.guard != table.clock_epoch or table.status != "playing":
+        if d.guard != table.clock_epoch or table.status != TableStatus.PLAYING:
             return "stale", None
         game = _take_game(table)
         if d.kind == "turn_warning":
@@ -84,7 +84,7 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
         return "timeout", _record(table, game, seats, now, recorded, actor="clock",
                                   kind="clock", seat=None, before=table.draws, prev=prev)
     if d.kind == "bot":
-        if d.guard != table.seq or table.status != "playing":
+        if d.guard != table.seq or table.status != TableStatus.PLAYING:
             return "stale", None
         game = _take_game(table)
         if seat is None or game.to_act != seat.position - 1 or not _is_bot_turn(seat):
@@ -125,7 +125,7 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
                 seat.save()
                 text = f"# a bot plays for {seat.name} until back"
                 said = olog.value(olog.STAND_IN, player=seat.name)
-                if game.to_act == seat.position - 1 and table.status == "playing":
+                if game.to_act == seat.position - 1 and table.status == TableStatus.PLAYING:
                     _deadline(table, "bot", now, seat=seat.position, guard=table.seq + 1,
                               outbox=outbox)
             else:
@@ -173,7 +173,8 @@ def beat(now: dt.datetime | None = None, *, stop_after: float = 10.0) -> float:
         for d in Deadline.objects.filter(fired=None, created__lt=prev):
             d.due = d.due + shift
             d.save(update_fields=["due"])
-        for t in OnlineTable.objects.filter(status="playing", turn_deadline__isnull=False,
+        for t in OnlineTable.objects.filter(status=TableStatus.PLAYING,
+                                            turn_deadline__isnull=False,
                                             started__lt=prev):
             assert t.turn_deadline is not None
             t.turn_deadline = t.turn_deadline + shift

@@ -21,7 +21,7 @@ from risiko.ruleset import new_ruleset
 from risiko.web import services as club
 from risiko.web.site.permissions import is_referee
 
-from ..models import Member, OnlineSeat, OnlineTable
+from ..models import Member, OnlineSeat, OnlineTable, TableStatus
 from .base import (
     ALREADY_SEATED,
     BOTS,
@@ -194,7 +194,7 @@ def join(
         outbox = Outbox(table.pk)
         seats = _seats(table)
         game = None
-        if table.status == "lobby" and all(x.kind != "open" for x in seats):
+        if table.status == TableStatus.LOBBY and all(x.kind != "open" for x in seats):
             game = _start(table, now, seats, outbox)
         _save(table)
         _broadcast(table, game, seats, [], outbox)
@@ -210,7 +210,7 @@ def _start(table: OnlineTable, now: dt.datetime, seats: list[OnlineSeat],
         _players(seats), table.ruleset, bytes.fromhex(table.seed), late=s.get("late") or (),
         last_rounds_at=s.get("call_round"),
     )
-    table.status = "playing"
+    table.status = TableStatus.PLAYING
     table.started = now
     table.draws = adapter.draws(game)
     _event(table, actor="system", kind="system",
@@ -233,7 +233,7 @@ def start_now(table_id: int, *, who: str) -> Outbox:
     now = timezone.now()
     with transaction.atomic():
         table = OnlineTable.objects.select_for_update().get(pk=table_id)
-        if table.status != "lobby":
+        if table.status != TableStatus.LOBBY:
             raise OnlineError(NOT_PLAYING(status=table.status))
         for x in _seats(table):
             if x.kind == "open" and table.kind == "tournament":

@@ -14,7 +14,7 @@ from risiko.game import Game
 from risiko.online import adapter
 from risiko.online import log as olog
 
-from ..models import OnlineSeat, OnlineTable, TableEvent
+from ..models import OnlineSeat, OnlineTable, TableEvent, TableStatus
 from .base import LOG_LENGTH, Outbox, public_group, seat_group, settings_of
 from .cache import game_of
 from .rows import _seats
@@ -26,14 +26,14 @@ def _clock(table: OnlineTable, now: dt.datetime) -> dict[str, Any]:
     s = settings_of(table)
     deadline = table.turn_deadline
     remaining: int | None = None
-    if table.status == "paused":
+    if table.status == TableStatus.PAUSED:
         remaining = table.paused_remaining_ms
     elif deadline is not None:
         remaining = max(0, int((deadline - now).total_seconds() * 1000))
     return {
         "seconds": int(s["clock_seconds"]),
         "warning_seconds": int(s["warning_seconds"]),
-        "running": table.status == "playing" and deadline is not None,
+        "running": table.status == TableStatus.PLAYING and deadline is not None,
         "deadline": deadline.isoformat() if deadline is not None else None,
         "remaining_ms": remaining,
     }
@@ -72,7 +72,7 @@ def table_view(table: OnlineTable, seats: list[OnlineSeat]) -> dict[str, Any]:
             for x in seats
         ],
         "commitment": table.commitment,
-        "seed": table.seed if table.status == "over" else None,
+        "seed": table.seed if table.status == TableStatus.OVER else None,
         "settings": {k: s[k] for k in ("clock_seconds", "call_round", "call_at",
                                         "bot_for_absent", "grace_seconds")},
         "penalties": list(table.penalties),
@@ -114,7 +114,7 @@ def state_message(table: OnlineTable, role: str, seat: int | None) -> dict[str, 
     """The full ``state`` for a connection: table, public game, private view of ``seat``
     (0-based; only for the role ``seat``), clock and the last events."""
     seats = _seats(table)
-    game = game_of(table) if table.status != "lobby" else None
+    game = game_of(table) if table.status != TableStatus.LOBBY else None
     events = list(TableEvent.objects.filter(table=table).order_by("-seq")[:LOG_LENGTH])
     events.reverse()
     return {

@@ -15,7 +15,7 @@ from risiko.game import Game
 from risiko.online import adapter
 from risiko.online import log as olog
 
-from ..models import OnlineSeat, OnlineTable, TableEvent
+from ..models import OnlineSeat, OnlineTable, TableEvent, TableStatus
 from .base import NOT_PLAYING, OUT_OF_TURN, SPECTATOR, STALE, Actor, Outbox, Reply
 from .cache import _cache_put, _take_game
 from .messages import _broadcast
@@ -49,7 +49,7 @@ def apply(table_id: int, actor: Actor, intention: Mapping[str, Any], *, client_i
             applied = getattr(table, "applied_seq", None)
             if applied is not None:
                 return Reply(seq=applied, duplicate=True)
-            if table.status != "playing":
+            if table.status != TableStatus.PLAYING:
                 return _refuse(table, NOT_PLAYING(status=table.status))
             if _stale(table, expect_seq):
                 return _refuse(table, STALE(seen=expect_seq, seq=table.seq))

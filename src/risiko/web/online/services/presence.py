@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from risiko.online import log as olog
 
-from ..models import Deadline, OnlineSeat, OnlineTable
+from ..models import Deadline, OnlineSeat, OnlineTable, TableStatus
 from .base import Outbox, log, settings_of
 from .cache import game_of
 from .messages import _broadcast, is_connected, presence_stale_after
@@ -40,7 +40,7 @@ def connected(table_id: int, position: int, now: dt.datetime | None = None) -> O
             seat.stand_in = False
             seat.r13_requested = False
         seat.save()
-        if not back or table.status not in ("playing", "paused"):
+        if not back or table.status not in (TableStatus.PLAYING, TableStatus.PAUSED):
             return None
         ev = _event(table, actor="system", kind="system", seat=position,
                     text=f"# {seat.name} is back", value=olog.value(olog.BACK, player=seat.name))
@@ -76,7 +76,7 @@ def leave(table_id: int, position: int, now: dt.datetime | None = None) -> Outbo
         table = OnlineTable.objects.select_for_update().get(pk=table_id)
         seat = OnlineSeat.objects.get(table=table, position=position)
         outbox = Outbox(table.pk)
-        if table.status == "lobby":
+        if table.status == TableStatus.LOBBY:
             if table.kind != "casual" or seat.kind not in ("guest", "member"):
                 return None
             seat.kind, seat.guest_name, seat.token_hash, seat.session_hash = "open", "", "", ""
@@ -84,7 +84,7 @@ def leave(table_id: int, position: int, now: dt.datetime | None = None) -> Outbo
             seat.save()
             _broadcast(table, None, _seats(table), [], outbox)
             return outbox
-        if table.status not in ("playing", "paused") or seat.kind == "bot":
+        if table.status not in (TableStatus.PLAYING, TableStatus.PAUSED) or seat.kind == "bot":
             return None
         if seat.absent_since is None:
             seat.absent_since = now
@@ -110,7 +110,7 @@ def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str,
             value: Mapping[str, Any] | None = None) -> Outbox | None:
     """Seat ``seat`` has no connection left (its row is saved): at a table in play it is
     absent from ``now`` and its grace period starts (R11, R13: docs/online.md)."""
-    if table.status not in ("playing", "paused") or seat.kind == "bot" or (
+    if table.status not in (TableStatus.PLAYING, TableStatus.PAUSED) or seat.kind == "bot" or (
             seat.absent_since is not None):
         seat.save()
         return None
@@ -140,13 +140,13 @@ def keep_tables_alive(now: dt.datetime | None = None) -> list[Outbox]:
                                     guard=models.OuterRef("clock_epoch"))
     special = OnlineSeat.objects.filter(table=models.OuterRef("pk")).filter(
         Q(kind="bot") | Q(stand_in=True) | Q(absent_since__isnull=False))
-    ids = list(OnlineTable.objects.filter(status="playing").filter(
+    ids = list(OnlineTable.objects.filter(status=TableStatus.PLAYING).filter(
         ~models.Exists(clock), models.Exists(special)).values_list("pk", flat=True))
     out = []
     for table_id in ids:
         with transaction.atomic():
             table = _locked(table_id)
-            if table.status != "playing":
+            if table.status != TableStatus.PLAYING:
                 continue
             outbox = Outbox(table.pk)
             before = Deadline.objects.filter(table=table).count()
@@ -183,7 +183,8 @@ def sweep_presence(now: dt.datetime | None = None) -> list[Outbox]:
         Q(heartbeat__isnull=True) | Q(heartbeat__lt=limit)).values_list("table_id", "position"))
     stale |= set(OnlineSeat.objects.filter(
         connections__lte=0, absent_since__isnull=True, kind__in=("member", "guest"),
-        table__status__in=("playing", "paused"), table__started__lt=limit).filter(
+        table__status__in=(TableStatus.PLAYING, TableStatus.PAUSED),
+        table__started__lt=limit).filter(
         Q(heartbeat__isnull=True) | Q(heartbeat__lt=limit)).values_list("table_id", "position"))
     out = []
     for table_id, position in sorted(stale):

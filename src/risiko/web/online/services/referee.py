@@ -17,7 +17,7 @@ from risiko.online import adapter
 from risiko.online import log as olog
 from risiko.web import services as club
 
-from ..models import OnlineSeat, OnlineTable, TableEvent
+from ..models import OnlineSeat, OnlineTable, TableEvent, TableStatus
 from .base import (
     BAD_COMMAND,
     BAD_SETTING,
@@ -66,12 +66,12 @@ Handled = Action | Fault | None
 def _pause(c: Command) -> Handled:
     """Stop the turn clock, keeping what remained of it."""
     table = c.table
-    if table.status != "playing":
+    if table.status != TableStatus.PLAYING:
         return NOT_PLAYING(status=table.status)
     if table.turn_deadline is not None:
         table.paused_remaining_ms = max(
             0, int((table.turn_deadline - c.now).total_seconds() * 1000))
-    table.status = "paused"
+    table.status = TableStatus.PAUSED
     table.turn_deadline = None
     table.clock_epoch += 1
     _event(table, actor=c.actor.key, kind="referee", text="# pause", reason=c.reason,
@@ -82,9 +82,9 @@ def _pause(c: Command) -> Handled:
 def _resume(c: Command) -> Handled:
     """Play again: the clock runs for what remained of it (R11), a bot to act is due now."""
     table, s, game, seats = c.table, c.settings, c.game, c.seats
-    if table.status != "paused":
+    if table.status != TableStatus.PAUSED:
         return NOT_PLAYING(status=table.status)
-    table.status = "playing"
+    table.status = TableStatus.PLAYING
     remaining = table.paused_remaining_ms
     table.paused_remaining_ms = None
     _event(table, actor=c.actor.key, kind="referee", text="# resume", reason=c.reason,
@@ -183,7 +183,7 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
                                             client_id=client_id).first()
             if old is not None:
                 return Reply(seq=old.seq, duplicate=True)
-        if table.status not in ("playing", "paused"):
+        if table.status not in (TableStatus.PLAYING, TableStatus.PAUSED):
             return _refuse(table, NOT_PLAYING(status=table.status))
         seats = _seats(table)
         game = _take_game(table)

@@ -16,14 +16,14 @@ from risiko.online import log as olog
 from risiko.record import write_record
 from risiko.web import services as club
 
-from ..models import Deadline, OnlineResult, OnlineSeat, OnlineTable
+from ..models import Deadline, OnlineResult, OnlineSeat, OnlineTable, TableStatus
 from .base import CLUB_TIME, RESULT_CHOICE, RESULT_DECIDED, RESULT_REASON, OnlineError
 from .cache import _fresh
 from .rows import _event, _game_lines, _seats
 
 
 def _finish(table: OnlineTable, game: Game, now: dt.datetime, seats: list[OnlineSeat]) -> None:
-    table.status = "over"
+    table.status = TableStatus.OVER
     table.finished = now
     table.turn_deadline = None
     table.clock_epoch += 1
@@ -118,7 +118,7 @@ def build_record(table: OnlineTable, game: Game) -> str:
         "Chance": "hmac-sha256-v1",
         "SeedCommitment": table.commitment,
     }
-    if table.status == "over":
+    if table.status == TableStatus.OVER:
         headers["Seed"] = table.seed
     if table.skipped_draws:
         headers["SkippedDraws"] = format_skipped(table.skipped_draws)

@@ -10,7 +10,7 @@ from django.utils import timezone
 from risiko.game import Game
 from risiko.online import adapter
 
-from ..models import Deadline, OnlineSeat, OnlineTable
+from ..models import Deadline, OnlineSeat, OnlineTable, TableStatus
 from .base import SNAPSHOT_EVERY, Outbox, settings_of
 from .results import _finish
 
@@ -42,7 +42,7 @@ def _after_change(
     if new_turn:
         table.turn = turn
         table.turn_deadline = None
-        if table.status == "playing":
+        if table.status == TableStatus.PLAYING:
             _start_clock(table, game, now, s["clock_seconds"] * 1000, outbox)
     if new_turn or table.seq - table.snapshot_seq >= SNAPSHOT_EVERY or not table.snapshot_format:
         table.snapshot = adapter.snapshot(game)
@@ -50,7 +50,7 @@ def _after_change(
         table.snapshot_format = adapter.SNAPSHOT_FORMAT
         table.snapshot_dirty = True
     to_act = game.to_act
-    if to_act is not None and table.status == "playing" and _is_bot_turn(seats[to_act]):
+    if to_act is not None and table.status == TableStatus.PLAYING and _is_bot_turn(seats[to_act]):
         due = now + dt.timedelta(milliseconds=int(s["bot_delay_ms"]))
         _deadline(table, "bot", due, seat=to_act + 1, guard=table.seq, outbox=outbox)
 
@@ -90,7 +90,7 @@ def _someone_acts(table: OnlineTable, game: Game | None, seats: list[OnlineSeat]
       died is made absent by :func:`sweep_presence`);
     - ``"absence"``: the seat to act is absent: its grace period or absence limit is
       pending (made due now when missing), or the referee is asked for R13 (R11, R13)."""
-    if table.status != "playing" or game is None or game.over or game.to_act is None:
+    if table.status != TableStatus.PLAYING or game is None or game.over or game.to_act is None:
         return "none"
     seat = next((x for x in seats if x.position == game.to_act + 1), None)
     if seat is None:
