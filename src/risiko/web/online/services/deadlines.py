@@ -14,7 +14,15 @@ from risiko.faults import RisikoError
 from risiko.online import adapter
 from risiko.online import log as olog
 
-from ..models import Deadline, OnlineTable, SchedulerBeat, TableStatus
+from ..models import (
+    Deadline,
+    DeadlineKind,
+    EventKind,
+    OnlineTable,
+    SchedulerBeat,
+    TableKind,
+    TableStatus,
+)
 from .base import Outbox, log, settings_of
 from .cache import _cache_put, _take_game, game_of
 from .messages import _broadcast
@@ -60,14 +68,14 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
         return "not in play", None
     seats = _seats(table)
     seat = next((x for x in seats if x.position == d.seat), None)
-    if d.kind in ("turn_end", "turn_warning"):
+    if d.kind in (DeadlineKind.TURN_END, DeadlineKind.TURN_WARNING):
         if d.guard != table.clock_epoch or table.status != TableStatus.PLAYING:
             return "stale", None
         game = _take_game(table)
-        if d.kind == "turn_warning":
+        if d.kind == DeadlineKind.TURN_WARNING:
             _cache_put(table.pk, table.seq, game)
             s = settings_of(table)
-            ev = _event(table, actor="clock", kind="clock", seat=d.seat,
+            ev = _event(table, actor="clock", kind=EventKind.CLOCK, seat=d.seat,
                         text=f"# clock: {s['warning_seconds']} s left for "
                              f"{seat.name if seat else '?'} (R11)",
                         value=olog.value(olog.CLOCK_WARNING, seconds=s["warning_seconds"],
@@ -82,8 +90,8 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
         except RisikoError:
             return "refused", None
         return "timeout", _record(table, game, seats, now, recorded, actor="clock",
-                                  kind="clock", seat=None, before=table.draws, prev=prev)
-    if d.kind == "bot":
+                                  kind=EventKind.CLOCK, seat=None, before=table.draws, prev=prev)
+    if d.kind == DeadlineKind.BOT:
         if d.guard != table.seq or table.status != TableStatus.PLAYING:
             return "stale", None
         game = _take_game(table)
@@ -99,39 +107,39 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
             log.error("table %s: bot at seat %s refused: %s", table.code, d.seat, e)
             return "bot refused", None
         return "bot", _record(table, game, seats, now, recorded, actor=f"bot:{d.seat}",
-                              kind="action", seat=seat.position - 1, before=before,
+                              kind=EventKind.ACTION, seat=seat.position - 1, before=before,
                               prev=seat.position - 1)
-    if d.kind == "call":
+    if d.kind == DeadlineKind.CALL:
         game = _take_game(table)
         if game.last_round is not None:
             _cache_put(table.pk, table.seq, game)
             return "already called", None
         if game.phase == "setup":
             _cache_put(table.pk, table.seq, game)
-            _deadline(table, "call", now + dt.timedelta(seconds=30), guard=table.seq)
+            _deadline(table, DeadlineKind.CALL, now + dt.timedelta(seconds=30), guard=table.seq)
             return "after the placement", None
         recorded = adapter.push(game, CallLastRounds())
         return "called", _record(table, game, seats, now, recorded, actor="clock",
-                                 kind="clock", seat=None)
-    if d.kind in ("grace_end", "absence_limit"):
+                                 kind=EventKind.CLOCK, seat=None)
+    if d.kind in (DeadlineKind.GRACE_END, DeadlineKind.ABSENCE_LIMIT):
         if seat is None or seat.absence_epoch != d.guard or seat.absent_since is None:
             return "stale", None
         s = settings_of(table)
         outbox = Outbox(table.pk)
         game = game_of(table)
-        if d.kind == "grace_end":
-            if table.kind == "casual" and s["bot_for_absent"]:
+        if d.kind == DeadlineKind.GRACE_END:
+            if table.kind == TableKind.CASUAL and s["bot_for_absent"]:
                 seat.stand_in = True
                 seat.save()
                 text = f"# a bot plays for {seat.name} until back"
                 said = olog.value(olog.STAND_IN, player=seat.name)
                 if game.to_act == seat.position - 1 and table.status == TableStatus.PLAYING:
-                    _deadline(table, "bot", now, seat=seat.position, guard=table.seq + 1,
+                    _deadline(table, DeadlineKind.BOT, now, seat=seat.position, guard=table.seq + 1,
                               outbox=outbox)
             else:
                 text = f"# {seat.name} is absent: his turns time out (R11)"
                 said = olog.value(olog.ABSENT, player=seat.name)
-                _deadline(table, "absence_limit",
+                _deadline(table, DeadlineKind.ABSENCE_LIMIT,
                           now + dt.timedelta(seconds=int(s["absence_limit_seconds"])),
                           seat=seat.position, guard=seat.absence_epoch, outbox=outbox)
         else:
@@ -139,7 +147,7 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
             seat.save()
             text = f"# the referee is asked to declare R13 for {seat.name}"
             said = olog.value(olog.R13_ASKED, player=seat.name)
-        ev = _event(table, actor="clock", kind="system", seat=seat.position, text=text,
+        ev = _event(table, actor="clock", kind=EventKind.SYSTEM, seat=seat.position, text=text,
                     value=said)
         _save(table)
         _broadcast(table, game, _seats(table), [ev], outbox)

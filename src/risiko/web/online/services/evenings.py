@@ -14,7 +14,7 @@ from risiko.tournament.dates import clock_name, parse_clock
 from risiko.web import services as club
 from risiko.web.players.models import Player
 
-from ..models import OnlineSeat, OnlineTable
+from ..models import OnlineSeat, OnlineTable, TableKind
 from .base import (
     ARRIVAL_CLOSED,
     ARRIVAL_EXCLUDED,
@@ -123,7 +123,7 @@ def open_evening(evening: Any, *, who: str,
                 continue
             table = create_table(
                 name=f"{t.name} {evening.date} — {gt.number}", seats=len(seated), who=who,
-                ruleset=t.ruleset_label, kind="tournament",
+                ruleset=t.ruleset_label, kind=TableKind.TOURNAMENT,
                 settings=settings)
             table.game_table = gt
             _save(table)

@@ -21,7 +21,16 @@ from risiko.ruleset import new_ruleset
 from risiko.web import services as club
 from risiko.web.site.permissions import is_referee
 
-from ..models import Member, OnlineSeat, OnlineTable, TableStatus
+from ..models import (
+    DeadlineKind,
+    EventKind,
+    Member,
+    OnlineSeat,
+    OnlineTable,
+    SeatKind,
+    TableKind,
+    TableStatus,
+)
 from .base import (
     ALREADY_SEATED,
     BOTS,
@@ -107,7 +116,7 @@ def create_table(
         for pos in range(1, seats + 1):
             bot = (bots or {}).get(pos, "")
             OnlineSeat.objects.create(table=table, position=pos,
-                                      kind="bot" if bot else "open", bot=bot)
+                                      kind=SeatKind.BOT if bot else SeatKind.OPEN, bot=bot)
         club.audit(who, "online create", None, table,
                    f"online table {table.code}: {seats} seats",
                    {"settings": s, "bots": {str(k): v for k, v in (bots or {}).items()},
@@ -133,22 +142,22 @@ def join(
         member = None
         if user is not None and user.is_authenticated:
             member = Member.objects.filter(user_id=user.pk).select_related("player").first()
-        mine = [x for x in seats if x.kind != "open" and (
+        mine = [x for x in seats if x.kind != SeatKind.OPEN and (
             (user is not None and user.is_authenticated and x.user_id == user.pk)
             or (session and x.session_hash == session))]
         if mine:
             raise OnlineError(ALREADY_SEATED(seat=mine[0].position))
-        if table.kind == "tournament":
+        if table.kind == TableKind.TOURNAMENT:
             if member is None:
                 raise OnlineError(NOT_MEMBER())
             target = next((x for x in seats if x.player_id == member.player_id), None)
             if target is None:
                 raise OnlineError(NOT_SEATED_HERE({"player": member.player.name}))
         else:
-            free = [x for x in seats if x.kind == "open"]
+            free = [x for x in seats if x.kind == SeatKind.OPEN]
             if position is not None:
                 target = next((x for x in seats if x.position == position), None)
-                if target is None or target.kind != "open":
+                if target is None or target.kind != SeatKind.OPEN:
                     raise OnlineError(SEAT_TAKEN({"seat": position}))
             elif free:
                 target = free[0]
@@ -157,29 +166,30 @@ def join(
         token: str | None = None
         if member is not None and guest_name is None:
             name = member.player.name
-            if any(x.name == name for x in seats if x.pk != target.pk and x.kind != "open"):
+            if any(x.name == name for x in seats if x.pk != target.pk and x.kind != SeatKind.OPEN):
                 raise OnlineError(NAME_TAKEN({"player": name}))
-            target.kind, target.player = "member", member.player
+            target.kind, target.player = SeatKind.MEMBER, member.player
             target.user_id = user.pk if user is not None else None
         elif (guest_name is None and user is not None and user.is_authenticated
-              and table.kind == "casual"):
+              and table.kind == TableKind.CASUAL):
             # a referee or committee member (an account with no player) sits as himself: his
             # login holds the seat (no token); his referee's powers are not usable from it
             name = checked_name(getattr(user, "get_full_name", lambda: "")() or
                                 user.get_username(), "your name", MOST_GUEST_NAME)
-            if any(x.name.casefold() == name.casefold() for x in seats if x.kind != "open"):
+            if any(x.name.casefold() == name.casefold() for x in seats if x.kind != SeatKind.OPEN):
                 raise OnlineError(NAME_TAKEN({"player": name}))
-            target.kind, target.guest_name, target.user_id = "guest", name, user.pk
+            target.kind, target.guest_name, target.user_id = SeatKind.GUEST, name, user.pk
         else:
-            if table.kind == "tournament":
+            if table.kind == TableKind.TOURNAMENT:
                 raise OnlineError(NOT_MEMBER())
             name = checked_name(guest_name or "", "your name", MOST_GUEST_NAME)
             if not name:
                 raise OnlineError(GUEST_NO_NAME())
-            if any(x.name.casefold() == name.casefold() for x in seats if x.kind != "open"):
+            if any(x.name.casefold() == name.casefold() for x in seats if x.kind != SeatKind.OPEN):
                 raise OnlineError(NAME_TAKEN({"player": name}))
             token = secrets.token_urlsafe(24)
-            target.kind, target.guest_name, target.token_hash = "guest", name, token_hash(token)
+            target.kind, target.guest_name = SeatKind.GUEST, name
+            target.token_hash = token_hash(token)
             target.session_hash = session
             if user is not None and user.is_authenticated:
                 target.user_id = user.pk  # one seat per logged-in user, a guest's too
@@ -189,12 +199,12 @@ def join(
                 target.save()
         except IntegrityError:  # the constraints behind the check above
             raise OnlineError(ALREADY_SEATED(seat=target.position)) from None
-        if table.kind == "tournament" and table.game_table is not None:
+        if table.kind == TableKind.TOURNAMENT and table.game_table is not None:
             _arrival(table, target)
         outbox = Outbox(table.pk)
         seats = _seats(table)
         game = None
-        if table.status == TableStatus.LOBBY and all(x.kind != "open" for x in seats):
+        if table.status == TableStatus.LOBBY and all(x.kind != SeatKind.OPEN for x in seats):
             game = _start(table, now, seats, outbox)
         _save(table)
         _broadcast(table, game, seats, [], outbox)
@@ -213,7 +223,7 @@ def _start(table: OnlineTable, now: dt.datetime, seats: list[OnlineSeat],
     table.status = TableStatus.PLAYING
     table.started = now
     table.draws = adapter.draws(game)
-    _event(table, actor="system", kind="system",
+    _event(table, actor="system", kind=EventKind.SYSTEM,
            text=f"# start: commitment {table.commitment}",
            value=olog.value(olog.START, commitment=table.commitment))
     if s.get("call_at"):
@@ -222,7 +232,7 @@ def _start(table: OnlineTable, now: dt.datetime, seats: list[OnlineSeat],
         due = dt.datetime.combine(local.date(), at, tzinfo=CLUB_TIME)
         if due < local:
             due += dt.timedelta(days=1)
-        _deadline(table, "call", due, outbox=outbox)
+        _deadline(table, DeadlineKind.CALL, due, outbox=outbox)
     _after_change(table, game, now, outbox, seats)
     transaction.on_commit(lambda: _cache_put(table.pk, table.seq, game))
     return game
@@ -236,12 +246,12 @@ def start_now(table_id: int, *, who: str) -> Outbox:
         if table.status != TableStatus.LOBBY:
             raise OnlineError(NOT_PLAYING(status=table.status))
         for x in _seats(table):
-            if x.kind == "open" and table.kind == "tournament":
+            if x.kind == SeatKind.OPEN and table.kind == TableKind.TOURNAMENT:
                 # never a bot for a member: his turns time out until he comes (R11)
-                x.kind, x.absent_since = "member", now
+                x.kind, x.absent_since = SeatKind.MEMBER, now
                 x.save()
-            elif x.kind == "open":
-                x.kind, x.bot = "bot", "heuristic"
+            elif x.kind == SeatKind.OPEN:
+                x.kind, x.bot = SeatKind.BOT, "heuristic"
                 x.save()
         seats = _seats(table)
         outbox = Outbox(table.pk)

@@ -14,7 +14,7 @@ from risiko.game import Game
 from risiko.online import adapter
 from risiko.online import log as olog
 
-from ..models import OnlineSeat, OnlineTable, TableEvent, TableStatus
+from ..models import OnlineSeat, OnlineTable, SeatKind, TableEvent, TableStatus
 from .base import LOG_LENGTH, Outbox, public_group, seat_group, settings_of
 from .cache import game_of
 from .rows import _seats
@@ -48,7 +48,7 @@ def presence_stale_after() -> dt.timedelta:
 
 def is_connected(seat: OnlineSeat, now: dt.datetime) -> bool:
     """A bot, or a seat with a connection whose worker beat within the stale limit."""
-    if seat.kind == "bot":
+    if seat.kind == SeatKind.BOT:
         return True
     return (seat.connections > 0 and seat.heartbeat is not None
             and seat.heartbeat >= now - presence_stale_after())

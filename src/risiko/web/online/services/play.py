@@ -15,7 +15,7 @@ from risiko.game import Game
 from risiko.online import adapter
 from risiko.online import log as olog
 
-from ..models import OnlineSeat, OnlineTable, TableEvent, TableStatus
+from ..models import EventKind, OnlineSeat, OnlineTable, TableEvent, TableStatus
 from .base import NOT_PLAYING, OUT_OF_TURN, SPECTATOR, STALE, Actor, Outbox, Reply
 from .cache import _cache_put, _take_game
 from .messages import _broadcast
@@ -66,9 +66,9 @@ def apply(table_id: int, actor: Actor, intention: Mapping[str, Any], *, client_i
             except RisikoError as e:
                 # the engine's push leaves the game as it was; the cache is rebuilt anyway
                 return _refuse(table, *e.faults)
-            outbox = _record(table, game, seats, now, recorded, actor=actor.key, kind="action",
-                             seat=actor.seat, intention=intention, before=before,
-                             client_id=client_id, prev=actor.seat)
+            outbox = _record(table, game, seats, now, recorded, actor=actor.key,
+                             kind=EventKind.ACTION, seat=actor.seat, intention=intention,
+                             before=before, client_id=client_id, prev=actor.seat)
     except IntegrityError:
         table = OnlineTable.objects.get(pk=table_id)
         return _refuse(table, STALE(seen=expect_seq, seq=table.seq))

@@ -13,7 +13,16 @@ from django.utils import timezone
 
 from risiko.online import log as olog
 
-from ..models import Deadline, OnlineSeat, OnlineTable, TableStatus
+from ..models import (
+    Deadline,
+    DeadlineKind,
+    EventKind,
+    OnlineSeat,
+    OnlineTable,
+    SeatKind,
+    TableKind,
+    TableStatus,
+)
 from .base import Outbox, log, settings_of
 from .cache import game_of
 from .messages import _broadcast, is_connected, presence_stale_after
@@ -42,7 +51,7 @@ def connected(table_id: int, position: int, now: dt.datetime | None = None) -> O
         seat.save()
         if not back or table.status not in (TableStatus.PLAYING, TableStatus.PAUSED):
             return None
-        ev = _event(table, actor="system", kind="system", seat=position,
+        ev = _event(table, actor="system", kind=EventKind.SYSTEM, seat=position,
                     text=f"# {seat.name} is back", value=olog.value(olog.BACK, player=seat.name))
         _save(table)
         outbox = Outbox(table.pk)
@@ -77,20 +86,22 @@ def leave(table_id: int, position: int, now: dt.datetime | None = None) -> Outbo
         seat = OnlineSeat.objects.get(table=table, position=position)
         outbox = Outbox(table.pk)
         if table.status == TableStatus.LOBBY:
-            if table.kind != "casual" or seat.kind not in ("guest", "member"):
+            if table.kind != TableKind.CASUAL or seat.kind not in (SeatKind.GUEST, SeatKind.MEMBER):
                 return None
-            seat.kind, seat.guest_name, seat.token_hash, seat.session_hash = "open", "", "", ""
+            seat.kind = SeatKind.OPEN
+            seat.guest_name, seat.token_hash, seat.session_hash = "", "", ""
             seat.user, seat.player, seat.joined = None, None, None
             seat.save()
             _broadcast(table, None, _seats(table), [], outbox)
             return outbox
-        if table.status not in (TableStatus.PLAYING, TableStatus.PAUSED) or seat.kind == "bot":
+        if (table.status not in (TableStatus.PLAYING, TableStatus.PAUSED)
+                or seat.kind == SeatKind.BOT):
             return None
         if seat.absent_since is None:
             seat.absent_since = now
             seat.absence_epoch += 1
         s = settings_of(table)
-        if table.kind == "casual" and s["bot_for_absent"]:
+        if table.kind == TableKind.CASUAL and s["bot_for_absent"]:
             seat.stand_in = True
             text = f"# {seat.name} left the table: a bot plays for him until back"
             said = olog.value(olog.LEFT_STAND_IN, player=seat.name)
@@ -99,8 +110,8 @@ def leave(table_id: int, position: int, now: dt.datetime | None = None) -> Outbo
             text = f"# {seat.name} left the table: the referee is asked to declare R13"
             said = olog.value(olog.LEFT_R13, player=seat.name)
         seat.save()
-        ev = _event(table, actor=f"seat:{position}", kind="system", seat=position, text=text,
-                    value=said)
+        ev = _event(table, actor=f"seat:{position}", kind=EventKind.SYSTEM, seat=position,
+                    text=text, value=said)
         _save(table)
         _broadcast(table, game_of(table), _seats(table), [ev], outbox)
         return outbox
@@ -110,7 +121,8 @@ def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str,
             value: Mapping[str, Any] | None = None) -> Outbox | None:
     """Seat ``seat`` has no connection left (its row is saved): at a table in play it is
     absent from ``now`` and its grace period starts (R11, R13: docs/online.md)."""
-    if table.status not in (TableStatus.PLAYING, TableStatus.PAUSED) or seat.kind == "bot" or (
+    if table.status not in (TableStatus.PLAYING, TableStatus.PAUSED) or (
+            seat.kind == SeatKind.BOT) or (
             seat.absent_since is not None):
         seat.save()
         return None
@@ -118,10 +130,10 @@ def _absent(table: OnlineTable, seat: OnlineSeat, now: dt.datetime, text: str,
     seat.absence_epoch += 1
     seat.save()
     s = settings_of(table)
-    ev = _event(table, actor="system", kind="system", seat=seat.position, text=text,
+    ev = _event(table, actor="system", kind=EventKind.SYSTEM, seat=seat.position, text=text,
                 value=value)
     outbox = Outbox(table.pk)
-    _deadline(table, "grace_end", now + dt.timedelta(seconds=int(s["grace_seconds"])),
+    _deadline(table, DeadlineKind.GRACE_END, now + dt.timedelta(seconds=int(s["grace_seconds"])),
               seat=seat.position, guard=seat.absence_epoch, outbox=outbox)
     _save(table)
     _broadcast(table, game_of(table), _seats(table), [ev], outbox)
@@ -136,10 +148,11 @@ def keep_tables_alive(now: dt.datetime | None = None) -> list[Outbox]:
     absent seat); each is checked again under its row lock. Returns the outboxes (a
     deadline to wake for)."""
     now = now or timezone.now()
-    clock = Deadline.objects.filter(table=models.OuterRef("pk"), fired=None, kind="turn_end",
+    clock = Deadline.objects.filter(table=models.OuterRef("pk"), fired=None,
+                                    kind=DeadlineKind.TURN_END,
                                     guard=models.OuterRef("clock_epoch"))
     special = OnlineSeat.objects.filter(table=models.OuterRef("pk")).filter(
-        Q(kind="bot") | Q(stand_in=True) | Q(absent_since__isnull=False))
+        Q(kind=SeatKind.BOT) | Q(stand_in=True) | Q(absent_since__isnull=False))
     ids = list(OnlineTable.objects.filter(status=TableStatus.PLAYING).filter(
         ~models.Exists(clock), models.Exists(special)).values_list("pk", flat=True))
     out = []
@@ -182,7 +195,7 @@ def sweep_presence(now: dt.datetime | None = None) -> list[Outbox]:
     stale = set(OnlineSeat.objects.filter(connections__gt=0).filter(
         Q(heartbeat__isnull=True) | Q(heartbeat__lt=limit)).values_list("table_id", "position"))
     stale |= set(OnlineSeat.objects.filter(
-        connections__lte=0, absent_since__isnull=True, kind__in=("member", "guest"),
+        connections__lte=0, absent_since__isnull=True, kind__in=(SeatKind.MEMBER, SeatKind.GUEST),
         table__status__in=(TableStatus.PLAYING, TableStatus.PAUSED),
         table__started__lt=limit).filter(
         Q(heartbeat__isnull=True) | Q(heartbeat__lt=limit)).values_list("table_id", "position"))

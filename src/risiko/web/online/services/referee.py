@@ -17,7 +17,7 @@ from risiko.online import adapter
 from risiko.online import log as olog
 from risiko.web import services as club
 
-from ..models import OnlineSeat, OnlineTable, TableEvent, TableStatus
+from ..models import DeadlineKind, EventKind, OnlineSeat, OnlineTable, TableEvent, TableStatus
 from .base import (
     BAD_COMMAND,
     BAD_SETTING,
@@ -74,7 +74,7 @@ def _pause(c: Command) -> Handled:
     table.status = TableStatus.PAUSED
     table.turn_deadline = None
     table.clock_epoch += 1
-    _event(table, actor=c.actor.key, kind="referee", text="# pause", reason=c.reason,
+    _event(table, actor=c.actor.key, kind=EventKind.REFEREE, text="# pause", reason=c.reason,
            value=olog.value(olog.PAUSE))
     return None
 
@@ -87,13 +87,13 @@ def _resume(c: Command) -> Handled:
     table.status = TableStatus.PLAYING
     remaining = table.paused_remaining_ms
     table.paused_remaining_ms = None
-    _event(table, actor=c.actor.key, kind="referee", text="# resume", reason=c.reason,
+    _event(table, actor=c.actor.key, kind=EventKind.REFEREE, text="# resume", reason=c.reason,
            value=olog.value(olog.RESUME))
     ms = remaining if remaining is not None else int(s["clock_seconds"]) * 1000
     if int(s["clock_seconds"]):
         _start_clock(table, game, c.now, ms, c.outbox)
     if game.to_act is not None and _is_bot_turn(seats[game.to_act]):
-        _deadline(table, "bot", c.now, seat=game.to_act + 1, guard=table.seq,
+        _deadline(table, DeadlineKind.BOT, c.now, seat=game.to_act + 1, guard=table.seq,
                   outbox=c.outbox)
     return None
 
@@ -130,7 +130,7 @@ def _penalty(c: Command) -> Handled:
     table.penalties = [*table.penalties, {
         "seat": target.position, "player": target.name, "points": points,
         "reason": reason, "referee": actor.name}]
-    _event(table, actor=actor.key, kind="referee", seat=target.position,
+    _event(table, actor=actor.key, kind=EventKind.REFEREE, seat=target.position,
            text=f"# penalty {target.name} {points}", reason=reason,
            value=olog.value(olog.PENALTY, player=target.name, points=points))
     if c.tournament is not None and table.game_table is not None:
@@ -218,7 +218,7 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
             except RisikoError as e:
                 return _refuse(table, *e.faults)
             after = adapter.draws(game)
-            _event(table, actor=actor.key, kind="referee", seat=seat_no,
+            _event(table, actor=actor.key, kind=EventKind.REFEREE, seat=seat_no,
                    intention=dict(command), text=adapter.line_of(None, recorded),
                    draws=(before, after), client_id=client_id, reason=reason,
                    value=olog.action_value(None, recorded, _players(seats)))
@@ -258,7 +258,7 @@ def _undo(table: OnlineTable, reason: str, actor: Actor) -> Game | None:
     table.snapshot = None
     table.snapshot_format = ""
     table.snapshot_dirty = True
-    _event(table, actor=actor.key, kind="referee", text=f"# undo {last.seq}: {last.text}",
+    _event(table, actor=actor.key, kind=EventKind.REFEREE, text=f"# undo {last.seq}: {last.text}",
            reason=reason, value=olog.value(olog.UNDO, seq=last.seq))
     game = _fresh(table)
     adapter.replay_lines(game, _game_lines(table, 0))

@@ -16,7 +16,15 @@ from risiko.online import log as olog
 from risiko.record import write_record
 from risiko.web import services as club
 
-from ..models import Deadline, OnlineResult, OnlineSeat, OnlineTable, TableStatus
+from ..models import (
+    Deadline,
+    EventKind,
+    OnlineResult,
+    OnlineSeat,
+    OnlineTable,
+    SeatKind,
+    TableStatus,
+)
 from .base import CLUB_TIME, RESULT_CHOICE, RESULT_DECIDED, RESULT_REASON, OnlineError
 from .cache import _fresh
 from .rows import _event, _game_lines, _seats
@@ -66,10 +74,10 @@ def _enter_result(table: OnlineTable, game: Game, seats: list[OnlineSeat]) -> No
                        {"sheet": sheet, "abandoned": abandoned, "beside": standing.pk})
     except (club.ServiceError, ValueError) as e:
         fault = e.fault.to_dict() if isinstance(e, RisikoError) else str(e)
-        _event(table, actor="system", kind="system", text=f"# result not entered: {e}",
+        _event(table, actor="system", kind=EventKind.SYSTEM, text=f"# result not entered: {e}",
                value=olog.value(olog.RESULT_NOT_ENTERED, fault=fault))
         return
-    _event(table, actor="system", kind="system",
+    _event(table, actor="system", kind=EventKind.SYSTEM,
            text="# result waiting: the referee's result stands until he keeps one of the two",
            value=olog.value(olog.RESULT_WAITING))
 
@@ -122,7 +130,7 @@ def build_record(table: OnlineTable, game: Game) -> str:
         headers["Seed"] = table.seed
     if table.skipped_draws:
         headers["SkippedDraws"] = format_skipped(table.skipped_draws)
-    bots = [s.bot if s.kind == "bot" else "" for s in _seats(table)]
+    bots = [s.bot if s.kind == SeatKind.BOT else "" for s in _seats(table)]
     if any(bots):
         headers["Bots"] = "|".join(b or "-" for b in bots)
     return write_record(fresh, headers)

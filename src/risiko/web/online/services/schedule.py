@@ -10,7 +10,7 @@ from django.utils import timezone
 from risiko.game import Game
 from risiko.online import adapter
 
-from ..models import Deadline, OnlineSeat, OnlineTable, TableStatus
+from ..models import Deadline, DeadlineKind, OnlineSeat, OnlineTable, SeatKind, TableStatus
 from .base import SNAPSHOT_EVERY, Outbox, settings_of
 from .results import _finish
 
@@ -26,7 +26,7 @@ def _deadline(table: OnlineTable, kind: str, due: dt.datetime, *, seat: int = 0,
 
 
 def _is_bot_turn(seat: OnlineSeat) -> bool:
-    return seat.kind == "bot" or seat.stand_in
+    return seat.kind == SeatKind.BOT or seat.stand_in
 
 
 def _after_change(
@@ -52,7 +52,7 @@ def _after_change(
     to_act = game.to_act
     if to_act is not None and table.status == TableStatus.PLAYING and _is_bot_turn(seats[to_act]):
         due = now + dt.timedelta(milliseconds=int(s["bot_delay_ms"]))
-        _deadline(table, "bot", due, seat=to_act + 1, guard=table.seq, outbox=outbox)
+        _deadline(table, DeadlineKind.BOT, due, seat=to_act + 1, guard=table.seq, outbox=outbox)
 
 
 def _start_clock(table: OnlineTable, game: Game, now: dt.datetime, ms: int,
@@ -66,10 +66,10 @@ def _start_clock(table: OnlineTable, game: Game, now: dt.datetime, ms: int,
     end = now + dt.timedelta(milliseconds=ms)
     table.turn_deadline = end
     seat = (game.to_act or 0) + 1
-    _deadline(table, "turn_end", end, seat=seat, guard=table.clock_epoch, outbox=outbox)
+    _deadline(table, DeadlineKind.TURN_END, end, seat=seat, guard=table.clock_epoch, outbox=outbox)
     warn = end - dt.timedelta(seconds=int(s["warning_seconds"]))
     if warn > now:
-        _deadline(table, "turn_warning", warn, seat=seat, guard=table.clock_epoch,
+        _deadline(table, DeadlineKind.TURN_WARNING, warn, seat=seat, guard=table.clock_epoch,
                   outbox=outbox)
 
 
@@ -97,24 +97,26 @@ def _someone_acts(table: OnlineTable, game: Game | None, seats: list[OnlineSeat]
         return "none"
     pending = Deadline.objects.filter(table=table, fired=None, seat=seat.position)
     if _is_bot_turn(seat):
-        if not pending.filter(kind="bot", guard=table.seq).exists():
+        if not pending.filter(kind=DeadlineKind.BOT, guard=table.seq).exists():
             delay = int(settings_of(table)["bot_delay_ms"])
-            _deadline(table, "bot", now + dt.timedelta(milliseconds=delay),
+            _deadline(table, DeadlineKind.BOT, now + dt.timedelta(milliseconds=delay),
                       seat=seat.position, guard=table.seq, outbox=outbox)
         return "bot"
     if table.turn_deadline is not None:
         if verify_clock and not Deadline.objects.filter(
-                table=table, fired=None, kind="turn_end", guard=table.clock_epoch).exists():
-            _deadline(table, "turn_end", max(now, table.turn_deadline), seat=seat.position,
-                      guard=table.clock_epoch, outbox=outbox)
+                table=table, fired=None, kind=DeadlineKind.TURN_END,
+                guard=table.clock_epoch).exists():
+            _deadline(table, DeadlineKind.TURN_END, max(now, table.turn_deadline),
+                      seat=seat.position, guard=table.clock_epoch, outbox=outbox)
         return "clock"
     if seat.absent_since is None:
         return "human"
     if seat.r13_requested or pending.filter(
-            kind__in=("grace_end", "absence_limit"), guard=seat.absence_epoch).exists():
+            kind__in=(DeadlineKind.GRACE_END, DeadlineKind.ABSENCE_LIMIT),
+            guard=seat.absence_epoch).exists():
         return "absence"
-    grace_fired = Deadline.objects.filter(table=table, kind="grace_end", seat=seat.position,
-                                          guard=seat.absence_epoch).exists()
-    _deadline(table, "absence_limit" if grace_fired else "grace_end", now,
+    grace_fired = Deadline.objects.filter(table=table, kind=DeadlineKind.GRACE_END,
+                                          seat=seat.position, guard=seat.absence_epoch).exists()
+    _deadline(table, DeadlineKind.ABSENCE_LIMIT if grace_fired else DeadlineKind.GRACE_END, now,
               seat=seat.position, guard=seat.absence_epoch, outbox=outbox)
     return "absence"
