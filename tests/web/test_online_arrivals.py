@@ -46,7 +46,7 @@ def _at(day: str, hhmm: str) -> Any:
     """The club's clock stopped at ``day`` ``hhmm``, Europe/Rome."""
     y, mo, d = map(int, day.split("-"))
     h, mi = map(int, hhmm.split(":"))
-    return mock.patch("risiko.web.online.services.club_now",
+    return mock.patch("risiko.web.online.services.evenings.club_now",
                       return_value=dt.datetime(y, mo, d, h, mi, tzinfo=ROME))
 
 

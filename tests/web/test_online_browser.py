@@ -279,7 +279,7 @@ def test_an_online_evening_ends_with_its_result_in_the_standings(server: AsgiSer
     # taking the seat is the arrival: on the evening, on time (R3; the server runs in this
     # process, so its club clock is the one stopped here)
     evening_time = dt.datetime(2027, 3, 2, 21, 0, tzinfo=zoneinfo.ZoneInfo("Europe/Rome"))
-    with mock.patch("risiko.web.online.services.club_now", return_value=evening_time):
+    with mock.patch("risiko.web.online.services.evenings.club_now", return_value=evening_time):
         for n in names:
             pg = _page(chromium, errors)
             pg.context.add_cookies([{"name": "sessionid", "value": cookies[n],

@@ -376,7 +376,7 @@ def test_a_tournament_members_socket_dying_leads_to_the_r13_request(settings: An
     users = {}
     # taking the seat is the arrival (R3): on the evening, on time (21:00 club time)
     evening_time = dt.datetime(2027, 3, 2, 21, 0, tzinfo=zoneinfo.ZoneInfo("Europe/Rome"))
-    with mock.patch("risiko.web.online.services.club_now", return_value=evening_time):
+    with mock.patch("risiko.web.online.services.evenings.club_now", return_value=evening_time):
         for n in names:
             users[n] = User.objects.create_user(n.lower(), password="x")
             Member.objects.create(user=users[n], player=club.entry_player(t, n))

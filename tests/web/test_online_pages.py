@@ -129,7 +129,7 @@ def _club_time(hhmm: str) -> Any:
 
     h, m = map(int, hhmm.split(":"))
     at = dt.datetime(2027, 3, 2, h, m, tzinfo=zoneinfo.ZoneInfo("Europe/Rome"))
-    return mock.patch("risiko.web.online.services.club_now", return_value=at)
+    return mock.patch("risiko.web.online.services.evenings.club_now", return_value=at)
 
 
 def test_an_online_evening_of_a_tournament_ends_in_the_standings() -> None:

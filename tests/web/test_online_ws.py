@@ -502,7 +502,7 @@ def test_a_tournament_table_never_gives_a_member_a_bot_and_asks_the_referee_for_
         users[n] = User.objects.create_user(n.lower(), password="x")
         Member.objects.create(user=users[n], player=club.entry_player(t, n))
         # taking the seat is the arrival: on that evening, on time (R3)
-        with mock.patch("risiko.web.online.services.club_now", return_value=evening_time):
+        with mock.patch("risiko.web.online.services.evenings.club_now", return_value=evening_time):
             services.join(table.pk, user=users[n])
     table.refresh_from_db()
     assert table.status == "playing"
@@ -1057,3 +1057,33 @@ def test_every_pooled_connection_is_given_back_after_many_actions_through_the_so
     while held() > before and time.monotonic() < deadline:
         time.sleep(0.1)
     assert held() <= before, pools["default"].get_stats()
+
+
+def test_referee_commands_refused_by_the_handlers_table_write_nothing() -> None:
+    """Each refusal of ``services.referee`` leaves the table as it was (its seq unchanged):
+    a kind no handler knows; a seat command naming no seat of the table; a command that
+    needs a reason without one; a penalty of points that are not negative. Then ``expel``
+    of seat 2 (Bruno) with a reason: the engine's abandonment of Bruno (0-based seat 1)."""
+    from risiko.web.auditlog.models import AuditEntry
+
+    table, _tokens = make_table()
+    referee = services.Actor("referee", None, "arbitro")
+    seq = table.seq
+    refusals = [
+        ({"kind": "teleport", "reason": "x"}, "online.bad_command"),
+        ({"kind": "expel", "seat": 9, "reason": "x"}, "online.wrong_seat"),
+        ({"kind": "expel", "seat": 2}, "online.need_reason"),
+        ({"kind": "widen"}, "online.need_reason"),
+        ({"kind": "penalty", "seat": 2, "points": 3, "reason": "x"}, "online.bad_setting"),
+    ]
+    for command, code in refusals:
+        r = services.referee(table.pk, referee, command)
+        assert [f.code for f in r.faults] == [code], command
+        table.refresh_from_db()
+        assert table.seq == seq, command
+    r = services.referee(table.pk, referee, {"kind": "expel", "seat": 2, "reason": "insulti"})
+    assert not r.faults
+    table.refresh_from_db()
+    assert table.seq > seq
+    assert services.game_of(table).status[1] == "abandoned"
+    assert AuditEntry.objects.filter(who="arbitro", action="online expel").count() == 1

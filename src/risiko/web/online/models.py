@@ -16,14 +16,52 @@ from risiko.web.results.models import GameTable
 
 #: how a bot of the server is called at the table (``Bot 2 (casuale)``)
 BOT_LABELS = {"random": "casuale", "heuristic": "euristico"}
-STATUSES = [("lobby", "lobby"), ("playing", "playing"), ("paused", "paused"), ("over", "over")]
-KINDS = [("casual", "casual"), ("tournament", "tournament")]
-SEAT_KINDS = [("open", "open"), ("member", "member"), ("guest", "guest"), ("bot", "bot")]
-EVENT_KINDS = [("action", "action"), ("referee", "referee"), ("clock", "clock"),
-               ("system", "system")]
-DEADLINE_KINDS = [("turn_warning", "turn_warning"), ("turn_end", "turn_end"),
-                  ("grace_end", "grace_end"), ("absence_limit", "absence_limit"),
-                  ("bot", "bot"), ("call", "call")]
+class TableStatus(models.TextChoices):
+    """Where a table is: ``lobby`` (seats being taken), ``playing``, ``paused`` (by the
+    referee: no clock runs), ``over``. The stored values are these names."""
+
+    LOBBY = "lobby", "lobby"
+    PLAYING = "playing", "playing"
+    PAUSED = "paused", "paused"
+    OVER = "over", "over"
+
+
+class TableKind(models.TextChoices):
+    """A table for fun (``casual``) or of a tournament's evening (``tournament``)."""
+
+    CASUAL = "casual", "casual"
+    TOURNAMENT = "tournament", "tournament"
+
+
+class SeatKind(models.TextChoices):
+    """Who holds a seat: nobody yet (``open``), a ``member``, a ``guest``, a ``bot``."""
+
+    OPEN = "open", "open"
+    MEMBER = "member", "member"
+    GUEST = "guest", "guest"
+    BOT = "bot", "bot"
+
+
+class EventKind(models.TextChoices):
+    """Who made an event: a seat's ``action``, the ``referee``, the ``clock``, the
+    ``system``."""
+
+    ACTION = "action", "action"
+    REFEREE = "referee", "referee"
+    CLOCK = "clock", "clock"
+    SYSTEM = "system", "system"
+
+
+class DeadlineKind(models.TextChoices):
+    """What a deadline does when due: the turn clock's warning and end (R11), a seat's
+    grace period and absence limit (R13), a bot's move, the call of the last rounds (R2)."""
+
+    TURN_WARNING = "turn_warning", "turn_warning"
+    TURN_END = "turn_end", "turn_end"
+    GRACE_END = "grace_end", "grace_end"
+    ABSENCE_LIMIT = "absence_limit", "absence_limit"
+    BOT = "bot", "bot"
+    CALL = "call", "call"
 
 
 class OnlineTable(models.Model):
@@ -35,12 +73,12 @@ class OnlineTable(models.Model):
     name = models.CharField(max_length=80)
     ruleset = models.CharField(max_length=40, default="club-milano")
     seats = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=12, choices=KINDS, default="casual")
+    kind = models.CharField(max_length=12, choices=TableKind.choices, default=TableKind.CASUAL)
     game_table = models.OneToOneField(
         GameTable, null=True, blank=True, on_delete=models.PROTECT, related_name="online"
     )
     settings = models.JSONField(default=dict, blank=True)
-    status = models.CharField(max_length=8, choices=STATUSES, default="lobby")
+    status = models.CharField(max_length=8, choices=TableStatus.choices, default=TableStatus.LOBBY)
     seq = models.PositiveIntegerField(default=0)
     snapshot = models.BinaryField(null=True, blank=True)
     snapshot_seq = models.PositiveIntegerField(default=0)
@@ -79,7 +117,7 @@ class OnlineSeat(models.Model):
 
     table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="seat_set")
     position = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=8, choices=SEAT_KINDS, default="open")
+    kind = models.CharField(max_length=8, choices=SeatKind.choices, default=SeatKind.OPEN)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
         related_name="online_seats",
@@ -151,7 +189,7 @@ class TableEvent(models.Model):
     table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
     actor = models.CharField(max_length=100)
-    kind = models.CharField(max_length=8, choices=EVENT_KINDS)
+    kind = models.CharField(max_length=8, choices=EventKind.choices)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     intention = models.JSONField(default=dict, blank=True)
     text = models.CharField(max_length=300)
@@ -184,7 +222,7 @@ class Deadline(models.Model):
     (grace, absence); a guard that no longer matches makes the deadline stale."""
 
     table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="deadlines")
-    kind = models.CharField(max_length=16, choices=DEADLINE_KINDS)
+    kind = models.CharField(max_length=16, choices=DeadlineKind.choices)
     seat = models.PositiveSmallIntegerField(default=0)
     due = models.DateTimeField()
     guard = models.PositiveIntegerField(default=0)
@@ -250,7 +288,13 @@ class MemberInvite(models.Model):
         verbose_name_plural = _("member invitations")
 
 
-RESULT_DECISIONS = [("", "waiting"), ("online", "online"), ("referee", "referee")]
+class ResultDecision(models.TextChoices):
+    """The referee's choice between a table's two results: none yet (``""``), the
+    ``online`` one, his own (``referee``)."""
+
+    WAITING = "", "waiting"
+    ONLINE = "online", "online"
+    REFEREE = "referee", "referee"
 
 
 class OnlineResult(models.Model):
@@ -270,7 +314,7 @@ class OnlineResult(models.Model):
     sheet = models.JSONField()
     abandoned = models.JSONField(default=list, blank=True)
     created = models.DateTimeField(auto_now_add=True)
-    decision = models.CharField(max_length=8, choices=RESULT_DECISIONS, blank=True)
+    decision = models.CharField(max_length=8, choices=ResultDecision.choices, blank=True)
     decided_by = models.CharField(max_length=150, blank=True)
     decided = models.DateTimeField(null=True, blank=True)
     reason = models.CharField(max_length=300, blank=True)
