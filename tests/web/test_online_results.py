@@ -192,7 +192,9 @@ def test_the_referee_saving_while_the_table_ends_loses_nothing() -> None:
             _end(table)
 
         def save(gt: Any = gt, typed: dict[str, int] = typed) -> None:
-            club.enter_scores(gt, typed, who="arbitro")
+            # with a reason: when the table's end is served first, his save corrects the
+            # online result, and a correction without a reason is refused
+            club.enter_scores(gt, typed, who="arbitro", reason="punteggi dal tavolo")
 
         threads = [threading.Thread(target=run, args=(fn,)) for fn in (end, save)]
         for th in threads:
