@@ -135,6 +135,12 @@ def test_web_commands_without_the_web_extra_say_so_in_one_line(args: list[str]) 
     (["tris", "Alaska", "Alaska", "Alaska", "--hand", "3"],
      "errore: il mazzo ha una sola carta Alaska, data due volte"),
     (["play", "--seats", "7"], "errore: --seats 7: un tavolo ha da 3 a 6 posti"),
+    (["play", "--bots", "foo"], "errore: bot sconosciuto 'foo' (noti: heuristic, random)"),
+    (["odds", "500", "3"],
+     "le probabilità si calcolano per al massimo 400 armate, non 500 (attaccante)"),
+    (["backup", "{tmp}/nope/copia.sqlite3"],
+     "errore: la cartella {tmp}/nope non esiste: creala prima, o indica un file in una "
+     "cartella esistente (nulla è stato scritto)"),
     (["closing", "0"], "errore: i giri di chiusura si contano da 1, non 0"),
     (["rules", "--ruleset", "nope"],
      "errore: regolamento sconosciuto 'nope' (noti: club-milano, rtu, classic)"),
@@ -150,6 +156,45 @@ def test_cli_refusals_are_said_in_italian_under_lang_it(tmp_path, argv, said) ->
     result = CliRunner().invoke(app, ["--lang", "it", *args])
     assert result.exit_code in (1, 2)
     assert result.stderr.replace("\n", "") == said.replace("{tmp}", str(tmp_path))
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    # R3: 21:15 is after 21:10 and by 21:20: late, 3 turns without reinforcements
+    (["arrival", "21:15"], "21:15: in ritardo, 3 turni di penalità\n"
+     "arrivato dopo le 21:10, entro le 21:20: 3 turni senza rinforzi, spostamenti né "
+     "attacchi (R3)"),
+    (["arrival", "21:00"], "21:00: in orario\narrivato entro le 21:10: in orario (R3)"),
+])
+def test_what_arrival_says_is_italian_under_lang_it(argv, said) -> None:
+    """issue: `risiko --lang it arrival 21:15` said "late, 3 penalty turns" in English."""
+    result = CliRunner().invoke(app, ["--lang", "it", *argv], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == said
+
+
+def test_an_attack_that_may_not_start_is_said_in_italian() -> None:
+    # R7: 3 armies roll 2 dice, 18 defend with 3: the attacker may not roll fewer dice
+    result = CliRunner().invoke(app, ["--lang", "it", "odds", "3", "18"],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip().splitlines()[-1] == (
+        "L'attacco non può iniziare: R7: 2 dadi in attacco contro 3 in difesa "
+        "(3 armate contro 18).")
+
+
+def test_a_written_backup_is_said_in_italian(tmp_path, monkeypatch) -> None:
+    import sqlite3
+
+    from risiko.cli import web_commands
+
+    database = tmp_path / "db.sqlite3"
+    sqlite3.connect(database).close()
+    monkeypatch.setattr(web_commands, "sqlite_database_path", lambda: database)
+    monkeypatch.setattr(web_commands, "postgres_settings", lambda: None)
+    done = CliRunner().invoke(app, ["--lang", "it", "backup", str(tmp_path / "copia.sqlite3")],
+                              env={"COLUMNS": "300"})
+    assert done.exit_code == 0, done.output
+    assert done.stdout.strip() == f"copia di sicurezza scritta in {tmp_path}/copia.sqlite3"
 
 
 def test_a_refused_backup_is_said_in_italian(tmp_path, monkeypatch) -> None:

@@ -31,7 +31,7 @@ from itertools import product
 from typing import Any, TypeAlias
 
 from .attack import MAX_DICE, attack_fault, attacker_dice, defender_dice, is_legal
-from .faults import Fault, InvalidInputError, define
+from .faults import Fault, InvalidInputError, define, define_words
 from .ruleset import CLUB_MILANO, Ruleset
 
 __all__ = [
@@ -57,6 +57,8 @@ BAD_SUPPORT = define(
     "odds.bad_support", "R8", "support is a number of armies (0 or more), got {support}"
 )
 BAD_TABLE = define("odds.bad_table", "", "the table needs n >= 1, got {n}")
+#: which number is too big (``check_armies``'s names), said in the message's language
+define_words("what", ("attacker", "defender", "support", "table"))
 TOO_MANY_ARMIES = define("odds.too_many_armies", "",
                          "the odds are computed for at most {limit} armies, got {armies} "
                          "({what})")

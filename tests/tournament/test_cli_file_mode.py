@@ -149,3 +149,26 @@ def test_what_a_command_did_is_said_in_italian(tmp_path: Path) -> None:
     assert again == "tavolo 1: già registrato, nulla è cambiato"
     english = ok(path, "scores", "2028-03-07", "1", "Alba=57", "Bice=40", "Ciro=12", "Dora=30")
     assert english.stdout.strip() == "table 1: already recorded, nothing changed"
+
+
+def test_arrive_and_seat_are_said_in_italian_and_json_keeps_its_codes(tmp_path: Path) -> None:
+    # issue: `--lang it tournament arrive` said "on_time (0 penalty turns)" (a raw code and
+    # English), `seat` said "table 1: ..."
+    path = tmp_path / "torneo.json"
+    ok(path, "create", "Torneo", lang="it")
+    ok(path, "add-players", "Anna", "Bruno", "Carla", "Dario", lang="it")
+    ok(path, "evening", "2027-02-01", lang="it")
+    # R3: 21:00 is by 21:10, on time; 21:15 is late, 3 turns without reinforcements
+    assert ok(path, "arrive", "2027-02-01", "Anna", "21:00", lang="it").stdout.strip() == (
+        "Anna 21:00: in orario (0 turni di penalità) — arrivato entro le 21:10: in orario (R3)")
+    late = ok(path, "arrive", "2027-02-01", "Bruno", "21:15", lang="it").stdout.strip()
+    assert late.startswith("Bruno 21:15: in ritardo (3 turni di penalità) — arrivato dopo")
+    data = json.loads(ok(path, "arrive", "2027-02-01", "Carla", "21:05", "--json",
+                         lang="it").stdout)
+    assert (data["player"], data["class"], data["penalty_turns"]) == ("Carla", "on_time", 0)
+    ok(path, "arrive", "2027-02-01", "Dario", "21:01", lang="it")
+    said = ok(path, "seat-by-hand", "2027-02-01", "Anna,Bruno,Carla,Dario",
+              lang="it").stdout.strip()
+    assert said == "tavolo 1: 1. Anna, 2. Bruno, 3. Carla, 4. Dario"
+    assert ok(path, "seat-by-hand", "2027-02-01", "Anna,Bruno,Carla,Dario", "--reason", "x"
+              ).stdout.strip() == "table 1: 1. Anna, 2. Bruno, 3. Carla, 4. Dario"

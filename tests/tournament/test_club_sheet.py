@@ -119,6 +119,11 @@ def test_an_italian_csv_gives_the_standings_the_club_publishes(tmp_path: Path) -
     res = cli("tournament", "--file", str(season), "--write", "import-sheet", str(sheet))
     assert res.exit_code == 0, res.output
     assert "18 rows: 2 evenings (2027-01-12, 2027-01-19), 4 tables, 9 new players" in res.output
+    (tmp_path / "it").mkdir()  # the same sheet said in Italian (issue: it was English)
+    italian = cli("--lang", "it", "tournament", "--file", str(new_season(tmp_path / "it")),
+                  "import-sheet", str(sheet))
+    assert "18 righe: 2 serate (2027-01-12, 2027-01-19), 4 tavoli, 9 nuovi giocatori" \
+        in italian.output, italian.output
     assert standings(season) == PUBLISHED
     data = json.loads(season.read_text(encoding="utf-8"))
     first = data["evenings"][0]

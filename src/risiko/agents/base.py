@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..actions import Action
+from ..faults import InvalidInputError, define
 from ..view import SeatView
 
 
@@ -19,6 +20,8 @@ class Agent(Protocol):
         """The next action of the seat of ``view`` (which is the seat to act)."""
         ...
 
+
+UNKNOWN_BOT = define("game.unknown_bot", "", "unknown bot '{name}' (known: {known})")
 
 AGENTS: dict[str, Callable[[random.Random], Agent]] = {}
 
@@ -35,11 +38,12 @@ def register(name: str) -> Callable[[Callable[[random.Random], Agent]], Callable
 
 
 def agent_by_name(name: str, rng: random.Random) -> Agent:
-    """A new agent by name (``random``, ``heuristic``); ValueError naming the known ones."""
+    """A new agent by name (``random``, ``heuristic``); ``InvalidInputError`` (a ValueError,
+    ``cli.unknown_bot``) naming the known ones."""
     # importing the modules registers them
     from . import heuristic, random_agent  # noqa: F401
 
     key = name.strip().lower()
     if key not in AGENTS:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(AGENTS))})")
+        raise InvalidInputError(UNKNOWN_BOT(name=name, known=sorted(AGENTS)))
     return AGENTS[key](rng)

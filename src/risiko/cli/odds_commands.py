@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..board import mask_of, parse_territory, territory_name
@@ -60,6 +61,7 @@ HAND_MISSING = define("cli.hand_missing", "R9",
                       "give --hand N, the cards in hand at the trade (N >= 3)")
 HAND_SMALL = define("cli.hand_small", "R9",
                     "--hand must be at least 3 (the set itself), not {value}")
+MAY_NOT_START = define("cli.odds_may_not_start", "", "The attack may not start: {fault}.")
 CLOSING_FROM_ONE = define("cli.closing_from_one", "R2", "closing rounds count from 1, not {value}")
 _ruleset = ruleset_or_fail
 _emit_json = emit_json
@@ -99,7 +101,8 @@ def _print_odds(odds: AttackOdds, ruleset: Ruleset, support: int) -> None:
         clause = f" ({fault.clause})" if fault.clause else ""
         summary.add_row("legal at start", f"no: not allowed{clause}")
         console.print(summary)
-        console.print(f"The attack may not start: {fault.message()}.", highlight=False)
+        console.print(escape(MAY_NOT_START(fault=fault.to_dict()).message()),  # in --lang
+                      highlight=False)
         return
     summary.add_row("legal at start", "yes")
     summary.add_row("P(conquer)", f"{_pct(odds.p_conquer)} ({odds.p_conquer:.6f})")

@@ -27,7 +27,7 @@ import typer
 from rich.markup import escape
 
 from .. import jsonread
-from ..faults import Fault, define
+from ..faults import Fault, define, define_words, word
 from .common import (
     BAD_JSON,
     CANNOT_READ,
@@ -182,16 +182,22 @@ def print_report(report: dict[str, Any]) -> None:
 
 
 def print_tables(tables: list[list[str]]) -> None:
-    """``table 1: 1. Anna, 2. Bruno, ...`` (seat order = turn order)."""
+    """``table 1: 1. Anna, 2. Bruno, ...`` (seat order = turn order), in ``--lang``."""
     for i, seats in enumerate(tables, start=1):
-        console.print(f"table {i}: " + ", ".join(f"{k}. {escape(p)}"
-                                                 for k, p in enumerate(seats, 1)),
-                      highlight=False)
+        _said(SAID_TABLE(table=i, seats=", ".join(f"{k}. {p}"
+                                                   for k, p in enumerate(seats, 1))).message())
+
+
+#: the counted nouns of a summary, singular and plural, said in the message's language
+COUNTED = ("row", "rows", "evening", "evenings", "table", "tables", "new player",
+           "new players")
+define_words("counted", COUNTED)
 
 
 def _many(count: int, noun: str) -> str:
-    """``1 evening``, ``2 evenings``: a count with its noun in the right number."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    """``1 evening``, ``2 evenings`` (``1 serata``, ``2 serate``): a count with its noun in
+    the right number, in the message's language."""
+    return f"{count} {word('counted', noun if count == 1 else noun + 's')}"
 
 
 PLAYERS_ADDED_NONE = define("cli.players_added_none", "", "no player registered")
@@ -215,6 +221,13 @@ SAID_DISCIPLINE = define("cli.said_discipline", "", "{player}: {discipline} reco
 SAID_CARRIED = define("cli.said_carried", "", "{player}: {points} points carried over")
 SAID_DRAW = define("cli.said_draw", "", "draw recorded: {players}")
 SAID_MERGED = define("cli.said_merged", "", "{twin} merged into {player}")
+SAID_TABLE = define("cli.said_table", "", "table {table}: {seats}")
+SAID_SHEET_IMPORTED = define("cli.said_sheet_imported", "",
+                             "{rows}: {evenings} ({dates}), {tables}, {new_players}")
+ARRIVAL = define("cli.arrival", "R3", "{at}: {arrival_class}")
+ARRIVAL_TURNS = define("cli.arrival_turns", "R3", "{at}: {arrival_class}, {turns} penalty turns")
+ARRIVED = define("cli.arrived", "R3",
+                 "{player} {at}: {arrival_class} ({turns} penalty turns) — {why}")
 
 
 def players_added_message(added: list[str], already: list[str]) -> str:
@@ -300,10 +313,11 @@ def arrival(
         data["ruleset"] = rs.label
         emit_json(data)
         return
-    label = {"on_time": "[green]on time[/green]", "late": "[yellow]late[/yellow]",
-             "excluded": "[red]excluded[/red]"}[ruling.arrival_class]
-    turns = f", {ruling.penalty_turns} penalty turns" if ruling.penalty_turns else ""
-    console.print(f"{clock_name(ruling.at)}: {label}{turns}", highlight=False)
+    colour = {"on_time": "green", "late": "yellow", "excluded": "red"}[ruling.arrival_class]
+    kind = ARRIVAL_TURNS if ruling.penalty_turns else ARRIVAL
+    said = kind(at=clock_name(ruling.at), arrival_class=ruling.arrival_class,
+                turns=ruling.penalty_turns).message()  # in --lang
+    console.print(f"[{colour}]{escape(said)}[/{colour}]", highlight=False)
     console.print(escape(ruling.note.message()), highlight=False)  # in --lang
 
 
@@ -422,9 +436,12 @@ def import_sheet(ctx: typer.Context, tournament: TOpt,
     if json_out:
         emit_json(summary)
         return
-    _said(f"{_many(summary['rows'], 'row')}: {_many(len(summary['evenings']), 'evening')} "
-          f"({', '.join(summary['evenings'])}), {_many(summary['tables'], 'table')}, "
-          f"{_many(summary['new_players'], 'new player')}")
+    _said(SAID_SHEET_IMPORTED(rows=_many(summary["rows"], "row"),
+                              evenings=_many(len(summary["evenings"]), "evening"),
+                              dates=", ".join(summary["evenings"]),
+                              tables=_many(summary["tables"], "table"),
+                              new_players=_many(summary["new_players"], "new player")
+                              ).message())
 
 
 @tournament_app.command("export")
@@ -473,8 +490,8 @@ def arrive(ctx: typer.Context, tournament: TOpt, date: DateArg,
         from ..faults import Fault
 
         why = Fault.from_dict(ruling["faults"][0]).message()  # in --lang
-        _said(f"{name} {ruling['at']}: {ruling['class']} ({ruling['penalty_turns']} penalty "
-              f"turns) — {why}")
+        _said(ARRIVED(player=name, at=ruling["at"], arrival_class=ruling["class"],
+                      turns=ruling["penalty_turns"], why=why).message())
 
 
 @tournament_app.command("seat")

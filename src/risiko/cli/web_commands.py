@@ -169,12 +169,12 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
 
 
 def check_folder(dest: Path) -> None:
-    """ValueError naming the folder when ``dest``'s folder does not exist (a backup never
-    creates folders: a mistyped path would hide the backup where nobody looks for it)."""
+    """``InvalidInputError`` (a ValueError, ``cli.backup_no_folder``) naming the folder when
+    ``dest``'s folder does not exist (a backup never creates folders: a mistyped path would
+    hide the backup where nobody looks for it)."""
     folder = dest.parent
     if not folder.is_dir():
-        raise ValueError(f"no folder {folder}: create it first, or give a file in an existing "
-                         "folder (nothing was written)")
+        raise InvalidInputError(BACKUP_NO_FOLDER(folder=str(folder)))
 
 
 def backup_sqlite(database: Path, dest: Path) -> int:
@@ -224,6 +224,10 @@ def backup_postgres(settings: dict[str, Any], dest: Path) -> int:
     return dest.stat().st_size
 
 
+BACKUP_NO_FOLDER = define("cli.backup_no_folder", "",
+                          "no folder {folder}: create it first, or give a file in an existing "
+                          "folder (nothing was written)")
+BACKUP_WRITTEN = define("cli.backup_written", "", "backup written to {file}")
 BACKUP_NO_FILE = define("cli.backup_no_file", "", "{path}: no such file")
 BACKUP_NOT_SQLITE = define("cli.backup_not_sqlite", "", "{path}: not an SQLite database")
 BACKUP_DAMAGED = define("cli.backup_damaged", "", "{path}: damaged database ({detail})")
@@ -514,7 +518,7 @@ def register(app: typer.Typer) -> None:
         try:
             check_folder(file)
         except ValueError as e:
-            fail(str(e))
+            fail(e)  # its fault, in --lang
         if file.suffix.lower() == ".json":
             slug = export_season_file(file, tournament)
             report: dict[str, Any] = {"backup": str(file), "kind": "season", "tournament": slug}
@@ -540,7 +544,7 @@ def register(app: typer.Typer) -> None:
         if json_out:
             emit_json(report)
         else:
-            console.print(f"backup written to {file}", highlight=False)
+            console.print(escape(BACKUP_WRITTEN(file=str(file)).message()), highlight=False)
 
     @app.command()
     def restore(

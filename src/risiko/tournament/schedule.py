@@ -24,7 +24,15 @@ from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..faults import Fault, FaultKind, InvalidInputError, Severity, define, faults_json
+from ..faults import (
+    Fault,
+    FaultKind,
+    InvalidInputError,
+    Severity,
+    define,
+    define_words,
+    faults_json,
+)
 from ..ruleset import Ruleset
 from .dates import (
     DAY_BREAK,
@@ -165,6 +173,8 @@ class Schedule:
         return out
 
 
+#: the R3 classes (model.ARRIVAL_CLASSES) said in the message's language ("in orario")
+define_words("arrival_class", ("on_time", "late", "excluded"))
 ON_TIME = define("arrival.on_time", "R3", "arrived by {on_time}: on time (R3)")
 WAIVED = define("arrival.waived", "R3",
                 "phone notice waives the penalty up to {until} (R3)")
