@@ -492,7 +492,16 @@ def test_the_audit_log_lists_the_changes_with_the_username(ref_client):
     # issue 18: said in the page's language (the codes stay in the database)
     assert "<strong>risultato corretto</strong>" in page
     assert "serata 2027-03-02 (qualificazione), tavolo 1: punteggi inseriti a mano" in page
-    assert "&quot;replaced&quot;" in page  # the values replaced, in the details
+    # the values entered and replaced, in the details: their keys said in the page's
+    # language too (issue: "new", "scores", "abandoned", "winners", "reason", "replaced"
+    # were shown as raw JSON keys); the names and numbers as entered (55, not 50)
+    details = page[page.index("risultato corretto"):]
+    details = details[details.index("<pre>") + 5:details.index("</pre>")]
+    print(details)
+    for key in ("new", "scores", "abandoned", "winners", "reason", "replaced", "tables"):
+        assert f"&quot;{key}&quot;" not in details and f"{key}:" not in details
+    assert "nuovi valori:\n" in details and "motivo: 55, non 50" in details
+    assert "    Alba: 55\n" in details and "sostituito:\n" in details
 
 
 def test_home_shows_the_current_evening(ref_client):

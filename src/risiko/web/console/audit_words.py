@@ -11,6 +11,7 @@ by :mod:`risiko.web.core.choices` (``on_time``: in orario). An entry written bef
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -190,6 +191,88 @@ SUMMARIES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "closing dice undo": _closing_undo,
     "turn clock": _clock,
 }
+
+
+#: the keys of an entry's values (``data``), said in the page's language; a key not listed
+#: shows as written
+DATA_KEYS: dict[str, Promise] = {
+    "new": _("new values"),
+    "old": _("previous values"),
+    "replaced": _("replaced"),
+    "reason": _("reason"),
+    "scores": _("scores"),
+    "sheet": _("sheet"),
+    "risiko": _("RisiKo! marks"),
+    "abandoned": _("abandoned (R13)"),
+    "winners": _("winners"),
+    "eliminated": _("eliminated"),
+    "tables": _("tables"),
+    "table": _("table"),
+    "points": _("points"),
+    "player": _("player"),
+    "players": _("players"),
+    "stage": _("stage"),
+    "date": _("date"),
+    "kept": _("kept"),
+    "merged": _("merged"),
+    "moved": _("moved"),
+    "unit": _("unit"),
+    "level": _("level"),
+    "outcome": _("outcome"),
+    "phoned": _("phoned"),
+    "format": _("format"),
+    "name": _("name"),
+    "ruleset": _("ruleset"),
+    "source": _("source"),
+    "rows": _("rows"),
+    "evenings": _("evenings"),
+    "before": _("before"),
+    "after": _("after"),
+    "changed": _("changed"),
+    "superseded": _("superseded"),
+}
+
+
+#: the keys whose values are keyed by player names (said as typed, never translated)
+NAMED = frozenset({"scores"})
+
+
+def _value_text(value: Any, indent: str, *, names: bool = False) -> str:
+    """One value of :func:`data_text`: a mapping on its own indented lines (``names``: its
+    keys are players' names, kept as typed), a list of plain values comma separated,
+    anything else as JSON."""
+    if isinstance(value, Mapping):
+        lines = []
+        for k, v in value.items():
+            text = _value_text(v, indent + "  ", names=k in NAMED)
+            gap = "" if text.startswith("\n") else " "
+            lines.append(f"\n{indent}{k if names else _key_text(k)}:{gap}{text}")
+        return "".join(lines)
+    if isinstance(value, list) and all(not isinstance(v, Mapping | list) for v in value):
+        return ", ".join(_scalar_text(v) for v in value) if value else "—"
+    if isinstance(value, list):
+        return "".join(f"\n{indent}- {_value_text(v, indent + '  ').lstrip()}"
+                       for v in value)
+    return _scalar_text(value)
+
+
+def _scalar_text(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return _g("yes") if value else _g("no")
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _key_text(key: Any) -> str:
+    return str(DATA_KEYS.get(str(key), key))
+
+
+def data_text(data: Mapping[str, Any]) -> str:
+    """An entry's values (``data``: what was entered, what it replaced, the reason) as
+    indented lines, each key said in the page's language (``nuovi valori:``, ``punteggi:``,
+    ``motivo:``); "" when there are none."""
+    return _value_text(dict(data), "").lstrip("\n") if data else ""
 
 
 def summary_text(entry: AuditEntry) -> str:

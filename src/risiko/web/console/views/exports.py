@@ -17,7 +17,7 @@ from risiko.web.auditlog.models import AuditEntry
 from risiko.web.public import data
 from risiko.web.site.permissions import referee_required
 
-from ..audit_words import action_text, summary_text
+from ..audit_words import action_text, data_text, summary_text
 from ..common import tournament_or_404
 
 #: the columns of the standings CSV; table_points, bonus and wins come last, after the
@@ -78,7 +78,7 @@ def audit(request: HttpRequest, slug: str) -> HttpResponse:
     page = Paginator(entries, 100).get_page(request.GET.get("page"))
     rows: list[dict[str, Any]] = [
         {"entry": e, "action": action_text(e), "summary": summary_text(e),
-         "data": json.dumps(e.data, ensure_ascii=False, indent=1) if e.data else ""}
+         "data": data_text(e.data or {})}
         for e in page.object_list
     ]
     return render(request, "console/audit.html",
