@@ -167,3 +167,24 @@ def test_a_workbook_imports_like_its_report(app: typer.Typer, tmp_path: Path) ->
     # only because the workbook's keys and clubs differ from the report's
     again = run(app, "import", str(tmp_path / "open.json"))
     assert again.exit_code == 0 and "revision 2 now in force" in again.stdout
+
+
+@pytest.mark.parametrize("report_first", [True, False])
+def test_the_projects_own_workbook_is_the_same_tournament_without_club(
+        app: typer.Typer, tmp_path: Path, report_first: bool) -> None:
+    """issue: `national workbook` then `national import` of the .xls after the report made a
+    SECOND tournament (points doubled): the workbook's club is its organiser, "MILANO [Club
+    Milano]", not the report's id "milano". Either order, one tournament: the 1st's 259.2
+    points once (1.2 * 108 * 2, see the module's docstring), never 518.4."""
+    pytest.importorskip("xlwt")
+    source = write(tmp_path / "open.json", report(dates=FOUR_ROUNDS))
+    xls = tmp_path / "open.xls"
+    assert run(app, "workbook", str(source), "-o", str(xls)).exit_code == 0
+    first, second = (source, xls) if report_first else (xls, source)
+    assert run(app, "import", str(first)).exit_code == 0
+    again = run(app, "import", str(second))
+    assert again.exit_code == 0, again.output
+    # a new revision of the same tournament (the workbook numbers its players 1..8)
+    assert "20240302 - milano - Open di Primavera, revision 2 now in force" in again.stdout
+    rows = [(p["national_id"], p["points"], p["tournaments"]) for p in ranking(app)["players"]]
+    assert rows[:2] == [(101, 259.2, 1), (102, 195.44, 1)]

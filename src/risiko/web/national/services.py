@@ -1,9 +1,10 @@
 """Writing and reading the national ranking's store.
 
-- :func:`import_report`: one checked report in one transaction: the club and new players
-  registered, the tournament found by club, name and first date (created the first time),
-  a new revision when the report differs from the one in force (the same report again
-  writes nothing), its results; audit-logged. A national id the register knows under another
+- :func:`import_report`: one checked report in one transaction: the club (a workbook's
+  organiser is the registered club of that name) and new players registered, the
+  tournament found by club, name and first date (created the first time), a new revision
+  when the report differs from the one in force (the same report again writes nothing), its
+  results; audit-logged. A national id the register knows under another
   name refuses the whole report (a fault per player), nothing written.
 - :func:`tournament_results` / :func:`ranking`: the year's list recomputed from the revisions
   in force (:func:`risiko.national.ranking.national_ranking`), tournaments in the order they
@@ -17,7 +18,7 @@ transactions serialise writers) before its revision number is read; the constrai
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from django.db import transaction
@@ -96,15 +97,38 @@ def _players(report: Report) -> dict[str, NationalPlayer]:
     return people
 
 
+def _club(report: Report) -> Club:
+    """The report's club, registered the first time. A GestioneTorneo workbook read without
+    ``--club`` names its club by its organiser only (the report's id is its name): it is the
+    registered club of that name when there is exactly one (so the project's own export of a
+    report imports as the same tournament); a report with an id arriving for a club first
+    registered from such a workbook (key = name) gives that club its id."""
+    known = Club.objects.select_for_update().filter(key=report.club_id).first()
+    if known is not None:
+        return known
+    named = list(Club.objects.select_for_update().filter(name=report.club_name)[:2])
+    if len(named) == 1:
+        if report.club_id == report.club_name:
+            return named[0]
+        if named[0].key == named[0].name:  # registered from a workbook: now its real id
+            named[0].key = report.club_id
+            named[0].save(update_fields=["key"])
+            return named[0]
+    club, _ = Club.objects.get_or_create(key=report.club_id,
+                                         defaults={"name": report.club_name})
+    return club
+
+
 def import_report(report: Report, *, source: str = "", by: str) -> Imported:
     """Store ``report`` (checked by :func:`risiko.national.report.read_report`) as the
     revision in force of its tournament; see the module's docstring. Raises
     :class:`~risiko.national.report.ReportError` (nothing written) when the register
     disagrees with it."""
-    canonical = report.to_json()
     with transaction.atomic():
-        club, _ = Club.objects.get_or_create(key=report.club_id,
-                                             defaults={"name": report.club_name})
+        club = _club(report)
+        if club.key != report.club_id:  # a workbook's organiser: the registered club's id
+            report = replace(report, club_id=club.key)
+        canonical = report.to_json()
         people = _players(report)
         found, new = NationalTournament.objects.get_or_create(
             club=club, name=report.name, first_date=report.dates[0],
