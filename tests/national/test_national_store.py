@@ -188,3 +188,18 @@ def test_the_projects_own_workbook_is_the_same_tournament_without_club(
     assert "20240302 - milano - Open di Primavera, revision 2 now in force" in again.stdout
     rows = [(p["national_id"], p["points"], p["tournaments"]) for p in ranking(app)["players"]]
     assert rows[:2] == [(101, 259.2, 1), (102, 195.44, 1)]
+
+
+def test_a_missing_workbook_is_said_before_a_missing_extra(
+        app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """issue: without the national extra, `national import missing.xls` said "install the
+    extra" and never that the file does not exist."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "risiko.national.workbook", None)  # no xlrd/xlwt
+    missing = run(app, "import", str(tmp_path / "missing.xls"))
+    assert missing.exit_code == 1
+    assert missing.stderr.splitlines()[0] == f"cannot read {tmp_path}/missing.xls: no such file"
+    (tmp_path / "there.xls").write_bytes(b"\xd0\xcf\x11\xe0")
+    there = run(app, "import", str(tmp_path / "there.xls"))
+    assert there.exit_code == 1 and "pip install 'risiko-club[national]'" in there.stderr

@@ -83,12 +83,12 @@ def read_file(path: Path, club_id: str | None = None, resolve: Any = None) -> An
     ``resolve``: finds the national id of a player given with a birth date only). Raises
     :class:`~risiko.faults.RisikoError` (the file's faults) or ``OSError``."""
     if path.suffix.lower() == ".xls":
+        data = path.read_bytes()  # a missing file is said before a missing extra
         try:
             from ..national.workbook import read_workbook
         except ImportError:
             fail(NATIONAL_EXTRA(), code=1)
-        return read_workbook(path.read_bytes(), source=path.name, club_id=club_id,
-                             resolve=resolve)
+        return read_workbook(data, source=path.name, club_id=club_id, resolve=resolve)
     from ..national.report import parse_report
 
     return parse_report(path.read_text(encoding="utf-8"))
