@@ -203,3 +203,23 @@ def test_a_missing_workbook_is_said_before_a_missing_extra(
     (tmp_path / "there.xls").write_bytes(b"\xd0\xcf\x11\xe0")
     there = run(app, "import", str(tmp_path / "there.xls"))
     assert there.exit_code == 1 and "pip install 'risiko-club[national]'" in there.stderr
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_the_list_is_readable_in_an_80_column_terminal(
+        app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int) -> None:
+    """issue: `national ranking --year 2024` at 80 columns cut its headers ("Cou…"): no
+    header or value is cut now, the optional columns left out instead; --json keeps all."""
+    from rich.console import Console
+
+    assert run(app, "import", str(write(tmp_path / "open.json",
+                                         report(dates=FOUR_ROUNDS)))).exit_code == 0
+    monkeypatch.setattr(national_commands, "console", Console(width=width))
+    shown = run(app, "ranking", "--year", "2024")
+    assert shown.exit_code == 0, shown.output
+    assert "…" not in shown.stdout
+    assert max(len(line) for line in shown.stdout.splitlines()) <= width
+    for header in ("Pos.", "Player", "Club", "Points", "Counted", "Games", "Wins"):
+        assert header in shown.stdout
+    assert "259.20" in shown.stdout  # the 1st: 1.2 * 108 * 2 (the module's docstring)
+    assert set(ranking(app)["players"][0]) >= {"by_category", "played", "wins"}

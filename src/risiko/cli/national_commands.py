@@ -148,25 +148,54 @@ def _points(value: float) -> str:
     return text.replace(".", ",") if current_language() == "it" else text
 
 
+#: the columns left out, in this order, while the list does not fit the terminal (the
+#: points per category, then the win rate, the tournaments played, the national id)
+OPTIONAL = ("categories", "win_rate", "played", "national_id")
+
+
 def _table(data: dict[str, Any]) -> None:
+    """The year's list as a Rich table as wide as the terminal allows: no header or value
+    is cut (names and clubs wrap); columns of :data:`OPTIONAL` are left out while it does
+    not fit (``--json``/``--csv`` have them all)."""
+    from rich.measure import Measurement
+
     lang = current_language()
     categories = list(data["rules"]["categories"])
     title = (f"Ranking nazionale {data['year']}" if lang == "it"
              else f"National ranking {data['year']}")
-    table = Table(*(COLUMNS[k]().message(lang) for k in ("position", "national_id", "name",
-                                                           "club", "points")),
-                  *categories,
-                  *(COLUMNS[k]().message(lang) for k in ("tournaments", "played", "games",
-                                                           "wins", "win_rate")),
-                  title=title)
-    for p in data["players"]:
-        rate = f"{100 * p['wins'] / p['games']:.0f}%" if p["games"] else "-"
-        table.add_row(str(p["position"]), str(p["national_id"]), escape(p["name"]),
-                      escape(p["club"]), _points(p["points"]),
-                      *(_points(p["by_category"][c]) for c in categories),
-                      str(p["tournaments"]), str(p["played"]), str(p["games"]),
-                      str(p["wins"]), rate)
+    for dropped in range(len(OPTIONAL) + 1):
+        table = _ranking_table(data, categories, set(OPTIONAL[:dropped]), title)
+        wide = console.options.update_width(10_000)  # measured unclamped
+        if Measurement.get(console, wide, table).minimum <= console.width:
+            break
     console.print(table)
+
+
+def _ranking_table(data: dict[str, Any], categories: list[str], left_out: set[str],
+                   title: str) -> Table:
+    lang = current_language()
+    table = Table(title=title)
+    columns: list[tuple[str, Any]] = [
+        ("position", lambda p: str(p["position"])),
+        ("national_id", lambda p: str(p["national_id"])),
+        ("name", lambda p: escape(p["name"])),
+        ("club", lambda p: escape(p["club"])),
+        ("points", lambda p: _points(p["points"]))]
+    if "categories" not in left_out:
+        columns += [(c, lambda p, c=c: _points(p["by_category"][c])) for c in categories]
+    columns += [
+        ("tournaments", lambda p: str(p["tournaments"])),
+        ("played", lambda p: str(p["played"])),
+        ("games", lambda p: str(p["games"])),
+        ("wins", lambda p: str(p["wins"])),
+        ("win_rate", lambda p: f"{100 * p['wins'] / p['games']:.0f}%" if p["games"] else "-")]
+    shown = [(key, cell) for key, cell in columns if key not in left_out]
+    for key, _cell in shown:
+        header = COLUMNS[key]().message(lang) if key in COLUMNS else key
+        table.add_column(header)
+    for p in data["players"]:
+        table.add_row(*(cell(p) for _key, cell in shown))
+    return table
 
 
 @national_app.command("ranking")
