@@ -26,7 +26,7 @@ DROP_TEST_DB = $(BIN)/python -c "import psycopg; c = psycopg.connect('$(PG_SERVE
 $(BIN)/risiko: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[web]'
+	$(BIN)/pip install --quiet -e '.[web,national]'
 	touch $(BIN)/risiko
 
 $(VENV)/.dev: pyproject.toml $(BIN)/risiko

@@ -80,3 +80,16 @@ def test_every_function_docs_rules_names_exists() -> None:
         for part in parts[1:]:
             assert hasattr(obj, part), f"docs/rules.md names {name}: no {part} in {obj}"
             obj = getattr(obj, part)
+
+
+def test_make_run_installs_the_national_extra_and_the_readme_says_so() -> None:
+    """The national pages and commands are part of the app: `make run`'s venv (the
+    ``$(BIN)/risiko`` rule) installs ``.[web,national]``, and the README says what it
+    installs."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    rule = makefile[makefile.index("$(BIN)/risiko: "):]
+    rule = rule[:rule.index("\n\n")]
+    assert re.findall(r"pip install --quiet -e '([^']*)'", rule) == [".[web,national]"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(x for x in readme.splitlines() if x.startswith("make run "))
+    assert "installs '.[web,national]'" in line
