@@ -283,3 +283,43 @@ def test_a_referee_sits_as_himself_and_is_a_player_there() -> None:
                   {"as": "guest", "guest_name": "Bruno"})  # the last seat: the game starts
     reply = services.referee(table.pk, actor, {"kind": "pause"})
     assert [f.code for f in reply.faults] == ["online.not_referee"]
+
+
+@pytest.mark.skipif(__import__("shutil").which("node") is None, reason="node is not installed")
+@pytest.mark.parametrize(("lang", "said"), [
+    ("it", ["1 territorio, 1 armata, 1 carta", "12 territori, 30 armate, 0 carte",
+            "ULTIMO giro: 4", "Ultimo giro: 4", ""]),
+    ("en", ["1 territory, 1 army, 1 card", "12 territories, 30 armies, 0 cards",
+            "LAST round: 4", "Last round: 4", ""]),
+])
+def test_the_table_page_counts_in_the_right_number_and_stops_shouting_when_over(
+        lang: str, said: list[str]) -> None:
+    """issue: the table page said "1 carte", and "ULTIMO giro: 4" in capitals after the game
+    ended. The page's script (its page-free helpers, run by node) with the page's words."""
+    import json
+    import subprocess
+    from pathlib import Path
+
+    from django.utils import translation
+
+    from risiko.web.online import views
+
+    with translation.override(lang):
+        words = json.loads(json.dumps(views._words(), default=str))
+    script = (Path(views.__file__).parent / "static" / "online" / "table.js").read_text(
+        encoding="utf-8")
+    helpers = script[script.index("  function countOf"):script.index("  /* end of the page-free")]
+    program = helpers + f"""
+var T = {json.dumps(words)};
+function seat(t, a, c) {{
+  return [countOf(t, T.territory, T.territories), countOf(a, T.army, T.armies),
+          countOf(c, T.card, T.cards)].join(", ");
+}}
+console.log(JSON.stringify([seat(1, 1, 1), seat(12, 30, 0),
+  lastRoundText({{last_round: 4, phase: "attack", outcome: null}}, T),
+  lastRoundText({{last_round: 4, phase: "over", outcome: {{end: "closing_dice"}}}}, T),
+  lastRoundText({{last_round: null, phase: "attack"}}, T)]));
+"""
+    out = subprocess.run(["node", "-e", program], capture_output=True, text=True, check=True,
+                         timeout=30)
+    assert json.loads(out.stdout) == said

@@ -10,6 +10,17 @@
   var prefix = Math.random().toString(36).slice(2, 10), counter = 0, clockBase = null;
   var closing = null;  /* the server said why it closes (an error's close code, or bye) */
   var $ = function (id) { return document.getElementById(id); };
+  /* A count and its noun in the right number: "1 carta", "2 carte", "0 carte" ("1 card",
+     "0 cards"): Italian and English say the singular for 1 only. */
+  function countOf(n, one, many) { return n + " " + (n === 1 ? one : many); }
+  /* The last round announced (R2): "ULTIMO giro: 4" while the game is played, "Ultimo giro:
+     4" once it ended (no shouting about a game that is over). */
+  function lastRoundText(game, words) {
+    if (!game.last_round) { return ""; }
+    var over = !!game.outcome || game.phase === "over";
+    return (over ? words.last_round_over : words.last_round) + " " + game.last_round;
+  }
+  /* end of the page-free helpers (tests/web/test_online_pages.py runs them with node) */
 
   function send(m) { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(m)); } }
   function act(action) { send({ type: "act", id: prefix + "-" + (++counter), seq: st.seq, action: action }); }
@@ -82,7 +93,7 @@
       li.className = "seat s" + s.seat + (game && game.to_act === s.seat ? " to-act" : "") + (s.connected ? "" : " away");
       li.dataset.seat = s.seat;
       var txt = s.player || T.open_seat;  // the list numbers the seats
-      if (g) { txt += " — " + g.territories + " " + T.territories + ", " + g.armies + " " + T.armies + ", " + g.cards + " " + T.cards; if (g.status !== "in_play") { txt += " [" + (T.seat_status[g.status] || g.status) + "]"; } if (g.late_turns) { txt += " (R3: " + g.late_turns + ")"; } if (g.objective) { txt += " — " + g.objective.number + " " + g.objective.name; } }
+      if (g) { txt += " — " + countOf(g.territories, T.territory, T.territories) + ", " + countOf(g.armies, T.army, T.armies) + ", " + countOf(g.cards, T.card, T.cards); if (g.status !== "in_play") { txt += " [" + (T.seat_status[g.status] || g.status) + "]"; } if (g.late_turns) { txt += " (R3: " + g.late_turns + ")"; } if (g.objective) { txt += " — " + g.objective.number + " " + g.objective.name; } }
       if (s.stand_in) { txt += " 🤖"; }
       if (!s.connected) { txt += " (" + T.away + ")"; }
       if (s.r13_requested) { txt += " — R13?"; }
@@ -99,8 +110,7 @@
       });
       var phase = game.phase, turn = game.to_act ? table.seats[game.to_act - 1].player : "";
       $("ot-phase").textContent = (T.phase[phase] || phase) + (game.round ? " — " + T.round + " " + game.round : "") + (turn ? " — " + T.to_act + ": " + turn : "");
-      var closing = "";
-      if (game.last_round) { closing = T.last_round + " " + game.last_round; }
+      var closing = lastRoundText(game, T);
       if (game.closing_band) { closing += " — " + T.closing + " " + game.closing_band[0] + "–" + game.closing_band[1]; }
       $("ot-closing").textContent = closing;
       $("ot-result").hidden = !game.outcome;
