@@ -74,3 +74,19 @@ def test_the_tournaments_of_a_year(stored: None) -> None:
     # categories as GestioneTorneo labels them: the kit's open (OPN), the CNI a nazionale
     assert "<td>Torneo Open</td>" in html and "<td>Campionato Nazionale</td>" in html
     assert "Ancora nessun torneo" in Client().get("/nazionale/2023/tornei/").content.decode()
+
+
+@pytest.mark.parametrize("path", [
+    "/nazionale/0/", "/nazionale/99999/", "/nazionale/99999.json", "/nazionale/1999/",
+    "/nazionale/2100.csv", "/nazionale/0999/tornei/", "/nazionale/abcd/"])
+def test_a_year_outside_the_calendar_is_not_found(stored: None, path: str) -> None:
+    # the project's years are 2000-2099 (time.evening_date_range): 1999 and 2100 are just
+    # outside, 0 and 99999 far outside; each answers 404 like a year that is not a number
+    assert Client().get(path).status_code == 404
+
+
+def test_the_first_and_last_years_of_the_calendar_answer(stored: None) -> None:
+    # 2000 and 2099 are inside the range: an empty list (no tournament), not a 404
+    for year in (2000, 2099):
+        assert Client().get(f"/nazionale/{year}/").status_code == 200
+        assert json.loads(Client().get(f"/nazionale/{year}.json").content)["players"] == []

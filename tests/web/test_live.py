@@ -382,6 +382,181 @@ def test_two_changes_in_one_tick_are_one_round_and_rounds_arrive_in_order() -> N
     run(go)
 
 
+# ------------------------------------------------------------------------------ other processes
+
+
+def save_elsewhere(table: GameTable) -> None:
+    """The result saved as another process saves it (``risiko tournament scores`` on the
+    same database): the services with no hook of this server's process."""
+    hooks = list(writes.AFTER_COMMIT)
+    writes.AFTER_COMMIT[:] = []
+    try:
+        save_result(table)
+    finally:
+        writes.AFTER_COMMIT[:] = hooks
+
+
+def test_a_result_saved_by_another_process_reaches_a_followed_page_within_the_interval(
+        make_user: Any) -> None:
+    from risiko.web.live import hub
+
+    _t, table = build()
+    referee = make_user("sara", "referee")
+    from django.test import Client
+
+    client = Client()
+    client.force_login(referee)
+    session = client.cookies["sessionid"].value
+    assert hub.WATCH_INTERVAL == 2.0  # docs/web.md: "within 2 s"
+
+    async def go() -> None:
+        phone = await follow(f"/t/{SLUG}/")
+        console = await follow(f"/arbitro/t/{SLUG}/2027-03-02/", session=session)
+        queued = HUB.rounds
+        await in_db(save_elsewhere)(table)
+        assert HUB.rounds == queued and HUB._queue.empty()  # no hook ran here
+        m = await next_message(phone)  # within the interval and a round (TIMEOUT 5 s)
+        # R15: the ranking points are the table scores: Alba 100, Bice 40, Ciro 30, Dora 20
+        assert rows(m["html"]) == [(1, "Alba", 100), (2, "Bice", 40), (3, "Ciro", 30),
+                                   (4, "Dora", 20)]
+        # who wrote is not known here: the console gets no notice (it is no page to swap)
+        assert await console.receive_nothing(timeout=0.5)
+        await phone.disconnect()
+        await console.disconnect()
+
+    run(go)
+
+
+def short_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Looks every 0.1 s, by a thread started after (an earlier test's thread, nobody
+    following since, ends at its next look)."""
+    from risiko.web.live import hub
+
+    thread = HUB._thread
+    if thread is not None:
+        thread.join(timeout=hub.WATCH_INTERVAL + TIMEOUT)
+    monkeypatch.setattr(hub, "WATCH_INTERVAL", 0.1)
+
+
+def test_the_looks_are_one_query_and_a_local_change_is_one_round(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    short_interval(monkeypatch)
+    _t, table = build()
+
+    async def go() -> None:
+        phone = await follow(f"/t/{SLUG}/")
+        rounds, looks = HUB.rounds, HUB.looks
+        await asyncio.sleep(0.6)
+        # nothing written: looks (about six), no round, nothing sent
+        assert HUB.looks > looks and HUB.rounds == rounds
+        assert await phone.receive_nothing(timeout=0.1)
+        await in_db(save_result)(table)  # this process's save: its hook's round only
+        m = await next_message(phone)
+        assert rows(m["html"])[0] == (1, "Alba", 100)
+        await asyncio.sleep(0.6)  # the looks see the key that round read: no second round
+        assert HUB.rounds == rounds + 1
+        assert await phone.receive_nothing(timeout=0.1)
+        await phone.disconnect()
+
+    run(go)
+
+
+def test_a_look_that_fails_is_logged_and_nobody_following_ends_the_looks(
+        monkeypatch: pytest.MonkeyPatch, caplog: Any) -> None:
+    short_interval(monkeypatch)
+    _t, table = build()
+    real = data.stored_change_key
+    broken = [True]
+
+    def away() -> tuple[Any, ...]:
+        if broken[0]:
+            raise ConnectionError("the database went away")
+        return real()
+
+    async def go() -> None:
+        phone = await follow(f"/t/{SLUG}/")
+        monkeypatch.setattr(data, "stored_change_key", away)
+        await asyncio.sleep(0.4)
+        assert "a round failed" in caplog.text  # logged, the thread goes on
+        broken[0] = False  # the database back: the next look sees the write
+        await in_db(save_elsewhere)(table)
+        m = await next_message(phone)
+        assert rows(m["html"])[0] == (1, "Alba", 100)
+        await phone.disconnect()
+        assert REGISTRY.local_pages() == set()
+        await asyncio.sleep(0.4)
+        looks = HUB.looks
+        thread = HUB._thread
+        assert thread is None  # nobody follows: the thread ended
+        await asyncio.sleep(0.3)
+        assert HUB.looks == looks  # and no look since
+
+    run(go)
+
+
+LIVE_JS_HARNESS = r"""
+const fs = require("fs"), vm = require("vm");
+const handlers = {}, sockets = [], out = [];
+let now = 0;
+const main = {innerHTML: "", firstChild: null};
+const ctx = {
+  document: {
+    querySelector: () => ({getAttribute: () => "public"}),
+    documentElement: {getAttribute: () => "it"},
+    addEventListener: (type, fn) => { (handlers[type] = handlers[type] || []).push(fn); },
+    getElementById: (id) => (id === "main" ? main : null),
+  },
+  location: {protocol: "http:", host: "localhost", pathname: "/t/x/"},
+  setTimeout: () => 0, JSON: JSON, Math: Math, encodeURIComponent: encodeURIComponent,
+  Date: {now: () => now},
+};
+ctx.window = {WebSocket: true};
+ctx.WebSocket = function (url) { sockets.push(this); };
+vm.createContext(ctx);
+vm.runInContext(fs.readFileSync(process.argv[2], "utf8"), ctx);
+function poll(at) {  // the 10 s poll of the standings at second `at`: true when it goes
+  now = at * 1000;
+  let prevented = false;
+  const e = {detail: {elt: {id: "standings-live"}}, preventDefault: () => { prevented = true; }};
+  handlers["htmx:beforeRequest"].forEach((fn) => fn(e));
+  out.push([at, !prevented]);
+}
+poll(0);                                   // the socket not open yet: the poll goes
+sockets[0].onopen();
+poll(10); poll(50); poll(61); poll(71);    // open: once a minute since the last poll
+now = 100000;                              // a pushed fragment at 100 s
+sockets[0].onmessage({data: JSON.stringify({kind: "page", seq: 1, html: "x"})});
+poll(150); poll(161);                      // a minute after the push
+sockets[0].onclose({code: 1006});          // the socket failed: every 10 s again
+poll(171);
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_the_phone_polls_once_a_minute_while_its_socket_is_open(tmp_path: Any) -> None:
+    """live.js run by Node against a stand-in page: the second line behind the push (a
+    change the hub never saw reaches the phone within a minute whatever happens)."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    import risiko.web.live
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no Node.js")
+    script = Path(risiko.web.live.__file__).parent / "static" / "live" / "live.js"
+    harness = tmp_path / "harness.js"
+    harness.write_text(LIVE_JS_HARNESS, encoding="utf-8")
+    done = subprocess.run([node, str(harness), str(script)], capture_output=True, text=True,
+                          timeout=30, check=True)
+    # SLOW_POLL 60 s: 10 and 50 are within a minute of the poll at 0, 61 is past it, 71
+    # within a minute of 61; the push at 100 counts as fresh: 150 skipped, 161 goes; the
+    # socket closed: 171 goes (the 10 s fallback)
+    assert json.loads(done.stdout) == [[0, True], [10, False], [50, False], [61, True],
+                                       [71, False], [150, False], [161, True], [171, True]]
+
+
 @pytest.mark.parametrize("lang", ["it", "en"])
 def test_the_catalogues_are_complete_and_compiled(lang: str) -> None:
     import gettext

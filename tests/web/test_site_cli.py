@@ -293,6 +293,38 @@ def test_season_file_backup_and_restore(tmp_path):
     assert copy.entries.count() == 3
 
 
+@pytest.mark.db
+@pytest.mark.django_db
+def test_season_file_backup_is_private_from_the_first_byte(tmp_path, monkeypatch):
+    # docs/web.md: backups are 0600 from the first byte, the season file too, whatever the
+    # umask (the usual 022 gives 0644) and with chmod refused (never made private after)
+    import os
+
+    from risiko.web import services
+    from risiko.web.private_files import mode_of
+
+    def refuse(*a, **k):
+        raise AssertionError(f"chmod called: {a}")
+
+    monkeypatch.setattr(os, "chmod", refuse)
+    monkeypatch.setattr(Path, "chmod", refuse)
+    old = os.umask(0o022)
+    try:
+        t = services.create_tournament("Torneo riservato", who="test")
+        season = tmp_path / "season.json"
+        assert run("backup", str(season), "--tournament", t.slug).exit_code == 0
+        assert mode_of(season) == 0o600
+        season.unlink()
+        season.write_text("{}", encoding="utf-8")  # an older backup, left 0644
+        assert mode_of(season) == 0o644
+        assert run("backup", str(season), "--tournament", t.slug).exit_code == 0
+        assert mode_of(season) == 0o600  # replaced by a file private from its creation
+        assert json.loads(season.read_text(encoding="utf-8"))["name"] == "Torneo riservato"
+        assert [p.name for p in tmp_path.iterdir()] == ["season.json"]  # no temporary left
+    finally:
+        os.umask(old)
+
+
 def test_serve_on_a_busy_port_says_so_in_one_italian_line(monkeypatch):
     # issue 18 §3: `make run PORT=...`; a port in use is one line, not uvicorn's English error
     with closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as holder:

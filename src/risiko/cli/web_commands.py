@@ -364,8 +364,8 @@ def _service_call(services: Any, fn: Any) -> Any:
 
 
 def export_season_file(path: Path, tournament: str | None) -> str:
-    """Write the season file of ``tournament`` (default: the current one) to ``path``;
-    return the tournament's slug."""
+    """Write the season file of ``tournament`` (default: the current one) to ``path``,
+    private (``0600``) from its first byte; return the tournament's slug."""
     services = start_django()
     from risiko.web.tournaments.selectors import current_or_newest
 
@@ -376,7 +376,10 @@ def export_season_file(path: Path, tournament: str | None) -> str:
         if t is None:
             fail(NO_TOURNAMENT())
     data = _service_call(services, lambda: services.export_season(t))
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    from risiko.web.private_files import write_private
+
+    # the club's data (names, results), like every backup: 0600 from the first byte
+    write_private(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     return str(t.slug)
 
 

@@ -78,10 +78,8 @@ def write_private_once(path: Path, text: str) -> str:
     finds the whole file or creates it itself (the first link wins, every process reads the
     same text)."""
     if not path.exists():
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0600
+        tmp = _private_temp(path, text)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
             with contextlib.suppress(FileExistsError):
                 os.link(tmp, path)
         finally:
@@ -89,6 +87,32 @@ def write_private_once(path: Path, text: str) -> str:
     else:
         tighten(path, FILE_MODE)
     return path.read_text(encoding="utf-8")
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path``, private from the first byte: into a ``0600``
+    temporary file in the same folder, then renamed over ``path`` in one step (a reader sees
+    the old file or the whole new one; a file left there ``0644`` by an older version is
+    replaced by the ``0600`` one). Raises what the file system raises (``OSError``), leaving
+    no temporary file."""
+    tmp = _private_temp(path, text)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def _private_temp(path: Path, text: str) -> str:
+    """A ``0600`` temporary file beside ``path`` holding ``text``; its name."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0600
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp
 
 
 def mode_of(path: Path) -> int:

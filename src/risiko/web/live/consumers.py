@@ -21,7 +21,6 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from risiko.web.site.permissions import is_referee
 
-from . import render
 from .groups import REGISTRY, Page, page_of
 from .hub import HUB
 
@@ -29,16 +28,6 @@ log = logging.getLogger(__name__)
 REFUSED = 4403  # not a page to follow, or a console page without a referee's session
 NOT_FOUND = 4404  # a public page that does not answer (a player, an evening that is not there)
 TOO_MANY = 4429  # the process follows MAX_PAGES distinct pages already
-
-
-def _answers(page: Page) -> bool:
-    """True when the page answers 200 now (checked for the first follower of a page only,
-    so a change never renders addresses that lead nowhere)."""
-    try:
-        render.page_fragment(page)
-    except Exception:
-        return False
-    return True
 
 
 async def _registry(method: Any, page: Page) -> Any:
@@ -64,8 +53,10 @@ class LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if page is None:
             await self.close(code=REFUSED)
             return
+        # the first follower of a public page: it must answer 200 now, so a change never
+        # renders addresses that lead nowhere
         if (page.audience == "public" and not REGISTRY.followed(page)
-                and not await database_sync_to_async(_answers)(page)):
+                and await database_sync_to_async(HUB.first_render)(page) is None):
             await self.close(code=NOT_FOUND)  # no such player, evening, tournament
             return
         try:
@@ -79,6 +70,7 @@ class LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.page = page
         await self.channel_layer.group_add(page.group, self.channel_name)
         await self.accept()
+        HUB.follow()  # the hub looks at the writes of other processes too
 
     async def receive(self, text_data: str | None = None,
                       bytes_data: bytes | None = None) -> None:

@@ -157,6 +157,11 @@ class Registry:
                 log.exception("live pages: the shared registry could not be read")
         return found
 
+    def local_pages(self) -> set[Page]:
+        """The pages (public and console) the sockets of this process follow."""
+        with self._lock:
+            return set(self._local)
+
     def any(self) -> bool:
         """True when a socket follows a page, public or console, in any worker (a change
         nobody follows is not even queued)."""

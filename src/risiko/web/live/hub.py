@@ -12,10 +12,21 @@ fragment shows at least every change committed before it); for the consoles' not
 the round began. A page applies a fragment only when newer than the one it shows, so rounds
 arrive in order or are ignored.
 
+A write made by another process on the same database (``risiko tournament scores`` at the
+command line, a script) runs no hook here: while this process's sockets follow a page, the
+hub's thread looks at the database's change key (:func:`risiko.web.public.data.stored_change_key`,
+one query) every :data:`WATCH_INTERVAL` seconds, and when it moved since the last round of a
+followed tournament, without a change of this process queued for it, runs a round for those
+tournaments (a change from :data:`ELSEWHERE`): their pages that changed are sent, the
+referees' consoles get no notice (who wrote is not known). Each round notes the key it read
+before reading the standings; a look with the key unmoved costs that one query. With nobody
+following a page in this process the thread ends (no look at all).
+
 Ways it dies, each kept to itself: a page whose render raises is logged and skipped (the
 others are sent; the phones on it keep polling); a send that fails is logged (the other
 groups get theirs); a round that fails altogether is logged and the thread takes the next;
-the save is never touched (it committed before). Messages go out on the server's event loop
+the save is never touched (it committed before); a look that fails (the database away) is
+logged and the next one runs. Messages go out on the server's event loop
 (the one the sockets were accepted on; the in-memory channel layer's queues belong to it);
 a process without a socket and with Redis sends on a loop of its own. A change nobody
 follows (no socket on any page, in any worker) is not queued at all.
@@ -24,6 +35,7 @@ follows (no socket on any page, in any worker) is not queued at all.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -44,6 +56,11 @@ from .groups import LANGUAGES, REGISTRY, Page, console_group
 
 log = logging.getLogger(__name__)
 SEND_TIMEOUT = 5.0  # seconds a round waits for its messages to leave
+#: seconds between two looks at the database's change key while a page is followed here: a
+#: write made by another process reaches the followed pages within it (and a round)
+WATCH_INTERVAL = 2.0
+#: the service of a change noticed in the database, made by another process
+ELSEWHERE = "elsewhere"
 
 
 def enabled() -> bool:
@@ -61,6 +78,9 @@ class Hub:
         self.server_loop: asyncio.AbstractEventLoop | None = None
         self._own_loop: asyncio.AbstractEventLoop | None = None
         self._last: dict[str, str] = {}  # group -> digest of the fragment it last got
+        # tournament id -> the database's change key read before its last round
+        self._seen: dict[int, tuple[Any, ...]] = {}
+        self.looks = 0  # looks at the change key (tests)
         self.rounds = 0  # rounds done (tests, benchmarks)
         self.renders = 0  # pages rendered (tests, benchmarks)
         self.cpu = 0.0  # thread CPU seconds spent in rounds (benchmarks)
@@ -72,12 +92,55 @@ class Hub:
         if not enabled() or not self.listening():
             return
         self._queue.put(change)
-        if self._thread is None or not self._thread.is_alive():
-            with self._start:
-                if self._thread is None or not self._thread.is_alive():
-                    self._thread = threading.Thread(target=self._run, name="live-hub",
-                                                    daemon=True)
-                    self._thread.start()
+        self._ensure_thread()
+
+    def first_render(self, page: Page) -> str | None:
+        """The fragment of a public ``page`` its first socket here asks for, or None when it
+        does not answer 200 (the socket is refused). Noted as what the page shows (a round
+        sends it again only when it changed) with the database's change key read before it
+        (a look renders its tournament only when that key moved since)."""
+        from risiko.web.public import data
+        from risiko.web.public.views import current_tournament
+        from risiko.web.tournaments.models import Tournament
+
+        try:
+            key = data.stored_change_key()
+            fragment = render.page_fragment(page)
+            if page.slug is None:
+                current = current_tournament()
+                pk = None if current is None else current.pk
+            else:
+                pk = Tournament.objects.filter(slug=page.slug).values_list(
+                    "pk", flat=True).first()
+        except Exception:
+            return None
+        self._last[page.group] = render.digest(fragment)
+        if pk is not None:
+            self._seen.setdefault(pk, key)
+        return fragment
+
+    def follow(self) -> None:
+        """A socket of this process follows a page (counted in the registry before): the
+        thread runs, to look at the writes of other processes."""
+        if enabled():
+            self._ensure_thread()
+
+    def _ensure_thread(self) -> None:
+        with self._start:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="live-hub",
+                                                daemon=True)
+                self._thread.start()
+
+    def _keep_running(self) -> bool:
+        """False (and the thread is forgotten) when nothing is queued and no socket of this
+        process follows a page; under the lock :meth:`_ensure_thread` takes, so a socket
+        arriving meanwhile starts a new thread."""
+        with self._start:
+            if REGISTRY.local_pages() or not self._queue.empty():
+                return True
+            self._thread = None
+            return False
 
     def listening(self) -> bool:
         """True when a socket follows a page: in this process, or, with Redis, in any
@@ -90,19 +153,58 @@ class Hub:
     # ---------------------------------------------------------------- the hub's thread
 
     def _run(self) -> None:
+        next_look = time.monotonic() + WATCH_INTERVAL
         while True:
-            batch = [self._queue.get()]
+            batch: list[Change] = []
+            with contextlib.suppress(queue.Empty):  # a change, or the time of a look
+                batch.append(self._queue.get(
+                    timeout=max(0.0, next_look - time.monotonic())))
             while True:  # what else came while the last round ran: one round for all
                 try:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
             try:
-                self.publish(batch)
+                if time.monotonic() >= next_look:
+                    next_look = time.monotonic() + WATCH_INTERVAL
+                    if not batch and not self._keep_running():
+                        return  # nobody follows a page here: no look, the thread ends
+                    batch.extend(self.look(batch))
+                if batch:
+                    self.publish(batch)
             except Exception:
                 log.exception("live pages: a round failed (%d changes)", len(batch))
             finally:
                 connections.close_all()  # this thread's: nothing held between rounds
+
+    def look(self, batch: Sequence[Change] = ()) -> list[Change]:
+        """One look at the database's change key: ``[Change(ELSEWHERE, tournaments)]`` for
+        the tournaments followed in this process whose last round read another key (a write
+        of another process, or nothing rendered for them yet), leaving out those ``batch``
+        (this process's changes, about to be rendered) touches; ``[]`` when none."""
+        from risiko.web.public import data
+
+        self.looks += 1
+        followed = self._followed_tournaments() - set().union(*(c.tournaments for c in batch))
+        if not followed:
+            return []
+        key = data.stored_change_key()
+        stale = {pk for pk in followed if self._seen.get(pk) != key}
+        return [Change(ELSEWHERE, tournaments=stale)] if stale else []
+
+    def _followed_tournaments(self) -> set[int]:
+        """The ids of the tournaments whose public pages this process's sockets follow."""
+        from risiko.web.public.views import current_tournament
+        from risiko.web.tournaments.models import Tournament
+
+        pages = [p for p in REGISTRY.local_pages() if p.audience == "public"]
+        slugs = {p.slug for p in pages if p.slug is not None}
+        found = set(Tournament.objects.filter(slug__in=slugs).values_list("pk", flat=True))
+        if any(p.slug is None for p in pages):
+            current = current_tournament()
+            if current is not None:
+                found.add(current.pk)
+        return found
 
     def publish(self, batch: Sequence[Change]) -> list[tuple[str, dict[str, Any]]]:
         """One round: render what ``batch`` touched and send each fragment as soon as it is
@@ -129,17 +231,23 @@ class Hub:
         from risiko.web.tournaments.models import Tournament
 
         seq = time.time_ns()
+        key = data.stored_change_key()  # before the standings: they show at least this
         touched = set().union(*(c.tournaments for c in batch))
         tournaments = list(Tournament.objects.filter(pk__in=touched))
+        for t in tournaments:
+            self._seen[t.pk] = key
         slugs = {t.slug for t in tournaments}
-        for lang in LANGUAGES:
+        local = [c for c in batch if c.service != ELSEWHERE]  # the notice: who wrote here
+        noticed = sorted({t.slug for t in tournaments
+                          if any(t.pk in c.tournaments for c in local)})
+        for lang in LANGUAGES if local else ():
             try:
-                html = render.notice(batch, lang)
+                html = render.notice(local, lang)
             except Exception:
                 log.exception("live pages: the console notice failed")
                 continue
             text = _encode("notice", seq, html)
-            for slug in (*sorted(slugs), None):
+            for slug in (*noticed, None):
                 yield console_group(slug, lang), {"type": "live.fragment", "text": text}
         pages = [p for p in REGISTRY.pages() if p.slug in slugs or p.slug is None]
         if any(p.slug is None for p in pages):
@@ -191,8 +299,10 @@ class Hub:
                 asyncio.wait_for(_send_all(layer, messages), SEND_TIMEOUT))
 
     def forget(self) -> None:
-        """Forget the fragments sent (tests: the next round sends every page again)."""
+        """Forget the fragments sent and the keys read (tests: the next round sends every
+        page again)."""
         self._last.clear()
+        self._seen.clear()
 
 
 async def _send_all(layer: Any, messages: Sequence[tuple[str, dict[str, Any]]]) -> None:

@@ -2,15 +2,38 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, register_converter
+
+from risiko.tournament.dates import EVENING_YEARS
 
 from . import views
 
+
+class YearConverter:
+    """A year of the project's calendar (:data:`~risiko.tournament.dates.EVENING_YEARS`,
+    2000 to 2099, the ``time.evening_date_range`` fault's range) <-> ``int``: ``/nazionale/0/``
+    or ``/nazionale/99999.json`` match nothing and answer 404, as ``/nazionale/abcd/`` does."""
+
+    regex = r"\d{4}"
+
+    def to_python(self, value: str) -> int:
+        year = int(value)
+        low, high = EVENING_YEARS
+        if not low <= year <= high:
+            raise ValueError(value)  # no match: 404
+        return year
+
+    def to_url(self, value: int | str) -> str:
+        return str(value)
+
+
+register_converter(YearConverter, "national_year")
+
 urlpatterns: list[URLPattern] = [
     path("", views.national_home, name="national_home"),
-    path("<int:year>/", views.national_year, name="national_year"),
-    path("<int:year>.json", views.national_year_json, name="national_year_json"),
-    path("<int:year>.csv", views.national_year_csv, name="national_year_csv"),
-    path("<int:year>/tornei/", views.national_tournaments, name="national_tournaments"),
+    path("<national_year:year>/", views.national_year, name="national_year"),
+    path("<national_year:year>.json", views.national_year_json, name="national_year_json"),
+    path("<national_year:year>.csv", views.national_year_csv, name="national_year_csv"),
+    path("<national_year:year>/tornei/", views.national_tournaments, name="national_tournaments"),
     path("giocatore/<int:national_id>/", views.national_player, name="national_player"),
 ]

@@ -417,10 +417,18 @@ def change_key() -> tuple[Any, ...]:
     an older database still give a new time), the admin adds a log entry, and the saves and
     deletes of the domain models in this process are counted. Read before the facts, so a
     write landing in between is picked up by the next request."""
+    return (_signal_writes, *stored_change_key())
+
+
+def stored_change_key() -> tuple[Any, ...]:
+    """The part of :func:`change_key` the database keeps (the audit log's and the admin's
+    log's count, last id and last time), one query: it moves with a write made by any
+    process on the same database (``risiko tournament scores`` at the command line, another
+    worker), which the live pages' hub looks at (:mod:`risiko.web.live.hub`)."""
     with connection.cursor() as cursor:
         cursor.execute(_change_sql())
         row = cursor.fetchone()
-    return (_signal_writes, *(row or ()))
+    return tuple(row or ())
 
 
 _building: dict[int, threading.Lock] = {}

@@ -1,8 +1,9 @@
 /* Live pages (issue 18): a saved change arrives over ws/live/ within a second.
  * A public page (<meta name="risiko-live" content="public">) swaps its <main> for the
- * fragment the server rendered; while the socket is open the 10 s poll is skipped, when it
- * fails the poll goes on (the fallback) and the socket is tried again, waiting longer each
- * time. A console page ("console") reloads itself, unless the referee is filling a form:
+ * fragment the server rendered; while the socket is open the 10 s poll runs only once a
+ * minute (SLOW_POLL: a second line behind the push, should a change ever miss it), when it
+ * fails the poll goes on every 10 s (the fallback) and the socket is tried again, waiting
+ * longer each time. A console page ("console") reloads itself, unless the referee is filling a form:
  * then it shows "aggiornato da X" with a button to reload. No inline script (CSP). */
 (function () {
   "use strict";
@@ -12,11 +13,15 @@
   var lang = (document.documentElement.getAttribute("lang") || "it").slice(0, 2);
   var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host +
     "/ws/live/?path=" + encodeURIComponent(location.pathname) + "&lang=" + lang;
+  var SLOW_POLL = 60000;  // ms between two polls while the socket is open
   var seq = 0, open = false, wait = 1000, editing = false, leaving = false;
+  var fresh = Date.now();  // when the page last got the standings (poll or push)
 
   document.addEventListener("htmx:beforeRequest", function (e) {
-    var elt = e.detail && e.detail.elt;  // the poll, while the push is on
-    if (open && elt && elt.id === "standings-live") { e.preventDefault(); }
+    var elt = e.detail && e.detail.elt;  // the poll, while the push is on: once a minute
+    if (!elt || elt.id !== "standings-live") { return; }
+    if (open && Date.now() - fresh < SLOW_POLL) { e.preventDefault(); return; }
+    fresh = Date.now();
   });
   document.addEventListener("input", function (e) {
     if (e.target && e.target.form) { editing = true; }
@@ -38,6 +43,7 @@
     if (!main || m.seq <= seq) { return; }  // an older round than the page shows
     seq = m.seq;
     if (m.kind === "page" && audience === "public") {
+      fresh = Date.now();
       main.innerHTML = m.html;
       if (window.htmx) { window.htmx.process(main); }
     } else if (m.kind === "notice" && audience === "console" && !leaving) {
