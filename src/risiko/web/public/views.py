@@ -23,7 +23,7 @@ from risiko.names import clean_name
 from risiko.web.collation import display_key
 from risiko.web.tournaments.models import Tournament
 
-from . import data, texts
+from . import data, polled, texts
 from .chart import points_chart
 
 # ------------------------------------------------------------------------------ lookups
@@ -136,6 +136,7 @@ def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     context = _standings_context(request, _by_slug(slug))
     response = render(request, "public/_standings_live.html", context)
     response["Cache-Control"] = "no-cache"
+    polled.offer(request, context["snap"].key, clock=True)  # the next alike: at the door
     return response
 
 
@@ -354,10 +355,12 @@ def api_standings(request: HttpRequest, key: str) -> JsonResponse:
     t = t or (qs.filter(slug=key).first() if "\x00" not in key else None)
     if t is None:
         return _json({"error": f"no tournament {key[:80]!r}"}, status=404)
-    report = data.snapshot(t).report
+    snap = data.snapshot(t)
+    report = snap.report
     payload: dict[str, Any] = {
         "id": t.pk, "slug": t.slug, "name": t.name, "ruleset": report["ruleset"],
         "format": report["format"], "standings": report["standings"],
     }
     payload.update({k: report[k] for k in STAGE_KEYS})
+    polled.offer(request, snap.key)  # the next request alike: answered at the door
     return _json(payload)
