@@ -3,11 +3,12 @@
 HTTP goes to Django behind :class:`BodyLimit` (a request body larger than the limit is
 refused with 413 before Django reads it) and
 :class:`~risiko.web.public.polled.PolledReads` (the polled standings - the JSON API, the
-live partial - answered from the bytes Django gave for the current snapshot); WebSockets (``ws/online/<code>/``, the online
-tables; ``ws/live/``, the live pages: :mod:`risiko.web.live`) to Django Channels, behind
-the session and authentication of the site and an origin
-check (the host among ``ALLOWED_HOSTS``, then scheme, host and port the site's own:
-:mod:`risiko.web.online.limits`); the lifespan starts the online tables' deadline scheduler.
+live partial - answered from the bytes Django gave for the current snapshot); WebSockets
+(``ws/online/<code>/``, the online tables; ``ws/live/``, the live pages:
+:mod:`risiko.web.live`) to Django Channels, behind the session and authentication of the
+site and an origin check (the host among ``ALLOWED_HOSTS``, then scheme, host and port
+the site's own: :mod:`risiko.web.online.limits`); the lifespan starts the online tables'
+deadline scheduler.
 """
 
 from __future__ import annotations
