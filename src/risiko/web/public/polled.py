@@ -39,6 +39,9 @@ from django.conf import settings
 from django.http import HttpRequest, parse_cookie
 from django.utils import timezone
 
+from risiko.web.site.middleware import trusted_proxies
+from risiko.web.site.proxy import is_trusted
+
 Scope = dict[str, Any]
 Message = Mapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -114,8 +117,11 @@ def request_key(scope: Scope) -> tuple[Any, ...] | None:
     cookies = parse_cookie(cookie.decode("latin-1")) if cookie else {}
     if any(name not in allowed for name in cookies):
         return None  # a session (a referee logged in) or anything else: Django answers
+    # behind a trusted proxy Django keeps the forwarding headers, else drops them
+    peer = str((scope.get("client") or ("",))[0])
+    proxies = trusted_proxies()
     return (scope["method"], scope.get("scheme"), path, tuple(sorted(cookies.items())),
-            tuple(sorted(headers)))
+            tuple(sorted(headers)), bool(proxies) and is_trusted(peer, proxies))
 
 
 def _current_key() -> tuple[Any, ...]:
