@@ -15,6 +15,8 @@ import asyncio
 import datetime as _dt
 import json
 import re
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -141,26 +143,42 @@ def test_after_a_save_the_new_standings_never_the_old_bytes() -> None:
     _same(door, _get(get_asgi_application(), path))
 
 
-def test_a_snapshot_from_before_the_change_is_never_kept_at_the_door(settings: Any) -> None:
-    """With ``RISIKO_PUBLIC_BACKGROUND`` Django answers with the snapshot from before a save
-    while a thread computes the new one: the door does not keep that answer as current."""
-    settings.RISIKO_PUBLIC_BACKGROUND = True
+def test_while_the_new_snapshot_is_computed_the_door_answers_as_django_does() -> None:
+    """A request arriving while the snapshot after a change is computed gets the one from
+    before (docs/web.md), from Django as from the door; once computed, the new one."""
     t = build()
     app = polled.PolledReads(counting := Counting())
+    path = f"/api/tournaments/{t.pk}/standings"
+    _get(app, path)
+    _second_table_result(t)
+    computing = data._building.setdefault(t.pk, threading.Lock())
+    computing.acquire()  # as the thread computing the new snapshot holds it
+    try:
+        door = _get(app, path)
+        django = _get(get_asgi_application(), path)
+    finally:
+        computing.release()
+    assert counting.calls == 1
+    assert _rows(django[2]) == [r[:3] for r in STANDINGS]  # Bice still 33, 5th
+    _same(door, django)
+    after = _get(app, path)
+    assert counting.calls == 2 and _rows(after[2])[2] == (3, "Bice", 103)
+
+
+def test_with_the_computation_in_a_thread_the_new_standings_come(settings: Any) -> None:
+    """``RISIKO_PUBLIC_BACKGROUND`` (the server): after a save the answers from before
+    while a thread computes, then the new ones at the door; nothing old is kept."""
+    settings.RISIKO_PUBLIC_BACKGROUND = True
+    t = build()
+    app = polled.PolledReads(Counting())
     path = f"/t/{SLUG}/classifica/live/"
     _get(app, path)
     _second_table_result(t)
-    key = data.change_key()
-    _get(app, path)  # Django: the standings from before (or the new ones, if quick)
-    assert counting.calls == 2
-    for _ in range(100):  # the thread computing the new snapshot ends
-        snap = data._cached(t.pk, key)
-        if snap is not None:
-            break
-        asyncio.run(asyncio.sleep(0.02))
-    answers = [_get(app, path) for _ in range(3)]
-    assert b">103<" in answers[-1][2]  # Bice's new points
-    assert counting.calls <= 4  # at most one more through Django, then the door
+    deadline = time.monotonic() + 10
+    while b">103<" not in _get(app, path)[2]:  # Bice's new points
+        assert time.monotonic() < deadline, "the new standings never came"
+        time.sleep(0.02)
+    assert all(b">103<" in _get(app, path)[2] for _ in range(3))
 
 
 def test_the_live_partial_with_the_clock_of_now() -> None:

@@ -11,11 +11,13 @@ other header that could change the answer) and the change key of the snapshot it
 computed from. The next request alike is answered with those bytes, without Django's
 request path, while the database's change key (:func:`~risiko.web.public.data.change_key`,
 one query) is still the snapshot's: the same freshness as Django's own answer, which reads
-the same key and serves the same cached snapshot. Anything else falls through to Django:
+the same key and serves the same cached snapshot; and while the snapshot after a change
+is being computed (:func:`~risiko.web.public.data.computing_after`), when Django answers
+with the snapshot from before it, so does the door. Anything else falls through to Django:
 another method or path, a query string, a request body, a cookie other than the language's
 and CSRF's (a session: a logged-in referee), an answer other than 200 or one setting a
-cookie, a snapshot older than the change key (``RISIKO_PUBLIC_BACKGROUND``: Django answers
-with the one from before while a thread computes the new one), a failing database.
+cookie, a snapshot older than the change key that no thread is computing again (Django
+starts that computation), a failing database.
 
 What is per request in Django's answer is made again: the Content-Security-Policy's nonce
 (a new one per answer; an answer whose body contains its nonce is never kept) and the live
@@ -42,6 +44,8 @@ from django.utils import timezone
 from risiko.web.site.middleware import trusted_proxies
 from risiko.web.site.proxy import is_trusted
 
+from . import data
+
 Scope = dict[str, Any]
 Message = Mapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -64,10 +68,12 @@ ENTRIES = 256  # answers kept (path x language x headers); the oldest used goes 
 
 @dataclass(frozen=True)
 class Answer:
-    """An answer Django gave, kept: ``snapshot_key`` (the change key of the snapshot it
-    shows), ``status``, ``headers`` (as sent; ``nonce`` the CSP nonce in them), the body
-    split around the live partial's clock (``clock`` True: ``head`` + time + ``tail``)."""
+    """An answer Django gave, kept: ``tournament`` (its id), ``snapshot_key`` (the change key
+    of the snapshot it shows), ``status``, ``headers`` (as sent; ``nonce`` the CSP nonce in
+    them), the body split around the live partial's clock (``clock`` True: ``head`` + time
+    + ``tail``)."""
 
+    tournament: int
     snapshot_key: tuple[Any, ...]
     status: int
     headers: tuple[tuple[bytes, bytes], ...]
@@ -83,15 +89,16 @@ _answers: OrderedDict[tuple[Any, ...], Answer] = OrderedDict()
 _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="polled-key")
 
 
-def offer(request: HttpRequest, snapshot_key: tuple[Any, ...], *, clock: bool = False
-          ) -> None:
+def offer(request: HttpRequest, tournament: int, snapshot_key: tuple[Any, ...], *,
+          clock: bool = False) -> None:
     """Called by a view whose answer depends only on the snapshot of change key
-    ``snapshot_key`` and on the request's headers: :class:`PolledReads` may keep it.
+    ``snapshot_key`` of the tournament of id ``tournament`` and on the request's headers:
+    :class:`PolledReads` may keep it.
     ``clock``: the body shows the time it was made (``<time>HH:MM:SS</time>``, once).
     Outside :class:`PolledReads` (tests' client, ``runserver``) nothing happens."""
     holder = _offered.get()
     if holder is not None and snapshot_key:
-        holder.update(key=snapshot_key, clock=clock,
+        holder.update(key=snapshot_key, tournament=tournament, clock=clock,
                       nonce=str(getattr(request, "csp_nonce", "")).encode())
 
 
@@ -127,11 +134,9 @@ def request_key(scope: Scope) -> tuple[Any, ...] | None:
 def _current_key() -> tuple[Any, ...]:
     from django.db import close_old_connections
 
-    from .data import change_key
-
     close_old_connections()  # as Django does at a request's start and end
     try:
-        return change_key()
+        return data.change_key()
     finally:
         close_old_connections()
 
@@ -150,7 +155,8 @@ def _keep(key: tuple[Any, ...], holder: dict[str, Any], start: Message | None,
         if len(found) != 1:
             return
         head, tail = body[:found[0].start()], body[found[0].end():]
-    _answers[key] = Answer(holder["key"], 200, headers, nonce, head, tail, clock)
+    _answers[key] = Answer(holder["tournament"], holder["key"], 200, headers, nonce, head,
+                           tail, clock)
     _answers.move_to_end(key)
     while len(_answers) > ENTRIES:
         _answers.popitem(last=False)
@@ -194,7 +200,9 @@ class PolledReads:
                     _executor, _current_key)
             except Exception:  # the database: Django answers (and says what went wrong)
                 current = None
-            if current == found.snapshot_key:
+            if current == found.snapshot_key or (
+                    current is not None and data.computing_after(found.tournament,
+                                                                 found.snapshot_key)):
                 await _answer(found, send)
                 return
         holder: dict[str, Any] = {}

@@ -133,10 +133,11 @@ def tournament_standings(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings table alone, polled by the page every 10 s (htmx)."""
-    context = _standings_context(request, _by_slug(slug))
+    t = _by_slug(slug)
+    context = _standings_context(request, t)
     response = render(request, "public/_standings_live.html", context)
     response["Cache-Control"] = "no-cache"
-    polled.offer(request, context["snap"].key, clock=True)  # the next alike: at the door
+    polled.offer(request, t.pk, context["snap"].key, clock=True)  # the next: at the door
     return response
 
 
@@ -362,5 +363,5 @@ def api_standings(request: HttpRequest, key: str) -> JsonResponse:
         "format": report["format"], "standings": report["standings"],
     }
     payload.update({k: report[k] for k in STAGE_KEYS})
-    polled.offer(request, snap.key)  # the next request alike: answered at the door
+    polled.offer(request, t.pk, snap.key)  # the next request alike: answered at the door
     return _json(payload)
