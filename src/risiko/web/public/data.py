@@ -514,18 +514,6 @@ def snapshot(t: Tournament, *, fresh: bool = False) -> Snapshot:
     return _compute(t, lock)
 
 
-def computing_after(pk: int, key: tuple[Any, ...]) -> bool:
-    """True when a public request for tournament ``pk`` gets the cached snapshot of change
-    key ``key`` although the database's key has moved on: the new snapshot is being
-    computed (a thread under :func:`background_snapshots`, or another request) and
-    ``key``'s is the one from before, which :func:`snapshot` answers meanwhile."""
-    with _cache_lock:
-        previous = _CACHE.get(pk)
-        lock = _building.get(pk)
-        return (previous is not None and previous[0] == key and lock is not None
-                and lock.locked())
-
-
 def clear_cache() -> None:
     """Forget every snapshot, parsed sheet and past ranking (tests, benchmarks)."""
     with _cache_lock:

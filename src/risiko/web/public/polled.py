@@ -11,13 +11,16 @@ other header that could change the answer) and the change key of the snapshot it
 computed from. The next request alike is answered with those bytes, without Django's
 request path, while the database's change key (:func:`~risiko.web.public.data.change_key`,
 one query) is still the snapshot's: the same freshness as Django's own answer, which reads
-the same key and serves the same cached snapshot; and while the snapshot after a change
-is being computed (:func:`~risiko.web.public.data.computing_after`), when Django answers
-with the snapshot from before it, so does the door. Anything else falls through to Django:
-another method or path, a query string, a request body, a cookie other than the language's
-and CSRF's (a session: a logged-in referee), an answer other than 200 or one setting a
-cookie, a snapshot older than the change key that no thread is computing again (Django
-starts that computation), a failing database.
+the same key and serves the same cached snapshot; after a change, the door asks
+:func:`~risiko.web.public.data.snapshot` which snapshot a public request gets now - while
+the new one is being computed (a thread under ``RISIKO_PUBLIC_BACKGROUND``, which the first
+request after the change starts, door or Django) the one from before, and so the answer
+from before, as Django's. Requests alike arriving while Django answers one of them wait
+for that answer (at most ``WAIT_FOR_DJANGO``, half a second), then look again. Anything
+else falls through to Django: another method or path, a query string, a request body, a
+cookie other than the language's and CSRF's (a session: a logged-in referee), an answer
+other than 200 or one setting a cookie, an answer from another snapshot than a request
+gets now, a failing database.
 
 What is per request in Django's answer is made again: the Content-Security-Policy's nonce
 (a new one per answer; an answer whose body contains its nonce is never kept) and the live
@@ -28,6 +31,7 @@ partial's "last update" time (``<time>HH:MM:SS</time>``, the server's local time
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import re
 import secrets
@@ -86,6 +90,9 @@ class Answer:
 _offered: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
     "risiko_polled_offer", default=None)
 _answers: OrderedDict[tuple[Any, ...], Answer] = OrderedDict()
+#: the requests Django is answering (so that the same ones meanwhile wait for its answer)
+_asked: dict[tuple[Any, ...], asyncio.Future[None]] = {}
+WAIT_FOR_DJANGO = 0.5  # seconds; then Django answers them too
 _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="polled-key")
 
 
@@ -131,14 +138,32 @@ def request_key(scope: Scope) -> tuple[Any, ...] | None:
             tuple(sorted(headers)), bool(proxies) and is_trusted(peer, proxies))
 
 
-def _current_key() -> tuple[Any, ...]:
+def _serves(tournament: int, snapshot_key: tuple[Any, ...]) -> bool:
+    """True when a public request for the tournament of id ``tournament`` gets now the
+    snapshot of change key ``snapshot_key``: the key read from the database is that one
+    (one query), or the database's has moved on and the snapshot after the change is being
+    computed (:func:`~risiko.web.public.data.snapshot` answers the one from before
+    meanwhile, and starts that computation as a public request does)."""
     from django.db import close_old_connections
+
+    from risiko.web.tournaments.models import Tournament
 
     close_old_connections()  # as Django does at a request's start and end
     try:
-        return data.change_key()
+        if data.change_key() == snapshot_key:
+            return True
+        t = Tournament.objects.filter(pk=tournament).first()
+        return t is not None and data.snapshot(t).key == snapshot_key
     finally:
         close_old_connections()
+
+
+async def _still_served(found: Answer) -> bool:
+    try:
+        return await asyncio.get_running_loop().run_in_executor(
+            _executor, _serves, found.tournament, found.snapshot_key)
+    except Exception:  # the database: Django answers (and says what went wrong)
+        return False
 
 
 def _keep(key: tuple[Any, ...], holder: dict[str, Any], start: Message | None,
@@ -193,18 +218,21 @@ class PolledReads:
         if key is None:
             await self.app(scope, receive, send)
             return
-        found = _answers.get(key)
-        if found is not None:
-            try:
-                current = await asyncio.get_running_loop().run_in_executor(
-                    _executor, _current_key)
-            except Exception:  # the database: Django answers (and says what went wrong)
-                current = None
-            if current == found.snapshot_key or (
-                    current is not None and data.computing_after(found.tournament,
-                                                                 found.snapshot_key)):
+        for looked in range(2):
+            found = _answers.get(key)
+            if found is not None and await _still_served(found):
                 await _answer(found, send)
                 return
+            pending = _asked.get(key)
+            if pending is None or looked:
+                break
+            # Django is answering the same request: its answer, kept, is looked at again
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(pending), WAIT_FOR_DJANGO)
+        await self._through_django(key, scope, receive, send)
+
+    async def _through_django(self, key: tuple[Any, ...], scope: Scope, receive: Receive,
+                              send: Send) -> None:
         holder: dict[str, Any] = {}
         start: Message | None = None
         parts: list[bytes] = []
@@ -219,13 +247,19 @@ class PolledReads:
                 complete = not message.get("more_body", False)
             await send(message)
 
+        done: asyncio.Future[None] | None = None
+        if key not in _asked:
+            done = _asked[key] = asyncio.get_running_loop().create_future()
         token = _offered.set(holder)
         try:
             await self.app(scope, receive, captured)
         finally:
             _offered.reset(token)
-        if complete:
-            _keep(key, holder, start, b"".join(parts))
+            if complete:
+                _keep(key, holder, start, b"".join(parts))
+            if done is not None:
+                del _asked[key]
+                done.set_result(None)
 
 
 def forget() -> None:
