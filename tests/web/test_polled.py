@@ -46,18 +46,25 @@ def _setup(db: Any) -> Any:
 class Counting:
     """Django's ASGI application, counting the requests that reach it."""
 
-    def __init__(self) -> None:
+    def __init__(self, slow: float = 0.0) -> None:
         self.django = get_asgi_application()
         self.calls = 0
+        self.slow = slow  # seconds before Django starts answering
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         self.calls += 1
+        await asyncio.sleep(self.slow)
         await self.django(scope, receive, send)
 
 
 def _get(app: Any, path: str, headers: list[tuple[bytes, bytes]] | None = None,
          query: bytes = b"", method: str = "GET") -> Answer:
     """One request through ``app`` as uvicorn makes it: (status, headers, body)."""
+    return asyncio.run(_ask(app, path, headers, query, method))
+
+
+async def _ask(app: Any, path: str, headers: list[tuple[bytes, bytes]] | None = None,
+               query: bytes = b"", method: str = "GET") -> Answer:
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
              "method": method, "scheme": "http", "path": path, "raw_path": path.encode(),
              "query_string": query, "root_path": "", "client": ("127.0.0.1", 50000),
@@ -76,7 +83,7 @@ def _get(app: Any, path: str, headers: list[tuple[bytes, bytes]] | None = None,
     async def send(message: Any) -> None:
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    await app(scope, receive, send)
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return start["status"], {n.lower(): v for n, v in start["headers"]}, body
@@ -248,3 +255,20 @@ def test_a_renamed_tournament_is_renamed_at_the_door() -> None:
                             content_type=ContentType.objects.get_for_model(Tournament),
                             object_id=str(t.pk), object_repr="Torneo sociale")
     assert json.loads(_get(app, path)[2])["name"] == "Torneo sociale"
+
+
+def test_requests_alike_wait_for_the_answer_django_is_giving() -> None:
+    """Five phones asking at once the first time: one goes through Django, the four others
+    get its answer, kept, at the door."""
+    t = build()
+    app = polled.PolledReads(counting := Counting(slow=0.2))
+    path = f"/api/tournaments/{t.pk}/standings"
+
+    async def five() -> list[Answer]:
+        return list(await asyncio.gather(*(_ask(app, path) for _ in range(5))))
+
+    answers = asyncio.run(five())
+    assert counting.calls == 1
+    assert all(_rows(a[2]) == [r[:3] for r in STANDINGS] for a in answers)
+    for a in answers[1:]:
+        _same(a, answers[0])
