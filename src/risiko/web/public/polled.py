@@ -134,7 +134,8 @@ def request_key(scope: Scope) -> tuple[Any, ...] | None:
     # behind a trusted proxy Django keeps the forwarding headers, else drops them
     peer = str((scope.get("client") or ("",))[0])
     proxies = trusted_proxies()
-    return (scope["method"], scope.get("scheme"), path, tuple(sorted(cookies.items())),
+    return (scope["method"], scope.get("scheme"), scope.get("root_path"), path,
+            tuple(sorted(cookies.items())),
             tuple(sorted(headers)), bool(proxies) and is_trusted(peer, proxies))
 
 
