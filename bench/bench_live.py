@@ -15,8 +15,12 @@ players, 20 past evenings, tonight 50 players at 10 tables):
    that arrives before the answer counts 0. Also: saves, rounds, fragments received, phones
    that missed a save, the server's CPU per save.
 2. **poll**: ``READERS`` (50) closed-loop readers of the polled API (the page, its live
-   partial and the JSON API, back to back) while the referees keep saving, for ``POLL``
-   (20) seconds (:func:`bench_load.run`).
+   partial and the JSON API, back to back; ``--poll-paths api``: the JSON API alone,
+   ``live``: the live partial alone) while the referees keep saving, for ``POLL`` (20)
+   seconds (:func:`bench_load.run`); with the push on, then off (``RISIKO_LIVE=0``) side by
+   side; ``--baseline SRC`` adds the same with the push off on a server running the code
+   of ``SRC`` (a ``src`` folder: ``git archive <commit> src | tar -x -C DIR``), so an old
+   commit and this one are measured in one run; ``--poll-only`` leaves the push out.
 
 The load generator (threads and one event loop in this process) shares the machine's cores
 with the server. Run: ``.venv/bin/python bench/bench_live.py [--phones N] [--duration S]``.
@@ -39,9 +43,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from bench_load import (
+    Client,
     evening_arguments,
     for_a_while,
     pct,
+    phone_paths,
     prepare_with_referees,
     referee,
     report,
@@ -164,14 +170,24 @@ def push(base: str, pid: int, setup: dict[str, Any], n_phones: int, referees: in
     }
 
 
+def poll_paths(setup: dict[str, Any], which: str) -> list[str]:
+    """The paths the readers ask in turn: ``mix`` (:func:`bench_load.phone_paths`), ``api``
+    (the JSON API) or ``live`` (the live partial)."""
+    paths = phone_paths(setup)
+    return {"mix": paths, "api": paths[2:], "live": paths[1:2]}[which]
+
+
 def poll(app: Any, args: Any, setup: dict[str, Any], label: str) -> None:
     """The polled API under ``args.readers`` closed-loop readers, the referees saving."""
     assert app.process is not None
+    for path in poll_paths(setup, args.poll_paths):  # warm: templates, the snapshot
+        Client(app.url).request("GET", path)
     mine, started = time.process_time(), time.perf_counter()
     p = run(app.url, app.process.pid, setup, args.readers, None, args.referees,
-            args.write_every, args.poll)
+            args.write_every, args.poll, poll_paths(setup, args.poll_paths))
     generator = (time.process_time() - mine) / (time.perf_counter() - started)
-    report(f"polled API, {label} ({args.readers} closed-loop readers, {args.referees} "
+    report(f"polled API ({args.poll_paths}), {label} ({args.readers} closed-loop readers, "
+           f"{args.referees} "
            f"referees every {args.write_every:g} s; the load generator's CPU "
            f"{generator:.2f} cores)", p)
 
@@ -181,6 +197,10 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=30.0)
     ap.add_argument("--readers", type=int, default=50)
     ap.add_argument("--poll", type=float, default=20.0)
+    ap.add_argument("--poll-paths", choices=("mix", "api", "live"), default="mix")
+    ap.add_argument("--poll-only", action="store_true", help="leave the push out")
+    ap.add_argument("--baseline", metavar="SRC",
+                    help="also poll a server running the code of this src folder")
     ap.add_argument("--workers", type=int, default=1,
                     help="risiko serve --workers (above 1: the Redis channel layer, "
                     "REDIS_URL or redis://127.0.0.1:6379/15, its own prefix)")
@@ -198,32 +218,47 @@ def main() -> None:
         with ServedApp(env, args=serve_args) as app:
             assert app.process is not None
             pid = app.process.pid
-            r = push(app.url, pid, setup, args.phones, args.referees, args.write_every,
-                     args.duration)
-            print(f"push: {r['connected']}/{r['phones']} phones following, {r['saves']} "
-                  f"results saved by {args.referees} referees, {r['rounds']} rounds, "
-                  f"{r['fragments']} fragments received, {r['missed']} (save, phone) missed, "
-                  f"errors {len(r['errors'])}; save's answer -> update on every phone: "
-                  f"p50 {r['p50']:.0f} ms, p90 {r['p90']:.0f} ms, p99 {r['p99']:.0f} ms, "
-                  f"max {r['max']:.0f} ms; server CPU {r['server_cpu']:.2f} cores, "
-                  f"{r['cpu_per_save_ms']:.0f} ms per save", flush=True)
-            for e in sorted(set(r["errors"] + r["failed"]))[:10]:
-                print(f"    error: {e}")
-            alone = push(app.url, pid, setup, 0, args.referees, args.write_every,
-                         args.duration)
-            print(f"the same saves with no phone following: {alone['saves']} saves, server "
-                  f"CPU {alone['cpu_per_save_ms']:.0f} ms per save; the push's CPU per "
-                  f"change (200 phones): "
-                  f"{r['cpu_per_save_ms'] - alone['cpu_per_save_ms']:.0f} ms", flush=True)
-            poll(app, args, setup, "push on")
-            logged = app.errors()
+            if args.poll_only:
+                poll(app, args, setup, "push on")
+                logged = app.errors()
+            else:
+                logged = push_phases(app, pid, setup, args)
         with ServedApp({**env, "RISIKO_LIVE": "0"}, args=serve_args) as app:
             poll(app, args, setup, "push off (RISIKO_LIVE=0), side by side")
             logged += app.errors()
+        if args.baseline:
+            old = {**env, "RISIKO_LIVE": "0", "PYTHONPATH": str(Path(args.baseline).resolve())}
+            with ServedApp(old, args=serve_args) as app:
+                poll(app, args, setup, f"push off, the code of {args.baseline}, side by side")
+                logged += app.errors()
         print(f"server errors logged: {len(logged)}")
         for line in sorted(set(logged))[:10]:
             print(f"    {line}")
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
+
+
+def push_phases(app: Any, pid: int, setup: dict[str, Any], args: Any) -> list[str]:
+    """The push (:func:`push`) with the phones, then the same saves alone, then the poll
+    with the push on; the server's errors logged."""
+    r = push(app.url, pid, setup, args.phones, args.referees, args.write_every,
+             args.duration)
+    print(f"push: {r['connected']}/{r['phones']} phones following, {r['saves']} "
+          f"results saved by {args.referees} referees, {r['rounds']} rounds, "
+          f"{r['fragments']} fragments received, {r['missed']} (save, phone) missed, "
+          f"errors {len(r['errors'])}; save's answer -> update on every phone: "
+          f"p50 {r['p50']:.0f} ms, p90 {r['p90']:.0f} ms, p99 {r['p99']:.0f} ms, "
+          f"max {r['max']:.0f} ms; server CPU {r['server_cpu']:.2f} cores, "
+          f"{r['cpu_per_save_ms']:.0f} ms per save", flush=True)
+    for e in sorted(set(r["errors"] + r["failed"]))[:10]:
+        print(f"    error: {e}")
+    alone = push(app.url, pid, setup, 0, args.referees, args.write_every,
+                 args.duration)
+    print(f"the same saves with no phone following: {alone['saves']} saves, server "
+          f"CPU {alone['cpu_per_save_ms']:.0f} ms per save; the push's CPU per "
+          f"change (200 phones): "
+          f"{r['cpu_per_save_ms'] - alone['cpu_per_save_ms']:.0f} ms", flush=True)
+    poll(app, args, setup, "push on")
+    return app.errors()
 
 
 if __name__ == "__main__":

@@ -286,8 +286,11 @@ def for_a_while(threads: list[threading.Thread], stop: threading.Event, pid: int
 
 
 def run(base: str, pid: int, setup: dict[str, Any], phones: int, period: float | None,
-        referees: int, every: float, duration: float) -> dict[str, Any]:
-    paths = phone_paths(setup)
+        referees: int, every: float, duration: float, paths: list[str] | None = None
+        ) -> dict[str, Any]:
+    """The phones (``paths`` in turn: :func:`phone_paths` unless given) and the referees
+    for ``duration`` seconds; the figures of :func:`report`."""
+    paths = paths or phone_paths(setup)
     tallies = {p: Tally() for p in paths}
     writes = Tally()
     stop = threading.Event()

@@ -1,11 +1,14 @@
 """ASGI entry point (``risiko serve`` runs it with uvicorn).
 
 HTTP goes to Django behind :class:`BodyLimit` (a request body larger than the limit is
-refused with 413 before Django reads it); WebSockets (``ws/online/<code>/``, the online
-tables; ``ws/live/``, the live pages: :mod:`risiko.web.live`) to Django Channels, behind
-the session and authentication of the site and an origin
-check (the host among ``ALLOWED_HOSTS``, then scheme, host and port the site's own:
-:mod:`risiko.web.online.limits`); the lifespan starts the online tables' deadline scheduler.
+refused with 413 before Django reads it) and
+:class:`~risiko.web.public.polled.PolledReads` (the polled standings - the JSON API, the
+live partial - answered from the bytes Django gave for the current snapshot); WebSockets
+(``ws/online/<code>/``, the online tables; ``ws/live/``, the live pages:
+:mod:`risiko.web.live`) to Django Channels, behind the session and authentication of the
+site and an origin check (the host among ``ALLOWED_HOSTS``, then scheme, host and port
+the site's own: :mod:`risiko.web.online.limits`); the lifespan starts the online tables'
+deadline scheduler.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from risiko.web.live.routing import websocket_urlpatterns as live_urlpatterns  #
 from risiko.web.online.limits import SameOriginValidator  # noqa: E402
 from risiko.web.online.routing import websocket_urlpatterns  # noqa: E402
 from risiko.web.online.scheduler import LifespanApp  # noqa: E402
+from risiko.web.public.polled import PolledReads  # noqa: E402
 
 Scope = dict[str, Any]  # as Django's ASGIHandler types them (it is wrapped here)
 Message = Mapping[str, Any]
@@ -141,7 +145,7 @@ async def _too_large(scope: Scope, send: Send, limit: int) -> None:
 
 
 application = ProtocolTypeRouter({
-    "http": BodyLimit(django_application),
+    "http": BodyLimit(PolledReads(django_application)),
     "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(
         [*websocket_urlpatterns, *live_urlpatterns]))),
     "lifespan": LifespanApp(),

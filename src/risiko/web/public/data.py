@@ -173,6 +173,8 @@ class Snapshot:
 
     def __init__(self, domain: dm.Tournament, unreadable: Iterable[str] = ()) -> None:
         self.domain = domain
+        #: the change key it was computed under (:func:`change_key`; () when made apart)
+        self.key: tuple[Any, ...] = ()
         #: the stored facts the loader could not read (left out; shown to referees)
         self.unreadable = list(unreadable)
         self.ruleset = domain.ruleset
@@ -454,6 +456,7 @@ def _compute(t: Tournament, lock: threading.Lock) -> Snapshot:
             return found
         domain = load_tournament(t)
         snap = Snapshot(domain, unreadable=last_unreadable(t))
+        snap.key = key
         with _cache_lock:
             _CACHE[t.pk] = (key, snap)
             _background_failed.discard(t.pk)

@@ -23,7 +23,7 @@ from risiko.names import clean_name
 from risiko.web.collation import display_key
 from risiko.web.tournaments.models import Tournament
 
-from . import data, texts
+from . import data, polled, texts
 from .chart import points_chart
 
 # ------------------------------------------------------------------------------ lookups
@@ -133,9 +133,11 @@ def tournament_standings(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings table alone, polled by the page every 10 s (htmx)."""
-    context = _standings_context(request, _by_slug(slug))
+    t = _by_slug(slug)
+    context = _standings_context(request, t)
     response = render(request, "public/_standings_live.html", context)
     response["Cache-Control"] = "no-cache"
+    polled.offer(request, t.pk, context["snap"].key, clock=True)  # the next: at the door
     return response
 
 
@@ -354,10 +356,12 @@ def api_standings(request: HttpRequest, key: str) -> JsonResponse:
     t = t or (qs.filter(slug=key).first() if "\x00" not in key else None)
     if t is None:
         return _json({"error": f"no tournament {key[:80]!r}"}, status=404)
-    report = data.snapshot(t).report
+    snap = data.snapshot(t)
+    report = snap.report
     payload: dict[str, Any] = {
         "id": t.pk, "slug": t.slug, "name": t.name, "ruleset": report["ruleset"],
         "format": report["format"], "standings": report["standings"],
     }
     payload.update({k: report[k] for k in STAGE_KEYS})
+    polled.offer(request, t.pk, snap.key)  # the next request alike: answered at the door
     return _json(payload)
