@@ -216,3 +216,63 @@ def test_the_referee_saving_while_the_table_ends_loses_nothing() -> None:
         assert AuditEntry.objects.filter(action="correct result",
                                          who="arbitro").count() == corrections
     assert TableResult.objects.filter(superseded=False).count() == 3
+
+
+def _audit_page(client: Client, t: Any) -> str:
+    """The tournament's audit log as a reader sees it: tags out, entities and spaces said
+    once."""
+    import html
+    import re
+
+    body = client.get(reverse("console_audit", args=[t.slug])).content.decode()
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
+
+
+@pytest.mark.django_db
+def test_the_online_tables_audit_entries_are_said_in_the_readers_language() -> None:
+    # issue 18 §2: the online tables' entries are values too (an online create, a referee's
+    # command, a result waiting and kept), said in Italian and in English
+    t, _ev, (table,) = _evening(1)
+    code = table.code
+    # seat 1 is Alba (seated by hand, seat order = the names' order); a penalty is negative
+    reply = services.referee(table.pk, REFEREE, {"kind": "penalty", "seat": 1, "points": -2,
+                                                 "reason": "gioco lento"})
+    assert not reply.faults, reply.faults
+    club.enter_scores(table.game_table, TYPED, who="arbitro")
+    _end(table)
+    waiting = OnlineResult.objects.get(table=table)
+    services.keep_result(waiting, "online", reason="il foglio del tavolo online", who="arbitro")
+    # an entry written before (no values) keeps the line it was written with
+    AuditEntry.objects.create(who="arbitro", action="online start", tournament=t.name,
+                              summary=f"online table {code} started (old)")
+    referee = _referee_client()
+    page = _audit_page(referee, t)
+    where = f"serata {DATE} (qualificazione), tavolo 1 (tavolo online {code})"
+    for italian in (
+            "tavolo online creato", f"tavolo online {code}: 4 posti",
+            "tavoli online aperti", f"serata {DATE} (qualificazione): 1 tavolo online",
+            "tavolo online avviato", f"{where}",
+            "penalità a un tavolo online", f"{where}, posto 1 (Alba): -2 punti — gioco lento",
+            "partita online chiusa dall'arbitro", f"{where} — fine",
+            "risultato online in attesa",
+            f"{where}: il risultato online attende accanto a quello inserito da arbitro",
+            "risultato online deciso",
+            f"{where}: tenuto il risultato online — il foglio del tavolo online",
+            f"online table {code} started (old)"):
+        assert italian in page, italian
+    for english in ("online create", "online penalty", "online end_game",
+                    "online result waiting", "online result kept", "4 seats", "online table "
+                    f"{code}:", "waits beside"):
+        assert english not in page, english
+    referee.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    page = _audit_page(referee, t)
+    where = f"table 1 (online table {code})"
+    for english in (
+            "online table created", f"online table {code}: 4 seats", "online tables opened",
+            "penalty at an online table", f"{where}, seat 1 (Alba): -2 points — gioco lento",
+            "online game ended by the referee", "online result waiting",
+            f"{where}: the online result waits beside the one entered by arbitro",
+            "online result decided",
+            f"{where}: the online result kept — il foglio del tavolo online"):
+        assert english in page, english
+    assert "tavolo online creato" not in page and "posto 1" not in page

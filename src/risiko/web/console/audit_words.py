@@ -49,6 +49,23 @@ ACTIONS: dict[str, Promise] = {
     "turn clock": _("turn clock"),
     "admin add": _("added in the administration"),
     "admin change": _("changed in the administration"),
+    "online create": _("online table created"),
+    "online start": _("online table started"),
+    "online evening": _("online tables opened"),
+    "online result waiting": _("online result waiting"),
+    "online result kept": _("online result decided"),
+    "online invite": _("online invitation"),
+    "online member": _("online account created"),
+    # the referee's commands at an online table (online.services.referee.HANDLERS)
+    "online pause": _("online table paused"),
+    "online resume": _("online table resumed"),
+    "online call": _("last two rounds called online (R2)"),
+    "online widen": _("closing dice widened online"),
+    "online end_game": _("online game ended by the referee"),
+    "online abandon": _("abandon at an online table (R13)"),
+    "online expel": _("expulsion from an online table"),
+    "online penalty": _("penalty at an online table"),
+    "online undo": _("move undone at an online table"),
 }
 
 
@@ -170,6 +187,60 @@ def _clock(p: Mapping[str, Any]) -> str:
     return _g("%(table)s: turn clock %(state)s (R11)") % {"table": _table(p), "state": state}
 
 
+def _online_table(p: Mapping[str, Any]) -> str:
+    """An online table by its code, its evening's table when it is a tournament's."""
+    text = _g("online table %(code)s") % {"code": p.get("code", "")}
+    if p.get("date"):
+        text = _g("%(table)s (%(online)s)") % {"table": _table(p), "online": text}
+    return text
+
+
+def _online_create(p: Mapping[str, Any]) -> str:
+    n = int(p.get("seats", 0) or 0)
+    return _g("%(table)s: %(seats)s") % {
+        "table": _online_table(p),
+        "seats": ngettext("%(n)d seat", "%(n)d seats", n) % {"n": n}}
+
+
+def _online_evening(p: Mapping[str, Any]) -> str:
+    n = int(p.get("tables", 0) or 0)
+    return _g("%(evening)s: %(tables)s") % {
+        "evening": _evening(p),
+        "tables": ngettext("%(n)d online table", "%(n)d online tables", n) % {"n": n}}
+
+
+def _online_waiting(p: Mapping[str, Any]) -> str:
+    return _g("%(table)s: the online result waits beside the one entered by %(by)s") % {
+        "table": _online_table(p), "by": p.get("by", "")}
+
+
+def _online_kept(p: Mapping[str, Any]) -> str:
+    text = (_g("%(table)s: the online result kept") if p.get("keep") == "online"
+            else _g("%(table)s: the referee's result kept"))
+    return text % {"table": _online_table(p)}
+
+
+def _online_command(p: Mapping[str, Any]) -> str:
+    """A referee's command at an online table: the table, the seat and its player, the
+    points of a penalty."""
+    text = _online_table(p)
+    if p.get("seat"):
+        text = _g("%(table)s, seat %(seat)s (%(player)s)") % {
+            "table": text, "seat": p.get("seat"), "player": p.get("player", "")}
+    if p.get("points") is not None:
+        text = _g("%(what)s: %(points)s points") % {"what": text, "points": p.get("points")}
+    return text
+
+
+def _online_invite(p: Mapping[str, Any]) -> str:
+    return _g("invitation for %(player)s") % {"player": p.get("player", "")}
+
+
+def _online_member(p: Mapping[str, Any]) -> str:
+    return _g("account %(username)s is %(player)s") % {
+        "username": p.get("username", ""), "player": p.get("player", "")}
+
+
 #: the summary of each action with values, built in the page's language
 SUMMARIES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "create tournament": _tournament,
@@ -190,6 +261,16 @@ SUMMARIES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "closing dice": _closing,
     "closing dice undo": _closing_undo,
     "turn clock": _clock,
+    "online create": _online_create,
+    "online start": _online_table,
+    "online evening": _online_evening,
+    "online result waiting": _online_waiting,
+    "online result kept": _online_kept,
+    "online invite": _online_invite,
+    "online member": _online_member,
+    **{f"online {kind}": _online_command for kind in (
+        "pause", "resume", "call", "widen", "end_game", "abandon", "expel", "penalty",
+        "undo")},
 }
 
 
@@ -230,6 +311,14 @@ DATA_KEYS: dict[str, Promise] = {
     "after": _("after"),
     "changed": _("changed"),
     "superseded": _("superseded"),
+    "settings": _("settings"),
+    "bots": _("bots"),
+    "commitment": _("seed commitment"),
+    "command": _("command"),
+    "seq": _("event number"),
+    "beside": _("beside the result"),
+    "keep": _("kept result"),
+    "online_table": _("online table"),
 }
 
 

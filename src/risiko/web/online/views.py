@@ -307,7 +307,7 @@ def invites(request: HttpRequest) -> HttpResponse:
             MemberInvite.objects.create(token_hash=services.token_hash(token), player=player,
                                         created_by=request.user.get_username())
             club.audit(request.user.get_username(), "online invite", None, player,
-                       f"invitation for {player.name}")
+                       f"invitation for {player.name}", params={"player": player.name})
             link = request.build_absolute_uri(reverse("online_accept", args=[token]))
     return render(request, "online/invites.html", {
         "link": link, "error": error,
@@ -386,7 +386,8 @@ def accept_form(request: HttpRequest) -> HttpResponse:
                 fresh.used, fresh.user = timezone.now(), user
                 fresh.save()
                 club.audit(username, "online member", None, invite.player,
-                           f"{username} is {invite.player.name}")
+                           f"{username} is {invite.player.name}",
+                           params={"username": username, "player": invite.player.name})
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             request.session.pop(INVITE_KEY, None)
             return HttpResponseRedirect(reverse("online_lobby"))

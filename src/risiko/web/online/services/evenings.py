@@ -124,7 +124,7 @@ def open_evening(evening: Any, *, who: str,
             table = create_table(
                 name=f"{t.name} {evening.date} — {gt.number}", seats=len(seated), who=who,
                 ruleset=t.ruleset_label, kind=TableKind.TOURNAMENT,
-                settings=settings)
+                settings=settings, tournament=t)
             table.game_table = gt
             _save(table)
             for row, s in zip(table.seat_set.order_by("position"), seated, strict=True):
@@ -132,5 +132,7 @@ def open_evening(evening: Any, *, who: str,
                 row.save()
             out.append(table)
         club.audit(who, "online evening", t, evening,
-                   f"online tables for {evening.date}: {len(out)}")
+                   f"online tables for {evening.date}: {len(out)}",
+                   params={"date": evening.date.isoformat(), "stage": evening.stage,
+                           "tables": len(out)})
     return out

@@ -64,7 +64,7 @@ from .base import (
 from .cache import _cache_put
 from .evenings import _arrival, _late_seats
 from .messages import _broadcast
-from .rows import _event, _players, _save, _seats
+from .rows import _event, _players, _save, _seats, _where
 from .schedule import _after_change, _deadline
 
 
@@ -76,9 +76,11 @@ def _new_code() -> str:
 def create_table(
     *, name: str, seats: int, bots: Mapping[int, str] | None = None, who: str,
     ruleset: str = "club-milano", kind: str = "casual", settings: Mapping[str, Any] | None = None,
+    tournament: Any = None,
 ) -> OnlineTable:
     """A new table in the lobby: ``seats`` (3-6), ``bots`` {position: "random"|"heuristic"}
-    for seats the server's bots take; a fresh 256-bit seed, its commitment public at once.
+    for seats the server's bots take; a fresh 256-bit seed, its commitment public at once;
+    audited in ``tournament``'s log when it is one of its evening's tables.
     OnlineError (``online.bad_setting``) for a bad number or setting."""
     if not 3 <= seats <= 6:
         raise OnlineError(SEATS_RANGE(value=seats))
@@ -117,10 +119,11 @@ def create_table(
             bot = (bots or {}).get(pos, "")
             OnlineSeat.objects.create(table=table, position=pos,
                                       kind=SeatKind.BOT if bot else SeatKind.OPEN, bot=bot)
-        club.audit(who, "online create", None, table,
+        club.audit(who, "online create", tournament, table,
                    f"online table {table.code}: {seats} seats",
                    {"settings": s, "bots": {str(k): v for k, v in (bots or {}).items()},
-                    "commitment": table.commitment})
+                    "commitment": table.commitment},
+                   params={"code": table.code, "seats": seats})
     return table
 
 
@@ -257,7 +260,10 @@ def start_now(table_id: int, *, who: str) -> Outbox:
         outbox = Outbox(table.pk)
         game = _start(table, now, seats, outbox)
         _save(table)
-        club.audit(who, "online start", None, table, f"online table {table.code} started")
+        tournament = (table.game_table.evening.tournament
+                      if table.game_table is not None else None)
+        club.audit(who, "online start", tournament, table, f"online table {table.code} started",
+                   params=_where(table))
         _broadcast(table, game, seats, [], outbox)
     return outbox
 

@@ -34,7 +34,7 @@ from .base import (
 from .cache import _cache_put, _fresh, _take_game
 from .messages import _broadcast
 from .play import _refuse
-from .rows import _event, _game_lines, _players, _save, _seats
+from .rows import _event, _game_lines, _players, _save, _seats, _where
 from .schedule import _after_change, _deadline, _is_bot_turn, _start_clock
 
 
@@ -235,7 +235,11 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
         _save(table)
         club.audit(actor.name, f"online {kind}", tournament, table,
                    f"online table {table.code}: {kind}" + (f" ({reason})" if reason else ""),
-                   {"command": dict(command), "seq": table.seq})
+                   {"command": dict(command), "seq": table.seq},
+                   params={**_where(table), "kind": kind, "reason": reason,
+                           **({"seat": target.position, "player": target.name}
+                              if target is not None else {}),
+                           **({"points": command.get("points")} if kind == "penalty" else {})})
         entries, table.new_events = table.new_events or [], None
         _broadcast(table, game, _seats(table), entries, outbox)
         final = table.seq

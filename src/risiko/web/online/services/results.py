@@ -27,7 +27,7 @@ from ..models import (
 )
 from .base import CLUB_TIME, RESULT_CHOICE, RESULT_DECIDED, RESULT_REASON, OnlineError
 from .cache import _fresh
-from .rows import _event, _game_lines, _seats
+from .rows import _event, _game_lines, _seats, _where
 
 
 def _finish(table: OnlineTable, game: Game, now: dt.datetime, seats: list[OnlineSeat]) -> None:
@@ -71,7 +71,8 @@ def _enter_result(table: OnlineTable, game: Game, seats: list[OnlineSeat]) -> No
             club.audit(who, "online result waiting", gt.evening.tournament, row,
                        f"evening {gt.evening.date} table {gt.number}: the online result "
                        f"waits beside the one entered by {standing.entered_by}",
-                       {"sheet": sheet, "abandoned": abandoned, "beside": standing.pk})
+                       {"sheet": sheet, "abandoned": abandoned, "beside": standing.pk},
+                       params={**_where(table), "by": standing.entered_by})
     except (club.ServiceError, ValueError) as e:
         fault = e.fault.to_dict() if isinstance(e, RisikoError) else str(e)
         _event(table, actor="system", kind=EventKind.SYSTEM, text=f"# result not entered: {e}",
@@ -111,7 +112,8 @@ def keep_result(waiting: OnlineResult, keep: str, *, reason: str, who: str) -> O
         club.audit(who, "online result kept", gt.evening.tournament, row,
                    f"evening {gt.evening.date} table {gt.number}: kept the "
                    f"{'online' if keep == 'online' else 'referee'}'s result — {reason}",
-                   {"keep": keep, "reason": reason, "online_table": row.table.code})
+                   {"keep": keep, "reason": reason, "online_table": row.table.code},
+                   params={**_where(row.table), "keep": keep, "reason": reason})
     return row
 
 

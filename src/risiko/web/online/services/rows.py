@@ -199,3 +199,14 @@ def _locked(table_id: int, actor: str = "", client_id: str = "") -> OnlineTable:
     if not rows:
         raise OnlineTable.DoesNotExist(f"no online table {table_id}")
     return rows[0]
+
+
+def _where(table: OnlineTable) -> dict[str, Any]:
+    """An online table's audit values (issue 18 §2): its code and, at a tournament
+    evening, the evening's date and stage and the table's number."""
+    gt = table.game_table
+    where: dict[str, Any] = {"code": table.code}
+    if gt is not None:
+        where |= {"date": gt.evening.date.isoformat(), "stage": gt.evening.stage,
+                  "table": gt.number}
+    return where
