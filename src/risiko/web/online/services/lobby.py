@@ -64,7 +64,7 @@ from .base import (
 from .cache import _cache_put
 from .evenings import _arrival, _late_seats
 from .messages import _broadcast
-from .rows import _event, _players, _save, _seats, _where
+from .rows import _event, _players, _save, _seats, _tournament, _where
 from .schedule import _after_change, _deadline
 
 
@@ -260,10 +260,8 @@ def start_now(table_id: int, *, who: str) -> Outbox:
         outbox = Outbox(table.pk)
         game = _start(table, now, seats, outbox)
         _save(table)
-        tournament = (table.game_table.evening.tournament
-                      if table.game_table is not None else None)
-        club.audit(who, "online start", tournament, table, f"online table {table.code} started",
-                   params=_where(table))
+        club.audit(who, "online start", _tournament(table), table,
+                   f"online table {table.code} started", params=_where(table))
         _broadcast(table, game, seats, [], outbox)
     return outbox
 

@@ -34,7 +34,7 @@ from .base import (
 from .cache import _cache_put, _fresh, _take_game
 from .messages import _broadcast
 from .play import _refuse
-from .rows import _event, _game_lines, _players, _save, _seats, _where
+from .rows import _event, _game_lines, _players, _save, _seats, _tournament, _where
 from .schedule import _after_change, _deadline, _is_bot_turn, _start_clock
 
 
@@ -189,8 +189,7 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
         game = _take_game(table)
         outbox = Outbox(table.pk)
         table.new_events = []
-        tournament = (table.game_table.evening.tournament
-                      if table.game_table is not None else None)
+        tournament = _tournament(table)
         seat_no = command.get("seat")
         target = next((x for x in seats if x.position == seat_no), None)
         if kind in NEED_SEAT and target is None:

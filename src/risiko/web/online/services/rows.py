@@ -210,3 +210,8 @@ def _where(table: OnlineTable) -> dict[str, Any]:
         where |= {"date": gt.evening.date.isoformat(), "stage": gt.evening.stage,
                   "table": gt.number}
     return where
+
+
+def _tournament(table: OnlineTable) -> Any:
+    """The tournament of an online table's evening (a Tournament), None for a casual table."""
+    return table.game_table.evening.tournament if table.game_table is not None else None
