@@ -119,6 +119,22 @@ def test_members_are_invited_by_the_committee_and_are_not_referees() -> None:
     assert dario.get(reverse("online_accept", args=[token])).status_code == 404  # once only
     assert Client().get(reverse("online_invites")).status_code == 302  # login first
     assert dario.get(reverse("online_invites")).status_code == 403
+    # issue 18 §2: both entries are values, said in the reader's language
+    from django.utils import translation
+
+    from risiko.web.console.audit_words import action_text, summary_text
+
+    invite = AuditEntry.objects.get(action="online invite")
+    joined = AuditEntry.objects.get(action="online member")
+    with translation.override("it"):
+        assert (action_text(invite), summary_text(invite)) == (
+            "invito al gioco online", "invito per Dario")
+        assert (action_text(joined), summary_text(joined)) == (
+            "account online creato", "l'account dario è Dario")
+    with translation.override("en"):
+        assert (action_text(invite), summary_text(invite)) == (
+            "online invitation", "invitation for Dario")
+        assert summary_text(joined) == "account dario is Dario"
 
 
 def _club_time(hhmm: str) -> Any:
