@@ -130,6 +130,15 @@ def test_the_console_pages_compute_the_season_once_per_change(monkeypatch):
         str(row["points"])) >= 1
 
 
+class _FakeSnapshot(tuple[str, object]):
+    """A snapshot's stand-in: equal to ``("snapshot", domain)``, and it takes the change key
+    the cache writes on every snapshot it keeps (``Snapshot.key``)."""
+
+
+def _fake_snapshot(domain: object, unreadable: object = ()) -> _FakeSnapshot:
+    return _FakeSnapshot(("snapshot", domain))
+
+
 def test_requests_after_a_change_compute_the_snapshot_once(monkeypatch):
     t = Tournament(pk=424242, name="x")
     started, release = threading.Event(), threading.Event()
@@ -143,7 +152,7 @@ def test_requests_after_a_change_compute_the_snapshot_once(monkeypatch):
 
     monkeypatch.setattr(data, "change_key", lambda: ("k",))
     monkeypatch.setattr(data, "load_tournament", slow_load)
-    monkeypatch.setattr(data, "Snapshot", lambda domain, unreadable=(): ("snapshot", domain))
+    monkeypatch.setattr(data, "Snapshot", _fake_snapshot)
     data.clear_cache()
     out: list[object] = []
     threads = [threading.Thread(target=lambda: out.append(data.snapshot(t))) for _ in range(8)]
@@ -171,7 +180,7 @@ def test_during_a_computation_phones_get_the_previous_snapshot_and_referees_wait
 
     monkeypatch.setattr(data, "change_key", lambda: (key[0],))
     monkeypatch.setattr(data, "load_tournament", load)
-    monkeypatch.setattr(data, "Snapshot", lambda domain, unreadable=(): ("snapshot", domain))
+    monkeypatch.setattr(data, "Snapshot", _fake_snapshot)
     data.clear_cache()
     assert data.snapshot(t) == ("snapshot", "before")
     key[0] = "after"  # a result is saved
