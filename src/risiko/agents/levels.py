@@ -1,0 +1,37 @@
+"""Bots by level: 1 = ``random``, 2 = ``heuristic``, higher levels search (issue 19).
+
+The levels are one table, :data:`LEVELS`, from level (1 = weakest) to the registered bot's
+name; the lobby, the referee's stand-ins, ``risiko ladder`` and the benchmarks read it, so a
+new level is one line here and one registered agent.
+
+>>> LEVELS[1], LEVELS[2]
+('random', 'heuristic')
+>>> level_of("heuristic")
+2
+>>> level_of("nobody") is None
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from .base import Agent, agent_by_name
+
+#: level (1 = weakest) -> the name the bot is registered under (:data:`base.AGENTS`)
+LEVELS: dict[int, str] = {1: "random", 2: "heuristic"}
+
+
+def level_of(name: str) -> int | None:
+    """The level of the bot registered as ``name``, or ``None`` for a bot with no level."""
+    key = name.strip().lower()
+    for level, bot in LEVELS.items():
+        if bot == key:
+            return level
+    return None
+
+
+def agent_for_level(level: int, rng: random.Random) -> Agent:
+    """A new bot of ``level`` (1 to ``max(LEVELS)``); ``InvalidInputError``
+    (``game.unknown_bot``) for a level with no bot."""
+    return agent_by_name(LEVELS.get(level, f"level {level}"), rng)
