@@ -8,6 +8,9 @@
   domain (and ``xlrd``/``xlwt`` for GestioneTorneo's workbooks, the ``national`` extra);
 - ``risiko/online`` (the online tables' protocol adapter and the remote client) imports
   only the library (and ``websockets``, in the client);
+- ``risiko/ratings`` (skill ratings: the bots' ladder, the players' skill view) imports only
+  the library (and ``openskill``, the ``ratings`` extra, imported inside a function so the
+  package loads without it);
 - nothing imports the web app (``risiko.web``) but the web app itself and the command
   line, and the command line only inside a function, after its lazy start
   (:func:`risiko.cli.common.start_django`), so that ``risiko odds`` never loads Django;
@@ -28,9 +31,11 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "risiko"
 
 
 def layer(module: str) -> str:
-    """The layer of a module of ours: library, tournament, online, web or cli."""
+    """The layer of a module of ours: library, tournament, national, online, ratings, web
+    or cli."""
     parts = module.split(".")
-    if len(parts) > 1 and parts[1] in ("tournament", "national", "online", "web", "cli"):
+    if len(parts) > 1 and parts[1] in ("tournament", "national", "online", "ratings", "web",
+                                               "cli"):
         return parts[1]
     return "library"  # risiko/*.py, risiko/agents
 
@@ -75,14 +80,16 @@ ALLOWED = {  # layer -> the layers of ours it may import
     "tournament": {"library", "tournament"},
     "national": {"library", "tournament", "national"},
     "online": {"library", "online"},
-    "web": {"library", "tournament", "national", "online", "web"},
-    "cli": {"library", "tournament", "national", "online", "web", "cli"},
+    "ratings": {"library", "ratings"},
+    "web": {"library", "tournament", "national", "online", "ratings", "web"},
+    "cli": {"library", "tournament", "national", "online", "ratings", "web", "cli"},
 }
 # mypy_extensions: the compiled build's class marker (mypyc_attr), imported in a try whose
 # ImportError falls back to risiko._build's no-op: never needed at run time
 # xlrd, xlwt: the national ranking's GestioneTorneo workbooks (the 'national' extra)
 THIRD_PARTY = {"library": {"mypy_extensions"}, "tournament": set(),
-               "national": {"xlrd", "xlwt"}, "online": {"websockets"}}
+               "national": {"xlrd", "xlwt"}, "online": {"websockets"},
+               "ratings": {"openskill"}}
 
 
 def test_every_module_is_in_a_layer_and_the_tree_was_read() -> None:

@@ -37,6 +37,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
                  "The position after N actions of a game record (--json: a position file)."),
     "simulate": ("game_commands",
                  "Play many games with bots (progress bar) and report statistics."),
+    "ladder": ("ladder_commands",
+               "The bot levels play each other (progress bar): ratings with μ, σ and "
+               "μ − 3σ (Weng-Lin)."),
     "score": ("score_commands",
               "Check an end-of-game sheet and print each seat's table score and the ranking."),
     "odds": ("odds_commands",
