@@ -23,7 +23,7 @@ from risiko.names import clean_name
 from risiko.web.collation import display_key
 from risiko.web.tournaments.models import Tournament
 
-from . import data, polled, texts
+from . import data, polled, skill, texts
 from .chart import points_chart
 
 # ------------------------------------------------------------------------------ lookups
@@ -309,6 +309,7 @@ def tournament_player(request: HttpRequest, slug: str, name: str) -> HttpRespons
         after_position=after.index(name) + 1 if name in after else None,
         seat_choice=finalists.index(name) + 1 if name in finalists else None,
         final_position=final_standings.index(name) + 1 if name in final_standings else None,
+        skill=skill.rating_of(name),
     ))
 
 
