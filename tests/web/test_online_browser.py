@@ -386,6 +386,6 @@ def test_a_phone_plays_a_turn_in_italian_on_a_zoomed_map(server: AsgiServer,
     assert "3 posti" in card.inner_text()
     assert pg.evaluate(width) <= 360
     assert _db(lambda: [s.name for s in table.seat_set.order_by("position")]) == [
-        "Anna", "Bot 2 (casuale)", "Bot 3 (casuale)"]
+        "Anna", "Bot Bice (livello 1)", "Bot Carlo (livello 1)"]
     assert errors == []
     context.close()

@@ -61,6 +61,8 @@ DISCONNECTED = define("log.disconnected", "", "{player} disconnected")
 CONNECTION_LOST = define("log.connection_lost", "", "{player}: connection lost")
 BACK = define("log.back", "", "{player} is back")
 STAND_IN = define("log.stand_in", "", "a bot plays for {player} until back")
+BOT_LEVEL = define("log.bot_level", "", "the referee sets the bot of seat {seat} ({player}) "
+                   "to level {level}")
 ABSENT = define("log.absent", "R11", "{player} is absent: his turns time out")
 R13_ASKED = define("log.r13_asked", "R13", "the referee is asked to declare R13 for {player}")
 LEFT_STAND_IN = define("log.left_stand_in", "",

@@ -6,16 +6,34 @@ event has a sequence number unique in its table; deadlines are rows fired exactl
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import translation
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from risiko.agents.levels import level_of
 from risiko.web.players.models import Player
 from risiko.web.results.models import GameTable
 
-#: how a bot of the server is called at the table (``Bot 2 (casuale)``)
-BOT_LABELS = {"random": "casuale", "heuristic": "euristico"}
+#: the Italian names of the server's bots, by seat (``Bot Aldo (livello 3)`` at seat 1)
+BOT_NAMES = ("Aldo", "Bice", "Carlo", "Dora", "Ezio", "Fede")
+
+
+@lru_cache(maxsize=256)
+def bot_label(position: int, bot: str, lang: str = "it") -> str:
+    """How the server's bot ``bot`` (a registered name, :data:`risiko.agents.levels.LEVELS`)
+    at seat ``position`` is called, in ``lang``: its Italian name by seat and its level
+    (``Bot Aldo (livello 3)``, ``Bot Aldo (level 3)``); a bot with no level says its name."""
+    name = BOT_NAMES[(position - 1) % len(BOT_NAMES)]
+    level = level_of(bot)
+    with translation.override(lang):
+        if level is None:
+            return gettext("Bot %(name)s (%(bot)s)") % {"name": name, "bot": bot}
+        return gettext("Bot %(name)s (level %(level)s)") % {"name": name, "level": level}
 class TableStatus(models.TextChoices):
     """Where a table is: ``lobby`` (seats being taken), ``playing``, ``paused`` (by the
     referee: no clock runs), ``over``. The stored values are these names."""
@@ -173,7 +191,7 @@ class OnlineSeat(models.Model):
         if self.kind == "guest":
             return self.guest_name
         if self.kind == "bot":  # its label in Italian, the club's language (a name: data)
-            return f"Bot {self.position} ({BOT_LABELS.get(self.bot, self.bot)})"
+            return bot_label(self.position, self.bot)
         return ""
 
     def __str__(self) -> str:

@@ -92,6 +92,12 @@ _TABLE: Schema = {
                 "stand_in": {"type": "boolean", "description": "a bot plays for the absent"},
                 "r13_requested": {"type": "boolean",
                                   "description": "the referee is asked to declare R13"},
+                "level": {"type": ["integer", "null"], "minimum": 1,
+                          "description": "the level of the bot that plays the seat (a bot, "
+                          "or a stand-in): 1 = weakest"},
+                "labels": {"type": "object", "description": "a bot's name by language "
+                           "(it, en): Bot Aldo (livello 3)",
+                           "additionalProperties": {"type": "string"}},
             },
         }},
         "commitment": {"type": "string", "pattern": "^[0-9a-f]{64}$",
@@ -196,9 +202,12 @@ CLIENT: dict[str, Schema] = {
                 "type": "object", "required": ["kind"],
                 "properties": {
                     "kind": {"enum": ["pause", "resume", "call", "widen", "end_game", "penalty",
-                                      "expel", "abandon", "undo"]},
+                                      "expel", "abandon", "undo", "bot_level"]},
                     "seat": _SEAT,
                     "points": {"type": "integer", "maximum": -1},
+                    "level": {"type": "integer", "minimum": 1,
+                              "description": "bot_level: the level of the bot that plays "
+                              "the seat (a bot's, or a stand-in's for the absent)"},
                     "reason": {"type": "string", "maxLength": 300},
                 },
             },

@@ -125,6 +125,9 @@ def create(request: HttpRequest) -> HttpResponse:
                 if p.get(f"bot{pos}")}
         settings: dict[str, Any] = {"clock_seconds": _clock_seconds(p.get("clock_minutes")),
                                     "bot_for_absent": p.get("bot_for_absent") == "on"}
+        if p.get("stand_in_level"):  # the level of the bot that plays for an absent person
+            level = str(p.get("stand_in_level"))
+            settings["stand_in_level"] = int(level) if level.isdigit() else level
         if p.get("call_mode") == "round":
             settings["call_round"] = _int(
                 p.get("call_round"), None,

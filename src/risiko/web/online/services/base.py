@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from django.db import models
 
+from risiko.agents.levels import LEVELS, level_of
 from risiko.faults import Fault, RisikoError, define
 from risiko.names import clean_name, name_faults
 from risiko.tournament.dates import clock_name, parse_clock
@@ -32,6 +33,7 @@ DEFAULTS: dict[str, Any] = {
     "call_round": None,
     "call_at": None,  # "HH:MM" club time
     "bot_delay_ms": 800,
+    "stand_in_level": 2,  # the level of the bot that plays for an absent person (casual)
 }
 SNAPSHOT_EVERY = 20
 LOG_LENGTH = 200
@@ -67,7 +69,9 @@ CALL_ROUND_RANGE = define("online.call_round_range", "R2",
                           "call of the last two rounds: a round from 1 to {most}, not {value}")
 CALL_AT_BAD = define("online.call_at_bad", "R2", "call of the last two rounds at: {fault}")
 UNKNOWN_BOT = define("online.unknown_bot", "",
-                     "bot for seat {seat}: {bot!r} is not a bot (random, heuristic)")
+                     "bot for seat {seat}: {bot!r} is not a bot level ({levels})")
+STAND_IN_LEVEL = define("online.stand_in_level", "R13", "level of the bot for an absent "
+                        "player: {value!r} is not a bot level ({levels})")
 NAME_TOO_LONG = define("online.name_too_long", "",
                        "{field}: at most {most} characters, not {count}")
 NAME_CONTROL = define("online.name_control", "", "{field}: control characters are not allowed")
@@ -78,7 +82,35 @@ MOST_CLOCK_MINUTES = 30
 MOST_CALL_ROUND = 99
 MOST_TABLE_NAME = 80
 MOST_GUEST_NAME = 40
-BOTS = ("random", "heuristic")
+#: the server's bots by name, the levels' (:data:`risiko.agents.levels.LEVELS`) when loaded
+BOTS = tuple(LEVELS.values())
+
+
+def levels_text() -> str:
+    """The bot levels, for a refusal (``1, 2, 3``)."""
+    return ", ".join(str(level) for level in sorted(LEVELS))
+
+
+def bot_of(value: object, seat: int | str) -> str:
+    """The registered bot a form or a command names for ``seat``: a level (``3``, ``"3"``)
+    or a bot's name of :data:`~risiko.agents.levels.LEVELS` (``"heuristic"``); OnlineError
+    (``online.unknown_bot``, naming the levels) otherwise. The levels are read now, so a
+    level added to the table is offered with no change here."""
+    text = str(value).strip().lower()
+    if text.isdigit() and int(text) in LEVELS:
+        return LEVELS[int(text)]
+    if not text.isdigit() and level_of(text) is not None:
+        return text
+    raise OnlineError(UNKNOWN_BOT(seat=seat, bot=str(value), levels=levels_text()))
+
+
+def bot_for(seat: Any, table: OnlineTable) -> str:
+    """The bot that plays ``seat`` now: a bot seat's own; for a person's seat (a stand-in,
+    R13 at a casual table) the one the referee chose for it (``bot_level``), else the
+    table's ``stand_in_level``."""
+    if seat.bot:
+        return str(seat.bot)
+    return LEVELS.get(settings_of(table)["stand_in_level"], "heuristic")
 
 
 def checked_name(text: str, field: str, most: int) -> str:

@@ -23,7 +23,7 @@ from ..models import (
     TableKind,
     TableStatus,
 )
-from .base import Outbox, log, settings_of
+from .base import Outbox, bot_for, log, settings_of
 from .cache import _cache_put, _take_game, game_of
 from .messages import _broadcast
 from .play import _record
@@ -101,7 +101,7 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
         rng = int.from_bytes(hashlib.sha256(f"{table.seed}:{table.seq}".encode()).digest()[:8])
         before = adapter.draws(game)
         try:
-            action = adapter.bot_action(game, seat.position - 1, seat.bot or "heuristic", rng)
+            action = adapter.bot_action(game, seat.position - 1, bot_for(seat, table), rng)
             recorded = adapter.push(game, action)
         except RisikoError as e:
             log.error("table %s: bot at seat %s refused: %s", table.code, d.seat, e)

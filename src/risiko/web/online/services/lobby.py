@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from risiko.agents.levels import LEVELS
 from risiko.fair import commitment, new_seed
 from risiko.faults import RisikoError
 from risiko.game import Game
@@ -33,7 +34,6 @@ from ..models import (
 )
 from .base import (
     ALREADY_SEATED,
-    BOTS,
     CALL_ROUND_RANGE,
     CLOCK_SECONDS_RANGE,
     CLUB_TIME,
@@ -49,15 +49,17 @@ from .base import (
     NOT_SEATED_HERE,
     SEAT_TAKEN,
     SEATS_RANGE,
+    STAND_IN_LEVEL,
     TABLE_FULL,
-    UNKNOWN_BOT,
     UNKNOWN_RULESET,
     UNKNOWN_SETTING,
     Actor,
     OnlineError,
     Outbox,
+    bot_of,
     checked_call_at,
     checked_name,
+    levels_text,
     settings_of,
     token_hash,
 )
@@ -78,9 +80,11 @@ def create_table(
     ruleset: str = "club-milano", kind: str = "casual", settings: Mapping[str, Any] | None = None,
     tournament: Any = None,
 ) -> OnlineTable:
-    """A new table in the lobby: ``seats`` (3-6), ``bots`` {position: "random"|"heuristic"}
-    for seats the server's bots take; a fresh 256-bit seed, its commitment public at once;
-    audited in ``tournament``'s log when it is one of its evening's tables.
+    """A new table in the lobby: ``seats`` (3-6), ``bots`` {position: a level (``3``) or a
+    bot's name of :data:`~risiko.agents.levels.LEVELS`} for seats the server's bots take
+    (stored by the bot's name); the setting ``stand_in_level``: the level of the bot that
+    plays for an absent person (a casual table, R13); a fresh 256-bit seed, its commitment
+    public at once; audited in ``tournament``'s log when it is one of its evening's tables.
     OnlineError (``online.bad_setting``) for a bad number or setting."""
     if not 3 <= seats <= 6:
         raise OnlineError(SEATS_RANGE(value=seats))
@@ -103,11 +107,15 @@ def create_table(
         raise OnlineError(CALL_ROUND_RANGE(most=MOST_CALL_ROUND, value=call_round))
     if s.get("call_at"):
         s["call_at"] = checked_call_at(str(s["call_at"]))
+    level = s.get("stand_in_level", DEFAULTS["stand_in_level"])
+    if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
+        raise OnlineError(STAND_IN_LEVEL(value=str(level), levels=levels_text()))
+    chosen: dict[int, str] = {}
     for pos, bot in (bots or {}).items():
         if not 1 <= pos <= seats:
             raise OnlineError(SEATS_RANGE(value=pos))
-        if bot not in BOTS:
-            raise OnlineError(UNKNOWN_BOT(seat=pos, bot=bot))
+        chosen[pos] = bot_of(bot, pos)
+    bots = chosen
     seed = new_seed()
     with transaction.atomic():
         table = OnlineTable.objects.create(

@@ -10,12 +10,13 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.utils import timezone
 
+from risiko.agents.levels import level_of
 from risiko.game import Game
 from risiko.online import adapter
 from risiko.online import log as olog
 
-from ..models import OnlineSeat, OnlineTable, SeatKind, TableEvent, TableStatus
-from .base import LOG_LENGTH, Outbox, public_group, seat_group, settings_of
+from ..models import OnlineSeat, OnlineTable, SeatKind, TableEvent, TableStatus, bot_label
+from .base import LOG_LENGTH, Outbox, bot_for, public_group, seat_group, settings_of
 from .cache import game_of
 from .rows import _seats
 from .schedule import _someone_acts
@@ -54,6 +55,18 @@ def is_connected(seat: OnlineSeat, now: dt.datetime) -> bool:
             and seat.heartbeat >= now - presence_stale_after())
 
 
+def _bot_fields(seat: OnlineSeat, table: OnlineTable) -> dict[str, Any]:
+    """A bot seat's ``level`` and its name in each language (``labels``), a stand-in's
+    ``level`` (the bot that plays for the absent person): issue 19."""
+    if seat.kind == SeatKind.BOT:
+        return {"level": level_of(seat.bot),
+                "labels": {lang: bot_label(seat.position, seat.bot, lang)
+                           for lang in ("it", "en")}}
+    if seat.stand_in:
+        return {"level": level_of(bot_for(seat, table))}
+    return {}
+
+
 def table_view(table: OnlineTable, seats: list[OnlineSeat]) -> dict[str, Any]:
     """The table as everybody sees it (the lobby's seats, presence, the commitment); a seat
     whose heartbeat is stale shows as disconnected even before the sweep."""
@@ -68,13 +81,13 @@ def table_view(table: OnlineTable, seats: list[OnlineSeat]) -> dict[str, Any]:
         "seats": [
             {"seat": x.position, "player": x.name, "kind": x.kind, "bot": x.bot or None,
              "connected": is_connected(x, now), "stand_in": x.stand_in,
-             "r13_requested": x.r13_requested}
+             "r13_requested": x.r13_requested, **_bot_fields(x, table)}
             for x in seats
         ],
         "commitment": table.commitment,
         "seed": table.seed if table.status == TableStatus.OVER else None,
         "settings": {k: s[k] for k in ("clock_seconds", "call_round", "call_at",
-                                        "bot_for_absent", "grace_seconds")},
+                                        "bot_for_absent", "grace_seconds", "stand_in_level")},
         "penalties": list(table.penalties),
     }
 

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from risiko.actions import Abandon, Action, CallLastRounds, EndGame, WidenClosing
+from risiko.agents.levels import level_of
 from risiko.faults import Fault, RisikoError
 from risiko.game import Game
 from risiko.online import adapter
@@ -29,6 +30,7 @@ from .base import (
     Actor,
     Outbox,
     Reply,
+    bot_of,
     settings_of,
 )
 from .cache import _cache_put, _fresh, _take_game
@@ -149,6 +151,26 @@ def _undo_command(c: Command) -> Handled:
     return None
 
 
+def _bot_level(c: Command) -> Handled:
+    """The level of the bot that plays the target seat: a bot seat's own (its name says
+    the new level), or for a person's seat the stand-in that plays for him while absent
+    (R13, casual tables). ``level`` one of :data:`~risiko.agents.levels.LEVELS`."""
+    target = c.target
+    assert target is not None
+    try:
+        bot = bot_of(c.command.get("level"), target.position)
+    except RisikoError as e:
+        return e.fault  # nothing written
+    target.bot = bot
+    target.save(update_fields=["bot"])
+    level = level_of(bot)
+    _event(c.table, actor=c.actor.key, kind=EventKind.REFEREE, seat=target.position,
+           text=f"# bot level {target.position} {level}", reason=c.reason,
+           value=olog.value(olog.BOT_LEVEL, seat=target.position, player=target.name,
+                            level=level))
+    return None
+
+
 #: the referee's commands by kind
 HANDLERS: dict[str, Callable[[Command], Handled]] = {
     "pause": _pause,
@@ -160,16 +182,17 @@ HANDLERS: dict[str, Callable[[Command], Handled]] = {
     "expel": _abandon,
     "penalty": _penalty,
     "undo": _undo_command,
+    "bot_level": _bot_level,
 }
 #: the commands that name a seat, and those that need a reason
-NEED_SEAT = ("penalty", "expel", "abandon")
+NEED_SEAT = ("penalty", "expel", "abandon", "bot_level")
 NEED_REASON_KINDS = ("widen", "end_game", "penalty", "expel", "undo")
 
 
 def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_id: str = "",
             expect_seq: int | None = None) -> Reply:
     """A referee's command (pause, resume, call, widen, end_game, penalty, expel, abandon,
-    undo: :data:`HANDLERS`), each an event and an audit entry. Refused for anyone but a
+    undo, bot_level: :data:`HANDLERS`), each an event and an audit entry. Refused for anyone but a
     referee."""
     now = timezone.now()
     kind = str(command.get("kind", ""))

@@ -3,6 +3,7 @@
 - ``{% online_replays player_name %}``: a player's finished online games (his page);
 - ``{% online_evening_replays tournament_slug evening_date %}``: the online tables of an
   evening (its page);
+- ``{% bot_levels as levels %}``: the bot levels (the lobby's form);
 - ``{% online_waiting_results evening %}``: the console's evening page: each online result
   waiting beside the referee's, both shown side by side, and the form that keeps one.
 """
@@ -18,6 +19,15 @@ from ..models import OnlineTable
 from ..services import waiting_results
 
 register = template.Library()
+
+
+@register.simple_tag
+def bot_levels() -> list[int]:
+    """``{% bot_levels as levels %}``: the bot levels the lobby offers, weakest first (read
+    from :data:`risiko.agents.levels.LEVELS` on every page)."""
+    from risiko.agents.levels import LEVELS
+
+    return sorted(LEVELS)
 
 
 @register.inclusion_tag("online/_replays.html")

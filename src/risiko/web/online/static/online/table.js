@@ -92,7 +92,7 @@
       var li = document.createElement("li");
       li.className = "seat s" + s.seat + (game && game.to_act === s.seat ? " to-act" : "") + (s.connected ? "" : " away");
       li.dataset.seat = s.seat;
-      var txt = s.player || T.open_seat;  // the list numbers the seats
+      var txt = (s.labels && s.labels[lang]) || s.player || T.open_seat;  // a bot: in the viewer's language
       if (g) { txt += " — " + countOf(g.territories, T.territory, T.territories) + ", " + countOf(g.armies, T.army, T.armies) + ", " + countOf(g.cards, T.card, T.cards); if (g.status !== "in_play") { txt += " [" + (T.seat_status[g.status] || g.status) + "]"; } if (g.late_turns) { txt += " (R3: " + g.late_turns + ")"; } if (g.objective) { txt += " — " + g.objective.number + " " + g.objective.name; } }
       if (s.stand_in) { txt += " 🤖"; }
       if (!s.connected) { txt += " (" + T.away + ")"; }
@@ -226,6 +226,7 @@
       if (reason) { cmd.reason = reason; }
       if (seat) { cmd.seat = seat; }
       if (b.dataset.command === "penalty") { cmd.points = -Math.abs(+$("ot-ref-points").value || 1); }
+      if (b.dataset.command === "bot_level") { cmd.level = +$("ot-ref-level").value || 1; }
       referee(cmd);
     });
   });
