@@ -15,7 +15,7 @@ import math
 import sys
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -72,6 +72,7 @@ def test_plackett_luce_in_the_pinned_version_is_why_it_is_not_the_model() -> Non
     assert out[3][0].mu == pytest.approx(out[1][0].mu)
 
 
+@settings(deadline=None)  # the first call imports openskill; the machine is shared
 @given(st.lists(st.integers(1, 6), min_size=2, max_size=6))
 def test_equal_places_equal_updates_and_a_lower_place_never_gains_more(raw: list[int]) -> None:
     """New players at any table of 2-6 seats with any ties: equal places move equally and
@@ -156,6 +157,17 @@ def test_a_ladder_game_depends_only_on_the_master_seed_and_its_index() -> None:
 runner = CliRunner()
 
 
+@pytest.fixture
+def two_levels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The levels as 1 (random) and 2 (heuristic) only: the searching levels are slow, and
+    the figures here are worked out for these two."""
+    from risiko.agents import levels
+
+    for level in list(levels.LEVELS):
+        if level > 2:
+            monkeypatch.delitem(levels.LEVELS, level)
+
+
 def _ladder(*args: str) -> dict:
     from risiko.cli.main import app
 
@@ -164,6 +176,7 @@ def _ladder(*args: str) -> dict:
     return json.loads(res.output)
 
 
+@pytest.mark.usefixtures("two_levels")
 def test_ladder_json_contract_and_the_same_ratings_with_two_workers() -> None:
     one = _ladder("--games", "12", "--seed", "5")
     assert set(one) == {"games", "seats", "seed", "model", "ruleset", "levels"}
@@ -179,16 +192,18 @@ def test_ladder_json_contract_and_the_same_ratings_with_two_workers() -> None:
     assert _ladder("--games", "12", "--seed", "5", "--workers", "2") == one
 
 
+@pytest.mark.usefixtures("two_levels")
 def test_ladder_reads_the_levels_when_it_runs(monkeypatch) -> None:
     """A level added to the table joins the ladder with no other change."""
     from risiko.agents import levels
 
-    monkeypatch.setitem(levels.LEVELS, 3, "heuristic")
+    monkeypatch.setitem(levels.LEVELS, 3, "random")
     rows = _ladder("--games", "4", "--seed", "2")["levels"]
     assert sorted(r["level"] for r in rows) == [1, 2, 3]
     assert sum(r["games"] for r in rows) == 12  # each of 3 levels in all 4 games
 
 
+@pytest.mark.usefixtures("two_levels")
 def test_ladder_in_italian_and_its_refusals() -> None:
     from risiko.cli.main import app
 
@@ -198,6 +213,6 @@ def test_ladder_in_italian_and_its_refusals() -> None:
     assert "Livello" in res.output and "Primi posti" in res.output
     res = runner.invoke(app, ["--lang", "it", "ladder", "--levels", "1,9"])
     assert res.exit_code == 2
-    assert "errore: --levels: nessun bot di livello 9" in res.output
+    assert "errore: --levels: nessun bot di livello 9 (livelli: 1, 2)" in res.output
     res = runner.invoke(app, ["--lang", "en", "ladder", "--levels", "2"])
     assert res.exit_code == 2 and "--levels needs two levels or more" in res.output

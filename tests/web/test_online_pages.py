@@ -214,7 +214,8 @@ GOOD_TABLE = {"name": "Serata libera", "seats": "4", "clock_minutes": "3",
     ({"call_round": "99999999999999999999"},
      "chiamata degli ultimi due giri: un giro da 1 a 99, non 99999999999999999999"),
     ({"call_round": "0"}, "chiamata degli ultimi due giri: un giro da 1 a 99, non 0"),
-    ({"bot2": "alphazero"}, "bot per il posto 2: 'alphazero' non è un bot (random, heuristic)"),
+    ({"bot2": "alphazero"},
+     "bot per il posto 2: 'alphazero' non è un livello di bot (1, 2)"),
     ({"clock_minutes": "2.5"},
      "tempo per turno: minuti interi da 0 (nessuno) a 30, non 2.5"),
     ({"clock_minutes": "31"}, "tempo per turno: minuti interi da 0 (nessuno) a 30, non 31"),
@@ -224,7 +225,11 @@ GOOD_TABLE = {"name": "Serata libera", "seats": "4", "clock_minutes": "3",
     ({"call_mode": "time", "call_at": "25h99"}, "chiamata degli ultimi due giri alle: "),
 ])
 def test_a_bad_new_table_is_refused_by_its_label_in_italian_and_nothing_is_written(
-        change: dict[str, str], said: str) -> None:
+        change: dict[str, str], said: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from risiko.agents import levels
+
+    for level in [n for n in levels.LEVELS if n > 2]:  # the levels the message names
+        monkeypatch.delitem(levels.LEVELS, level)
     _user("anna")
     owner = Client()
     owner.login(username="anna", password=PASSWORD)
