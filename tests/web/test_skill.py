@@ -128,3 +128,23 @@ def test_a_merge_re_rates_the_two_as_one():
     same = rate_all([second, second])["B"]
     assert (merged.mu, merged.sigma) == pytest.approx((same.mu, same.sigma))
     assert merged.mu > alone.mu and merged.sigma < alone.sigma
+
+
+@pytest.mark.django_db(transaction=True)  # the computing thread reads what was committed
+def test_on_the_server_a_page_gets_the_ratings_from_before_while_a_thread_computes(settings):
+    import threading
+
+    settings.RISIKO_PUBLIC_BACKGROUND = True
+    t = services.create_tournament("Torneo", who=WHO)
+    services.add_players(t, ["Anna", "Bruno", "Carla", "Dario"], who=WHO)
+    _table(t, "2027-03-02", ["Anna", "Bruno", "Carla", "Dario"],
+           {"Anna": 50, "Bruno": 40, "Carla": 40, "Dario": 10})
+    first = skill.rating_of("Anna")  # none yet: computed by the request itself
+    assert first.games == 1
+    _table(t, "2027-03-09", ["Anna", "Bruno", "Carla", "Dario"],
+           {"Anna": 50, "Bruno": 40, "Carla": 40, "Dario": 10})
+    assert skill.rating_of("Anna") == first  # at once, the ratings from before
+    for th in threading.enumerate():
+        if th.name == "skill-ratings":
+            th.join(30)
+    assert skill.rating_of("Anna").games == 2

@@ -33,6 +33,7 @@ from . import data
 __all__ = ["identity", "rating_of", "ratings", "table_orders"]
 
 _lock = threading.Lock()
+_building = threading.Lock()  # held while the ratings are computed
 _cached: tuple[tuple[Any, ...], Ratings | None] | None = None
 
 
@@ -55,7 +56,7 @@ def table_orders() -> Iterator[Sequence[tuple[str, int]]]:
     ids = {name: identity(pk) for name, pk in Player.objects.values_list("name", "pk")}
     rows = []
     for t in Tournament.objects.order_by("pk"):
-        snap = data.snapshot(t)
+        snap = data.snapshot(t, fresh=True)  # never the one from before a change
         for evening in snap.scored.evenings:
             for number, table in enumerate(evening.tables, start=1):
                 if table.played and len(table.seats) >= 2:
@@ -65,23 +66,54 @@ def table_orders() -> Iterator[Sequence[tuple[str, int]]]:
         yield _order(table, ruleset, ids)
 
 
+def _compute(key: tuple[Any, ...]) -> Ratings | None:
+    global _cached
+    try:
+        found: Ratings | None = Ratings()
+    except InvalidInputError:
+        found = None
+    if found is not None:
+        for order in table_orders():
+            found.rate(order)
+    with _lock:
+        _cached = (key, found)
+    return found
+
+
+def _compute_in_background(key: tuple[Any, ...]) -> None:
+    from django.db import connections
+
+    def work() -> None:
+        try:
+            _compute(key)
+        finally:
+            _building.release()
+            connections.close_all()
+
+    threading.Thread(target=work, name="skill-ratings", daemon=True).start()
+
+
 def ratings() -> Ratings | None:
     """Every identity's rating from every result, computed again after any change (None
-    without ``openskill``)."""
-    global _cached
+    without ``openskill``). One computation at a time; while it runs, and with the server's
+    background snapshots (:func:`risiko.web.public.data.background_snapshots`) whenever
+    there are ratings from before the change, a request gets those (a page never waits
+    for the ratings of a result saved a moment ago)."""
     key = data.change_key()
     with _lock:
-        if _cached is not None and _cached[0] == key:
-            return _cached[1]
-        try:
-            found: Ratings | None = Ratings()
-        except InvalidInputError:
-            found = None
-        if found is not None:
-            for order in table_orders():
-                found.rate(order)
-        _cached = (key, found)
-        return found
+        previous = _cached
+    if previous is not None and previous[0] == key:
+        return previous[1]
+    if not _building.acquire(blocking=previous is None):
+        assert previous is not None
+        return previous[1]
+    if previous is not None and data.background_snapshots():
+        _compute_in_background(key)
+        return previous[1]
+    try:
+        return _compute(key)
+    finally:
+        _building.release()
 
 
 def rating_of(name: str) -> Rating | None:
