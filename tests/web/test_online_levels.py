@@ -157,3 +157,41 @@ def test_the_referee_sets_the_level_of_a_seats_stand_in(monkeypatch: pytest.Monk
         "en": "the referee sets the bot of seat 1 (Anna) to level 1"}
     services.leave(table.pk, 1)
     assert _fire_bot(table, monkeypatch) == ["random"]
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("it", ["Bot Carlo (livello 2)", "Anna 🤖 (gioca un bot di livello 1)", "posto libero"]),
+    ("en", ["Bot Carlo (level 2)", "Anna 🤖 (a level 1 bot plays)", "free seat"]),
+])
+def test_the_table_page_names_the_bots_and_the_stand_ins_level_in_the_viewers_language(
+        lang: str, expected: list[str]) -> None:
+    """The page's script (its page-free ``seatName``, run by node) on the state's seats: a
+    level-2 bot at seat 3, Anna absent with a level-1 stand-in, a free seat."""
+    import json
+    import subprocess
+    from pathlib import Path
+
+    from django.utils import translation
+
+    from risiko.web.online import views
+
+    with translation.override(lang):
+        words = json.loads(json.dumps(views._words(), default=str))
+    script = (Path(views.__file__).parent / "static" / "online" / "table.js").read_text(
+        encoding="utf-8")
+    helpers = script[script.index("  function countOf"):script.index("  /* end of the page-free")]
+    seats = [
+        {"seat": 3, "player": "Bot Carlo (livello 2)", "kind": "bot", "level": 2,
+         "labels": {"it": bot_label(3, "heuristic", "it"), "en": bot_label(3, "heuristic",
+                                                                           "en")}},
+        {"seat": 1, "player": "Anna", "kind": "guest", "stand_in": True, "level": 1},
+        {"seat": 2, "player": "", "kind": "open"},
+    ]
+    program = helpers + f"""
+var T = {json.dumps(words)};
+console.log(JSON.stringify({json.dumps(seats)}.map(function (s) {{
+  return seatName(s, T, {json.dumps(lang)}); }})));
+"""
+    out = subprocess.run(["node", "-e", program], capture_output=True, text=True, check=True,
+                         timeout=30)
+    assert json.loads(out.stdout) == expected

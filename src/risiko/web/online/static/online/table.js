@@ -20,6 +20,12 @@
     var over = !!game.outcome || game.phase === "over";
     return (over ? words.last_round_over : words.last_round) + " " + game.last_round;
   }
+  // a seat's name: a bot's in the viewer's language (Bot Aldo (livello 3)), a stand-in's level
+  function seatName(s, words, lang) {
+    var txt = (s.labels && s.labels[lang]) || s.player || words.open_seat;
+    if (s.stand_in) { txt += " 🤖" + (s.level ? " (" + words.stand_in_level.replace("%(level)s", s.level) + ")" : ""); }
+    return txt;
+  }
   /* end of the page-free helpers (tests/web/test_online_pages.py runs them with node) */
 
   function send(m) { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(m)); } }
@@ -92,9 +98,8 @@
       var li = document.createElement("li");
       li.className = "seat s" + s.seat + (game && game.to_act === s.seat ? " to-act" : "") + (s.connected ? "" : " away");
       li.dataset.seat = s.seat;
-      var txt = (s.labels && s.labels[lang]) || s.player || T.open_seat;  // a bot: in the viewer's language
+      var txt = seatName(s, T, lang);
       if (g) { txt += " — " + countOf(g.territories, T.territory, T.territories) + ", " + countOf(g.armies, T.army, T.armies) + ", " + countOf(g.cards, T.card, T.cards); if (g.status !== "in_play") { txt += " [" + (T.seat_status[g.status] || g.status) + "]"; } if (g.late_turns) { txt += " (R3: " + g.late_turns + ")"; } if (g.objective) { txt += " — " + g.objective.number + " " + g.objective.name; } }
-      if (s.stand_in) { txt += " 🤖"; }
       if (!s.connected) { txt += " (" + T.away + ")"; }
       if (s.r13_requested) { txt += " — R13?"; }
       li.textContent = txt;
