@@ -195,3 +195,20 @@ console.log(JSON.stringify({json.dumps(seats)}.map(function (s) {{
     out = subprocess.run(["node", "-e", program], capture_output=True, text=True, check=True,
                          timeout=30)
     assert json.loads(out.stdout) == expected
+
+
+def test_the_referee_sets_a_bot_seats_level_and_its_name_says_it() -> None:
+    table = services.create_table(name="Bot", seats=3, bots={2: 1, 3: "random"}, who="test",
+                                  settings={"clock_seconds": 0})
+    services.join(table.pk, guest_name="Anna")
+    table.refresh_from_db()
+    assert table.status == "playing"
+    referee = services.Actor("referee", name="arbitro")
+    assert not services.referee(table.pk, referee, {"kind": "bot_level", "seat": 2,
+                                                    "level": 2}).faults
+    seat = OnlineSeat.objects.get(table=table, position=2)
+    assert (seat.bot, seat.name) == ("heuristic", "Bot Bice (livello 2)")
+    assert services.bot_for(seat, table) == "heuristic"
+    said = TableEvent.objects.filter(table=table, kind="referee").latest("seq")
+    assert services.entry_of(said)["messages"]["it"] == (
+        "l'arbitro imposta il bot del posto 2 (Bot Bice (livello 2)) al livello 2")
