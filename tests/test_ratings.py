@@ -216,3 +216,14 @@ def test_ladder_in_italian_and_its_refusals() -> None:
     assert "errore: --levels: nessun bot di livello 9 (livelli: 1, 2)" in res.output
     res = runner.invoke(app, ["--lang", "en", "ladder", "--levels", "2"])
     assert res.exit_code == 2 and "--levels needs two levels or more" in res.output
+
+
+@pytest.mark.usefixtures("two_levels")
+def test_ladder_without_openskill_says_the_extra_in_one_line(monkeypatch) -> None:
+    from risiko.cli.main import app
+
+    monkeypatch.setitem(sys.modules, "openskill.models", None)
+    res = runner.invoke(app, ["--lang", "en", "ladder", "--games", "1"])
+    assert res.exit_code == 1
+    assert res.output.strip() == ("error: ratings need the openskill package: "
+                                  "pip install 'risiko-club[ratings]'")
