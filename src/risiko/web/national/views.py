@@ -125,4 +125,7 @@ def national_player(request: HttpRequest, national_id: int) -> HttpResponse:
         seasons.append({"year": year, "entry": entry,
                         "points": _points(entry.points) if entry else None,
                         "lines": [_line(h) for h in entry.history] if entry else []})
-    return render(request, "national/player.html", {"player": player, "seasons": seasons})
+    from .skill import rating_of
+
+    return render(request, "national/player.html", {"player": player, "seasons": seasons,
+                                                    "skill": rating_of(national_id)})
