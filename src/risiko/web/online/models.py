@@ -34,6 +34,8 @@ def bot_label(position: int, bot: str, lang: str = "it") -> str:
         if level is None:
             return gettext("Bot %(name)s (%(bot)s)") % {"name": name, "bot": bot}
         return gettext("Bot %(name)s (level %(level)s)") % {"name": name, "level": level}
+
+
 class TableStatus(models.TextChoices):
     """Where a table is: ``lobby`` (seats being taken), ``playing``, ``paused`` (by the
     referee: no clock runs), ``over``. The stored values are these names."""
