@@ -176,3 +176,19 @@ class NationalResult(models.Model):
     def __str__(self) -> str:
         return gettext("%(name)s in %(revision)s") % {"name": self.name,
                                                       "revision": self.revision}
+
+
+# Interclub events (issue 21 item 7): their own module, registered with this app.
+from .interclub_models import (  # noqa: E402
+    InterclubEvent,
+    InterclubFielded,
+    InterclubMember,
+    InterclubRound,
+    InterclubSeat,
+    InterclubTeam,
+)
+
+__all__ = ["CATEGORY_CHOICES", "CATEGORY_NAMES", "Club", "Exclusion", "InterclubEvent",
+           "InterclubFielded", "InterclubMember", "InterclubRound", "InterclubSeat",
+           "InterclubTeam", "NationalPlayer", "NationalResult", "NationalTournament",
+           "TournamentRevision"]
