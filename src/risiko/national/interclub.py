@@ -40,8 +40,8 @@ __all__ = [
     "ROSTER_MIN",
     "GameSeat",
     "InterclubError",
-    "PlayerLine",
     "Played",
+    "PlayerLine",
     "TeamLine",
     "game_scores",
     "player_standings",
@@ -282,7 +282,8 @@ def team_standings(teams: Iterable[str], played: Iterable[Played],
                      max(scores, default=Decimal(0)), team, len(scores)))
     rows.sort(key=lambda r: (-r[0], -r[1], -r[2], r[3]))
     positions = _positions([r[:3] for r in rows])
-    return [TeamLine(pos, r[3], r[0], r[1], r[2], r[4]) for pos, r in zip(positions, rows)]
+    return [TeamLine(pos, r[3], r[0], r[1], r[2], r[4])
+            for pos, r in zip(positions, rows, strict=True)]
 
 
 def player_standings(played: Iterable[Played]) -> list[PlayerLine]:
@@ -307,4 +308,4 @@ def player_standings(played: Iterable[Played]) -> list[PlayerLine]:
     rows.sort(key=lambda r: (-r[0], -r[1], -r[2], r[3]))
     positions = _positions([r[:3] for r in rows])
     return [PlayerLine(pos, r[3], r[4], r[0], r[5], int(r[1]), r[2])
-            for pos, r in zip(positions, rows)]
+            for pos, r in zip(positions, rows, strict=True)]
