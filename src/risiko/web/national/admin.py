@@ -72,4 +72,4 @@ class NationalTournamentAdmin(ReadOnly):
     inlines = [RevisionInline]
 
 
-from . import interclub_admin  # noqa: E402,F401  (interclub events, their own module)
+from . import duplicates_admin, interclub_admin  # noqa: E402,F401  (their own modules)

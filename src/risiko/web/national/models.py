@@ -178,7 +178,9 @@ class NationalResult(models.Model):
                                                       "revision": self.revision}
 
 
-# Interclub events (issue 21 item 7): their own module, registered with this app.
+# Interclub events and the register's care (issue 21 items 7 and 2): their own modules,
+# registered with this app.
+from .duplicates_models import DeclaredDifferent, MergedPlayer  # noqa: E402
 from .interclub_models import (  # noqa: E402
     InterclubEvent,
     InterclubFielded,
@@ -188,7 +190,9 @@ from .interclub_models import (  # noqa: E402
     InterclubTeam,
 )
 
-__all__ = ["CATEGORY_CHOICES", "CATEGORY_NAMES", "Club", "Exclusion", "InterclubEvent",
+__all__ = ["CATEGORY_CHOICES", "CATEGORY_NAMES", "Club", "DeclaredDifferent", "Exclusion",
+           "InterclubEvent",
            "InterclubFielded", "InterclubMember", "InterclubRound", "InterclubSeat",
-           "InterclubTeam", "NationalPlayer", "NationalResult", "NationalTournament",
+           "InterclubTeam", "MergedPlayer", "NationalPlayer", "NationalResult",
+           "NationalTournament",
            "TournamentRevision"]

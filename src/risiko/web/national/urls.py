@@ -37,4 +37,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<national_year:year>/tornei/", views.national_tournaments, name="national_tournaments"),
     path("giocatore/<int:national_id>/", views.national_player, name="national_player"),
     path("interclub/", include("risiko.web.national.interclub_urls")),
+    path("registro/", include("risiko.web.national.duplicates_urls")),
 ]
