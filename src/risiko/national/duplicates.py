@@ -93,10 +93,26 @@ def distance(a: str, b: str, limit: int = LIMIT) -> int:
     return min(previous[-1], over)
 
 
-def _bag_distance(a: Counter[str], b: Counter[str]) -> int:
+def _bag_distance(a: dict[str, int], b: dict[str, int]) -> int:
     """A lower bound of the edit distance: the characters one string has more than the
     other, the larger side (each edit changes at most one of each side)."""
-    return max(sum((a - b).values()), sum((b - a).values()))
+    more = fewer = 0
+    for ch, n in a.items():
+        d = n - b.get(ch, 0)
+        if d > 0:
+            more += d
+        else:
+            fewer -= d
+    fewer += sum(n for ch, n in b.items() if ch not in a)
+    return max(more, fewer)
+
+
+def _mask(text: str) -> int:
+    """The set of ``text``'s characters as bits (a character's code point modulo 1024)."""
+    out = 0
+    for ch in set(text):
+        out |= 1 << (ord(ch) % 1024)
+    return out
 
 
 def _pieces(text: str, count: int) -> list[str]:
@@ -127,7 +143,8 @@ Pair(first=2, second=3, distance=2)]
     [(1, 3), (2, 3)]
     """
     texts = [(p.national_id, duplicate_text(p)) for p in players]
-    bags = [Counter(text) for _id, text in texts]
+    bags = [dict(Counter(text)) for _id, text in texts]
+    masks = [_mask(text) for _id, text in texts]
     index: dict[str, set[int]] = defaultdict(set)
     lengths: set[int] = set()
     for k, (_id, text) in enumerate(texts):
@@ -146,7 +163,12 @@ Pair(first=2, second=3, distance=2)]
             oid, otext = texts[other]
             if pid == oid or frozenset((pid, oid)) in different:
                 continue
-            if _bag_distance(bags[k], bags[other]) > limit:
+            if abs(len(text) - len(otext)) > limit:
+                continue
+            # each character missing from the other string costs an edit: cheap bounds
+            mine, theirs = masks[k], masks[other]
+            if ((mine & ~theirs).bit_count() > limit or (theirs & ~mine).bit_count() > limit
+                    or _bag_distance(bags[k], bags[other]) > limit):
                 continue
             d = distance(text, otext, limit)
             if d <= limit:
