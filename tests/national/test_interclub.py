@@ -194,6 +194,11 @@ def test_refusals_are_faults_and_write_nothing() -> None:
     NationalPlayer.objects.create(national_id=1012, name="X", surname="12")
     assert codes(lambda: svc.add_member(teams[0], 1012, who="ref")) == ["interclub.roster_full"]
     assert InterclubMember.objects.filter(team=teams[0]).count() == 12
+    # out of the roster and back, until fielded
+    svc.remove_member(teams[0], 1011, who="ref")
+    assert codes(lambda: svc.remove_member(teams[0], 1011, who="ref")) == [
+        "interclub.not_a_member"]
+    svc.add_member(teams[0], 1011, who="ref")
     # three fielded, or a player not in the roster
     assert codes(lambda: svc.field_players(teams[1], 1, [2000, 2001, 2002], who="ref")) == [
         "interclub.fielded_count"]
@@ -206,6 +211,8 @@ def test_refusals_are_faults_and_write_nothing() -> None:
     assert codes(lambda: svc.seat_round(event, 1, who="ref")) == [
         "interclub.too_many_of_a_club"] * 3  # 12 players, 3 tables: 4 of a club each
     _field_all(teams, 1)
+    assert codes(lambda: svc.remove_member(teams[1], 2000, who="ref")) == [
+        "interclub.member_fielded"]
     svc.seat_round(event, 1, seed=1, who="ref")
     assert codes(lambda: svc.seat_round(event, 1, who="ref")) == ["interclub.round_seated"]
     # a regional event takes only its region's clubs

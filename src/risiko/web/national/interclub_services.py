@@ -10,6 +10,7 @@ written by a refused call.
 - :func:`create_event`, :func:`add_team` (a regional event takes only its region's clubs),
   :func:`add_member` (a roster has at most 12 players; a player is in one team per event:
   the constraint ``interclub_player_once`` behind the check);
+- :func:`remove_member`: out of a roster, until he has been fielded;
 - :func:`field_players`: a team's 4 players of a round (replaced until the round is seated);
 - :func:`seat_round`: the tables of a round, 4 players of 4 clubs each, from the fielded
   players (:func:`risiko.national.interclub.seat_round`, fewest repeated meetings);
@@ -46,7 +47,7 @@ from .interclub_models import (
 from .models import Club, NationalPlayer
 
 __all__ = ["Standings", "add_member", "add_team", "create_event", "field_players",
-           "record_table", "seat_round", "standings", "standings_json"]
+           "record_table", "remove_member", "seat_round", "standings", "standings_json"]
 
 NAME_MISSING = define("interclub.name_missing", "", "an interclub event needs a name")
 BAD_NUMBER = define("interclub.bad_number", "",
@@ -64,6 +65,9 @@ IN_A_TEAM = define("interclub.in_a_team", "",
                    "an event")
 NOT_A_MEMBER = define("interclub.not_a_member", "",
                       "{player} is not in the roster of {team}")
+MEMBER_FIELDED = define("interclub.member_fielded", "",
+                        "{player} is fielded in round {round}: he stays in the roster of "
+                        "{team}")
 FIELDED_COUNT = define("interclub.fielded_count", "",
                        "{team} fields {count} players in round {round}: a team fields {fielded}")
 NO_PLAYER = define("interclub.no_player", "", "no player with national id {national_id}")
@@ -169,6 +173,25 @@ def add_member(team: InterclubTeam, national_id: int, *, who: str) -> InterclubM
     audit(who, "interclub.member", target=member, summary=f"{event}: {player} → {team}",
           data={"national_id": national_id, "team": team.name})
     return member
+
+
+@write
+def remove_member(team: InterclubTeam, national_id: int, *, who: str) -> None:
+    """Take the player ``national_id`` out of ``team``'s roster; refused once he has been
+    fielded in a round (his games are the team's)."""
+    event = _lock(team.event)
+    member = (team.members.filter(player__national_id=national_id)
+              .select_related("player").first())
+    if member is None:
+        raise ServiceError(NOT_A_MEMBER(player=str(national_id), team=team.name))
+    fielded = member.fielded.select_related("round").first()
+    if fielded is not None:
+        raise ServiceError(MEMBER_FIELDED(player=str(member.player), round=fielded.round.number,
+                                          team=team.name))
+    audit(who, "interclub.member_removed", target=team,
+          summary=f"{event}: {member.player} ← {team}",
+          data={"national_id": national_id, "team": team.name})
+    member.delete()
 
 
 def _round(event: InterclubEvent, number: int) -> InterclubRound:

@@ -13,7 +13,7 @@ Console (committee; the national officer's role when clubs have their own):
 
 - ``interclub_manage`` (``/nazionale/interclub/gestione/``): create an event;
 - ``interclub_event_manage`` (``/nazionale/interclub/<id>/gestione/``): add a club's team,
-  put a player in a roster, field a team's 4 players of a round, seat a round, record a
+  put a player in a roster or take him out, field a team's 4 players of a round, seat a round, record a
   table's result (with a reason when it changes). Every form is exactly-once (its one-time
   token) and a refusal shows its faults in the reader's language, nothing saved.
 """
@@ -108,6 +108,10 @@ class MemberForm(forms.Form):
     national_id = forms.IntegerField(label=gettext_lazy("National id"), min_value=1)
 
 
+class RemoveForm(MemberForm):
+    """A player taken out of a team's roster (never once fielded)."""
+
+
 class FieldForm(forms.Form):
     """A team's players of a round."""
 
@@ -197,7 +201,8 @@ def interclub_manage(request: HttpRequest) -> HttpResponseBase:
 
 
 _ACTIONS: dict[str, type[forms.Form]] = {
-    "team": TeamForm, "member": MemberForm, "field": FieldForm, "seat": SeatForm,
+    "team": TeamForm, "member": MemberForm, "remove": RemoveForm, "field": FieldForm,
+    "seat": SeatForm,
     "result": ResultForm}
 
 
@@ -219,6 +224,9 @@ def _apply(request: HttpRequest, event: InterclubEvent, action: str,
     if action == "member":
         svc.add_member(d["team"], d["national_id"], who=who)
         return _("Player added to the roster.")
+    if action == "remove":
+        svc.remove_member(d["team"], d["national_id"], who=who)
+        return _("Player taken out of the roster.")
     if action == "field":
         svc.field_players(d["team"], d["round"], d["players"], who=who)
         return _("Players fielded.")
