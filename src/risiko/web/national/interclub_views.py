@@ -14,8 +14,9 @@ Console (committee; the national officer's role when clubs have their own):
 - ``interclub_manage`` (``/nazionale/interclub/gestione/``): create an event;
 - ``interclub_event_manage`` (``/nazionale/interclub/<id>/gestione/``): add a club's team,
   put a player in a roster or take him out, field a team's 4 players of a round, seat a
-  round, record a table's result (with a reason when it changes). Every form is exactly-once (its one-time
-  token) and a refusal shows its faults in the reader's language, nothing saved.
+  round, record a table's result (with a reason when it changes). Every form is
+  exactly-once (its one-time token) and a refusal shows its faults in the reader's
+  language, nothing saved.
 """
 
 from __future__ import annotations
