@@ -121,3 +121,27 @@ def test_the_console_is_the_committees(committee: Client) -> None:
     assert committee.get("/nazionale/interclub/gestione/").status_code == 200
     assert Client().get("/nazionale/interclub/").status_code == 200
     assert Client().get("/nazionale/interclub/9999/").status_code == 404
+
+
+def test_regional_standings_and_an_unknown_region() -> None:
+    from django.contrib.auth.models import User
+
+    from risiko.web.national import interclub_services as svc
+    from risiko.web.national.models import Club
+
+    User.objects.create_user("arbitro", password="tavolo-rosso-42")  # past the first run
+
+    event = svc.create_event("Campionato a squadre", 2027, who="ref")
+    svc.add_team(event, Club.objects.create(key="mi", name="MILANO", region="Lombardia"),
+                 who="ref")
+    svc.add_team(event, Club.objects.create(key="to", name="TORINO", region="Piemonte"),
+                 who="ref")
+    data = json.loads(Client().get(f"/nazionale/interclub/{event.pk}.json",
+                                   {"regione": "Piemonte"}).content)
+    assert data["region"] == "Piemonte"
+    assert [(t["position"], t["name"], t["total"]) for t in data["teams"]] == [
+        (1, "TORINO", 0)]
+    html = Client().get(f"/nazionale/interclub/{event.pk}/").content.decode()
+    assert "Campionati regionali:" in html and "?regione=Piemonte" in html
+    assert Client().get(f"/nazionale/interclub/{event.pk}/",
+                        {"regione": "Sicilia"}).status_code == 404
