@@ -88,7 +88,7 @@ def test_win_bonus_after_table_penalties() -> None:
 
 
 def test_raduno_gives_25_to_each_of_two_and_nothing_to_three() -> None:
-    raduno = FORMATS["raduno"].ranking_points.to_dict()
+    raduno = FORMATS["raduno@2"].ranking_points.to_dict()
     assert points(raduno, seats(44, 44, 12, 0)) == [69, 69, 12, 0]
     assert points(raduno, seats(30, 30, 30, 10)) == [30, 30, 30, 10]
 

@@ -17,6 +17,7 @@ __all__ = [
     "CLUB_MILANO_FORMAT",
     "ENTRANT_FIELDS",
     "FORMATS",
+    "RETIRED_FORMATS",
     "EntrantsOverride",
     "FinalistsRule",
     "TournamentFormat",
@@ -382,22 +383,48 @@ def _preset(name: str, ranking: dict[str, Any], tie_breaks: tuple[str, ...]
 #: Shipped formats by name: ``club-milano`` (the default) and presets of other Italian
 #: clubs' ranking points (the stages stay Club Milano's until changed): ``win-bonus``
 #: (+50 to the winner shared by tied winners, x1.25 at 5-player tables; points, wins,
-#: best), and GestioneTorneo's types ``raduno`` (Raduno / Open / Nazionale: +50 to a sole
-#: winner, +25 to each of two, x1.25 at 5), ``master`` (Master / Victory: thousandths),
-#: ``torneo-gufo``, ``campionato-gufo`` (Campionato Gufo / Spartac) and ``placement``.
-#: Other formats are objects in the season file (see docs/tournament.md).
+#: best), and GestioneTorneo's types: ``raduno@2`` (Raduno / Nazionale), ``master``
+#: (Master / Victory: thousandths), ``torneo-gufo``, ``campionato-gufo@2`` (Campionato
+#: Gufo / Spartac) and ``placement``. A preset whose meaning changed carries its version
+#: (``name@version``, as rulesets); the old meaning stays readable under the bare name
+#: (:data:`RETIRED_FORMATS`) so stored tournaments keep their standings. Other formats
+#: are objects in the season file (see docs/tournament.md).
+#:
+#: ``raduno@2`` is GestioneTorneo's Raduno as its code computes it
+#: (``ExcelAccess.getClassificaRadunoNazionale2020``): ``ScorePlayerRaduno`` gives the
+#: table points (no factor at 5-player tables) + 50 to a sole winner, + 25 to each of two
+#: (``numeroVincitori() == 1`` / ``== 2``), and ``ScoreRadunoNazionale2020Comparator``
+#: breaks ties on the total, then the results sorted best first (best, 2nd, 3rd ...),
+#: then the round-by-round results, as the manual's "punteggio classifica più alto nella
+#: migliore / seconda / terza prestazione; posizione in classifica al turno precedente".
+#: The last tie-break follows the manual (``previous_position``, as ``master``): the
+#: comparator's code compares the results round by round instead, first round first.
+#: ``campionato-gufo@2`` counts a RisiKo! 100 table points (200 to its winner), as
+#: ``ScorePlayerCampionatoGufo`` does (see :func:`risiko.tournament.ranking.winner_gap`).
 FORMATS: dict[str, TournamentFormat] = {f.name: f for f in (
     CLUB_MILANO_FORMAT,
     _preset("win-bonus", {"formula": "win_bonus", "win_bonus": 50, "five_seat_factor": 1.25},
             ("points", "wins", "best")),
-    _preset("raduno", {"formula": "win_bonus", "win_bonus": 50, "five_seat_factor": 1.25,
-                       "max_sharing": 2}, ("points", "best_ranking")),
+    _preset("raduno@2", {"formula": "win_bonus", "win_bonus": 50, "max_sharing": 2},
+            ("points", "best_ranking", "second_best_ranking", "third_best_ranking",
+             "previous_position")),
     _preset("master", {"formula": "thousandths"},
             ("points", "best_ranking", "second_best_ranking", "third_best_ranking",
              "previous_position")),
     _preset("torneo-gufo", {"formula": "placement_bonus"}, ("points", "wins", "best_ranking")),
-    _preset("campionato-gufo", {"formula": "winner_gap"}, ("points", "wins", "table_points")),
+    _preset("campionato-gufo@2", {"formula": "winner_gap", "risiko_points": 100},
+            ("points", "wins", "table_points")),
     _preset("placement", {"formula": "placement"}, ("points", "wins", "best")),
+)}
+
+#: Presets replaced by a newer version, still read by their stored name (a bare name is
+#: version 1): ``raduno`` (x1.25 at 5-player tables, tie-break on the best ranking points
+#: only) and ``campionato-gufo`` (a RisiKo! counts its own table points: 186 under rtu
+#: scoring). Never offered for a new tournament.
+RETIRED_FORMATS: dict[str, TournamentFormat] = {f.name: f for f in (
+    _preset("raduno", {"formula": "win_bonus", "win_bonus": 50, "five_seat_factor": 1.25,
+                       "max_sharing": 2}, ("points", "best_ranking")),
+    _preset("campionato-gufo", {"formula": "winner_gap"}, ("points", "wins", "table_points")),
 )}
 
 
@@ -412,14 +439,20 @@ _DESCRIPTIONS: dict[str, tuple[str, str]] = {
     "win-bonus": ("Winner's bonus",
                   "table points, ×1.25 at 5-player tables, +50 to the table's winner "
                   "(shared by tied winners)"),
-    "raduno": ("Raduno / Open / Nazionale",
+    "raduno@2": ("Raduno / Nazionale",
+                 "table points, +50 to a sole winner, +25 to each of two tied, nothing to "
+                 "more; ties: best, 2nd and 3rd best results, previous position"),
+    "raduno": ("Raduno (version 1)",
                "table points, ×1.25 at 5-player tables, +50 to a sole winner, +25 to each of "
                "two tied, nothing to more"),
     "master": ("Master / Victory",
                "table points in thousandths, +1 to the table's winner"),
     "torneo-gufo": ("Torneo Gufo",
                     "a bonus by place at the table plus the table points in hundredths"),
-    "campionato-gufo": ("Campionato Gufo / Spartac",
+    "campionato-gufo@2": ("Campionato Gufo / Spartac",
+                          "the table's winner 100 plus his table points (a RisiKo! 100: "
+                          "200), the others 100 minus their gap to the winner"),
+    "campionato-gufo": ("Campionato Gufo / Spartac (version 1)",
                         "the table's winner 100 plus his table points, the others 100 minus "
                         "their gap to the winner"),
     "placement": ("By place at the table",
@@ -448,7 +481,8 @@ def get_format(name: str | None = None) -> TournamentFormat:
     ValueError) naming the known ones."""
     if name is None:
         return CLUB_MILANO_FORMAT
-    fmt = FORMATS.get(name.strip().lower())
+    key = name.strip().lower()
+    fmt = FORMATS.get(key) or RETIRED_FORMATS.get(key.removesuffix("@1"))
     if fmt is None:
         raise InvalidInputError(FORMAT_UNKNOWN({"field": "format"}, name=name,
                                                known=list(FORMATS)))

@@ -537,11 +537,13 @@ def _factor(table: TableInput, rp: RankingPoints) -> Decimal:
     return Decimal(1)
 
 
-def _scaled(score: int, table: TableInput, rp: RankingPoints) -> Decimal:
+def _scaled(score: int, table: TableInput, rp: RankingPoints, won: bool = True) -> Decimal:
     """Table points times the table-size factor, capped at ``cap`` when the formula has
-    one."""
+    one; with ``cap_players`` ``winners`` only a winner's (``won``) points are capped."""
     value = Decimal(score) * _factor(table, rp)
     cap = rp.get("cap") if "cap" in rp.spec.params else None
+    if "cap_players" in rp.spec.params and rp.get("cap_players") == "winners" and not won:
+        cap = None
     if cap is not None and value > cap:
         value = _decimal(cap)
     return value
@@ -579,13 +581,19 @@ def win_bonus(table: TableInput, rp: RankingPoints) -> dict[str, tuple[Decimal, 
     winner; tied winners share it equally (``share`` ``equal``; ``full`` gives each the
     whole bonus), and with ``max_sharing`` N more than N tied winners get nothing. The
     share is rounded to ``precision`` (2) decimal places with ``rounding`` (half up).
+    ``cap_players`` says whose points the ``cap`` limits: ``winners`` (the table's
+    winners only, as GestioneTorneo's ``ScorePlayerOpen.trascodificaPunteggio``: ``if
+    (partita.isVincitore(giocatore) && punteggio > 80f)`` at a 5-player table, nobody
+    else) or ``all`` (every seat: the reading of formats stored before this parameter
+    existed, which the tournaments' migration 0005 writes into them so their standings do
+    not change). The default is ``winners``.
 
     Sources: clubs' published rankings (50 to a sole winner, two tied at 44 both shown 69,
     x1.25 at 5-player tables); GestioneTorneo's ``ScorePlayerRaduno`` and
     ``ScorePlayerNazionaleRisiko`` (+50 to a sole winner, +25 to each of two tied winners,
-    nothing to three or more: ``max_sharing`` 2) and ``ScorePlayerOpen`` (also x1.25 at 5,
-    x0.75 at 3, a 5-player winner above 80 counted 100 so that 150 is the most: ``cap``
-    100).
+    nothing to three or more: ``max_sharing`` 2; no factor at 5-player tables) and
+    ``ScorePlayerOpen`` (x1.25 at 5, x0.75 at 3, a 5-player *winner* above 80 counted 100:
+    ``cap`` 100 with ``cap_players`` ``winners``).
 
     Worked example (bonus 50, factor 1.25 at 5): at a 5-player table 80, 44, 20, 10, 0 the
     winner gets 80 x 1.25 + 50 = 150, the others 55, 25, 12.5, 0; three tied at 30 at a
@@ -599,13 +607,28 @@ def win_bonus(table: TableInput, rp: RankingPoints) -> dict[str, tuple[Decimal, 
     >>> tied = [S(p, v, 0, v, False, False) for p, v in zip("ABCD", (30, 30, 30, 10))]
     >>> [(str(t.points), str(t.bonus)) for t in rank_table(tied, rp).values()][:2]
     [('46.67', '16.67'), ('46.67', '16.67')]
+
+    With ``cap`` 100 at a 5-player table 84, 82, 0, 0, 0: the winner 84 x 1.25 = 105 is
+    counted 100, + 50 = 150; the second's 82 x 1.25 = 102.5 stays (he did not win), unless
+    ``cap_players`` is ``all`` (100).
+
+    >>> capped = [S(p, v, 0, v, False, False) for p, v in zip("ABCDE", (84, 82, 0, 0, 0))]
+    >>> rp = RankingPoints.from_dict({"formula": "win_bonus", "five_seat_factor": 1.25,
+    ...                               "cap": 100})
+    >>> [str(t.points) for t in rank_table(capped, rp).values()][:2]
+    ['150.00', '102.50']
+    >>> rp = RankingPoints.from_dict({"formula": "win_bonus", "five_seat_factor": 1.25,
+    ...                               "cap": 100, "cap_players": "all"})
+    >>> [str(t.points) for t in rank_table(capped, rp).values()][:2]
+    ['150.00', '100.00']
     """
     precision, rounding = rp.get("precision"), rp.get("rounding")
     share = _round(_share(_decimal(rp.get("win_bonus")), len(table.winners), rp),
                    precision, rounding)
     out = {}
     for s in table.seats:
-        base = _round(_scaled(s.score, table, rp), precision, rounding)
+        base = _round(_scaled(s.score, table, rp, s.player in table.winners),
+                      precision, rounding)
         bonus = share if s.player in table.winners else Decimal(0)
         out[s.player] = (base + bonus, bonus)
     return out
@@ -707,13 +730,23 @@ def winner_gap(table: TableInput, rp: RankingPoints) -> dict[str, tuple[Decimal,
     ``five_seat_factor`` 1.25 at a 5-player table); every other seat gets ``base`` minus its
     gap to the winner's table points. When the winner completed his objective (RisiKo!) or
     scored ``full_gap_from`` (86) or more, the gap is measured from ``base`` instead.
-    Tied winners each get ``base`` + their points. Rounded to ``precision`` 2.
+    Tied winners each get ``base`` + their points. Rounded to ``precision`` 2. With
+    ``risiko_points`` N a winner who completed his objective counts N table points
+    (before the factor) whatever his seat scored; null (the default, the reading of
+    formats stored before this parameter) counts his own table points.
 
-    Source: GestioneTorneo's ``ScorePlayerCampionatoGufo`` ("Campionato Gufo", "Spartac":
-    a RisiKo! under border-point scoring, 86 table points, gives 186).
+    Source: GestioneTorneo's ``ScorePlayerCampionatoGufo`` ("Campionato Gufo", "Spartac").
+    Its manual (ManualeGestioneTorneo V2.4, "Campionato Gufo") says a RisiKo!, "anche
+    indicando 100 punti sulla scheda partita", gives 186; its code gives 200: a RisiKo! is
+    written 100 on GestioneTorneo's sheet ("per il RisiKo deve essere indicato 100 come
+    punteggio") and ``trascodificaPunteggio`` gives a winner ``100+punteggio``
+    (``punteggio*1.25f`` first at a 5-player table), so 200 (225 at 5). We follow the
+    code: the ``campionato-gufo@2`` preset sets ``risiko_points`` 100; the losers' gap is
+    measured from 100 (``punteggioVinc < 86 ? punteggioVinc : 100``) either way.
 
     Worked example: a 4-player table 62, 50, 31, 0: 162, 88, 69, 38. A RisiKo! (86 under
-    rtu scoring) with 40, 20, 10 at the table: 186, 40, 20, 10.
+    rtu scoring) with 40, 20, 10 at the table: 186, 40, 20, 10 by default; 200, 40, 20, 10
+    with ``risiko_points`` 100.
 
     >>> from risiko.tournament.model import SeatResult as S
     >>> rp = RankingPoints.from_dict({"formula": "winner_gap"})
@@ -724,6 +757,9 @@ def winner_gap(table: TableInput, rp: RankingPoints) -> dict[str, tuple[Decimal,
     ...                                          for p, v in zip("BCD", (40, 20, 10))]
     >>> [number(t.points) for t in rank_table(rk, rp).values()]
     [186, 40, 20, 10]
+    >>> rp = RankingPoints.from_dict({"formula": "winner_gap", "risiko_points": 100})
+    >>> [number(t.points) for t in rank_table(rk, rp).values()]
+    [200, 40, 20, 10]
     """
     precision, rounding = rp.get("precision"), rp.get("rounding")
     base = _decimal(rp.get("base"))
@@ -736,9 +772,12 @@ def winner_gap(table: TableInput, rp: RankingPoints) -> dict[str, tuple[Decimal,
     top = max(w.score for w in winners)
     full = any(w.risiko for w in winners) or (full_from is not None and top >= full_from)
     reference = base if full else Decimal(top)
+    risiko_points = rp.get("risiko_points")
     for s in table.seats:
         if s.player in table.winners:
-            scaled = _round(Decimal(s.score) * _factor(table, rp), precision, rounding)
+            counted = (_decimal(risiko_points) if s.risiko and risiko_points is not None
+                       else Decimal(s.score))
+            scaled = _round(counted * _factor(table, rp), precision, rounding)
             out[s.player] = (base + scaled, base)
         else:
             points = _round(base - (reference - s.score), precision, rounding)
@@ -815,6 +854,8 @@ FORMULAS: dict[str, Formula] = {f.name: f for f in (
         five_seat_factor=_FIVE, three_seat_factor=_THREE,
         cap=Param("decimal", None, "most table points counted (after the factor)",
                   optional=True),
+        cap_players=Param("choice", "winners", "whose points the cap limits: the table's "
+                          "winners or all seats", choices=("winners", "all")),
         share=Param("choice", "equal", "tied winners: equal shares or each the full bonus",
                     choices=("equal", "full")),
         max_sharing=Param("int", None, "more tied winners than this get no bonus",
@@ -863,6 +904,8 @@ FORMULAS: dict[str, Formula] = {f.name: f for f in (
                                "points at a 5-player table", high=Decimal(10)),
         full_gap_from=Param("decimal", Decimal(86), "a winner's score from which the gap "
                             "is measured from the base", optional=True),
+        risiko_points=Param("decimal", None, "table points a winner's RisiKo! counts "
+                            "(null: his own table points)", optional=True),
         precision=_PRECISION, rounding=_ROUNDING), winner_gap,
         lambda rp: (f"winner {number(rp.get('base'))} + table points, others "
                     f"{number(rp.get('base'))} minus the gap to the winner")),

@@ -70,3 +70,6 @@ class NationalTournamentAdmin(ReadOnly):
     list_filter = ("year", "club")
     search_fields = ("name", "club__name")
     inlines = [RevisionInline]
+
+
+from . import duplicates_admin, interclub_admin  # noqa: E402,F401  (their own modules)

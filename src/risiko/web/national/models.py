@@ -176,3 +176,23 @@ class NationalResult(models.Model):
     def __str__(self) -> str:
         return gettext("%(name)s in %(revision)s") % {"name": self.name,
                                                       "revision": self.revision}
+
+
+# Interclub events and the register's care (issue 21 items 7 and 2): their own modules,
+# registered with this app.
+from .duplicates_models import DeclaredDifferent, MergedPlayer  # noqa: E402
+from .interclub_models import (  # noqa: E402
+    InterclubEvent,
+    InterclubFielded,
+    InterclubMember,
+    InterclubRound,
+    InterclubSeat,
+    InterclubTeam,
+)
+
+__all__ = ["CATEGORY_CHOICES", "CATEGORY_NAMES", "Club", "DeclaredDifferent", "Exclusion",
+           "InterclubEvent",
+           "InterclubFielded", "InterclubMember", "InterclubRound", "InterclubSeat",
+           "InterclubTeam", "MergedPlayer", "NationalPlayer", "NationalResult",
+           "NationalTournament",
+           "TournamentRevision"]

@@ -39,6 +39,7 @@ from risiko.national.ranking import (
 from risiko.national.report import Report, ReportError
 
 from ..auditlog.services import audit
+from .duplicates_models import MergedPlayer
 from .models import (
     Club,
     Exclusion,
@@ -76,8 +77,14 @@ def _players(report: Report) -> dict[str, NationalPlayer]:
     a national id is registered under another name or birth date."""
     faults = []
     people: dict[str, NationalPlayer] = {}
+    merged = dict(MergedPlayer.objects.filter(
+        national_id__in=[p.national_id for p in report.players if p.national_id is not None])
+        .values_list("national_id", "into__national_id"))
     for i, p in enumerate(report.players):
         if p.national_id is None:
+            continue
+        if p.national_id in merged:  # merged into another player: his (no name check)
+            people[p.key] = NationalPlayer.objects.get(national_id=merged[p.national_id])
             continue
         known, created = NationalPlayer.objects.get_or_create(
             national_id=p.national_id,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern, path, register_converter
+from django.urls import URLPattern, URLResolver, include, path, register_converter
 
 from risiko.tournament.dates import EVENING_YEARS
 
@@ -29,11 +29,13 @@ class YearConverter:
 
 register_converter(YearConverter, "national_year")
 
-urlpatterns: list[URLPattern] = [
+urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.national_home, name="national_home"),
     path("<national_year:year>/", views.national_year, name="national_year"),
     path("<national_year:year>.json", views.national_year_json, name="national_year_json"),
     path("<national_year:year>.csv", views.national_year_csv, name="national_year_csv"),
     path("<national_year:year>/tornei/", views.national_tournaments, name="national_tournaments"),
     path("giocatore/<int:national_id>/", views.national_player, name="national_player"),
+    path("interclub/", include("risiko.web.national.interclub_urls")),
+    path("registro/", include("risiko.web.national.duplicates_urls")),
 ]

@@ -96,7 +96,11 @@ def _factors(rp: RankingPoints, winner_only: bool = False) -> str:
     if three is not None and three != 1:
         out += _(", ×%(factor)s at 3-player tables") % {"factor": points_text(three)}
     if "cap" in names and rp.get("cap") is not None:
-        out += _(", at most %(cap)s table points") % {"cap": points_text(rp.get("cap"))}
+        if "cap_players" in names and rp.get("cap_players") == "winners":
+            out += _(", the winner's at most %(cap)s table points") % {
+                "cap": points_text(rp.get("cap"))}
+        else:
+            out += _(", at most %(cap)s table points") % {"cap": points_text(rp.get("cap"))}
     return out
 
 
@@ -127,9 +131,13 @@ def formula_line(rp: RankingPoints) -> str:
             "out": "/".join(points_text(v) for v in rp.get("eliminated_bonus")),
             "divisor": points_text(rp.get("divisor")), "factors": _factors(rp)}
     if name == "winner_gap":
-        return _("Ranking points: the table's winner %(base)s + his table points, the "
+        line = _("Ranking points: the table's winner %(base)s + his table points, the "
                  "others %(base)s minus their gap to the winner.") % {
             "base": points_text(rp.get("base"))}
+        if rp.get("risiko_points") is not None:
+            line += " " + _("A RisiKo! counts %(points)s table points.") % {
+                "points": points_text(rp.get("risiko_points"))}
+        return line
     if name == "placement":
         return _("Ranking points by place at the table and table size; a shared place "
                  "shares the points of the places it covers.")
