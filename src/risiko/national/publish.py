@@ -53,10 +53,12 @@ __all__ = [
     "ENVELOPE",
     "MAX_REVISION",
     "Registered",
+    "club_key_text",
     "envelope",
     "read_envelope",
     "sign",
     "signature_ok",
+    "split_club_key",
     "tournament_report",
 ]
 
@@ -72,6 +74,10 @@ NO_GAMES = define("national.publish_no_games", "",
                   "{tournament}: no game played: nothing to publish")
 BAD_ENVELOPE = define("national.publish_envelope", "",
                       "the body is not a risiko-publish/1 envelope: {what}")
+
+BAD_KEY = define("national.publish_bad_key", "",
+                 "the club key is not a key the national officer issued (ck_..., a dot, "
+                 "64 hex digits)")
 
 #: what the register knows of a player: (national id, name, surname, birth date)
 Registered = tuple[int, str, str, date | None]
@@ -165,6 +171,27 @@ def read_envelope(body: bytes) -> tuple[int, Report]:
             or not 1 <= revision <= MAX_REVISION):
         raise ReportError(BAD_ENVELOPE(what="revision"))
     return revision, read_report(data["report"])
+
+
+def club_key_text(key_id: str, secret: str) -> str:
+    """The club key as the officer gives it to the club: ``<key id>.<secret>``.
+
+    >>> split_club_key(club_key_text("ck_0a", "f" * 64)) == ("ck_0a", "f" * 64)
+    True
+    """
+    return f"{key_id}.{secret}"
+
+
+def split_club_key(text: str) -> tuple[str, str]:
+    """``(key id, secret)`` of a club key's text (surrounding spaces ignored); raises
+    :class:`~risiko.national.report.ReportError` (``national.publish_bad_key``) for anything
+    else; the text itself is never in the message."""
+    key_id, dot, secret = text.strip().partition(".")
+    if (not dot or not key_id.startswith("ck_") or not 3 < len(key_id) <= 40
+            or not key_id[3:].isalnum() or len(secret) != 64
+            or any(c not in "0123456789abcdef" for c in secret)):
+        raise ReportError(BAD_KEY())
+    return key_id, secret
 
 
 def sign(body: bytes, secret: str) -> str:

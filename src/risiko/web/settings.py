@@ -253,6 +253,9 @@ RISIKO_LOGIN_WINDOW = _int("RISIKO_LOGIN_WINDOW", 15 * 60)  # ... in this many s
 # issued club key invalid). Reports received over HTTP are limited per client address and
 # per club key in RISIKO_LOGIN_WINDOW seconds.
 RISIKO_CLUB_KEY_SECRET = os.environ.get("RISIKO_CLUB_KEY_SECRET", "")
+# The national ranking's identifier of this server's club (the console's publish form and
+# `risiko national publish` default to it).
+RISIKO_NATIONAL_CLUB_ID = os.environ.get("RISIKO_NATIONAL_CLUB_ID", "")
 RISIKO_PUBLISH_MAX_PER_ADDRESS = _int("RISIKO_PUBLISH_MAX_PER_ADDRESS", 60)
 RISIKO_PUBLISH_MAX_PER_KEY = _int("RISIKO_PUBLISH_MAX_PER_KEY", 30)
 

@@ -43,7 +43,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from risiko.faults import RisikoError, define
+from risiko.faults import RisikoError, define, define_words
 from risiko.national.categories import Category
 from risiko.national.publish import read_envelope, signature_ok, tournament_report
 from risiko.national.report import Report
@@ -73,7 +73,8 @@ _SALT = "risiko.national.club_key"
 NO_SUCH_REVISION = define("national.no_such_revision", "",
                           "report {revision}: there is no such report")
 ALREADY_DECIDED = define("national.already_decided", "",
-                         "{tournament}, revision {number}: already {status} by {by}")
+                         "{tournament}, revision {number}: already {decision} by {by}")
+define_words("decision", ("approved", "refused"))
 STALE_APPROVAL = define("national.approve_stale", "",
                         "{tournament}, revision {number}: revision {current}, newer, is in "
                         "force; an approved revision is replaced only by a newer one")
@@ -153,7 +154,7 @@ def _decide(revision_id: int, by: str, status: RevisionStatus, reason: str = ""
         label = str(tournament)
         if revision.status != RevisionStatus.PUBLISHED:
             raise PublishError(ALREADY_DECIDED(
-                tournament=label, number=revision.number, status=revision.status,
+                tournament=label, number=revision.number, decision=str(revision.status),
                 by=revision.decided_by))
         if status == RevisionStatus.APPROVED and tournament.current > revision.number:
             raise PublishError(STALE_APPROVAL(tournament=label, number=revision.number,
@@ -163,8 +164,10 @@ def _decide(revision_id: int, by: str, status: RevisionStatus, reason: str = ""
             pk=revision_id, status=RevisionStatus.PUBLISHED).update(
             status=status, decided_by=by[:150], decided_at=now, reason=reason[:500])
         if written != 1:  # decided by another officer in between (never under the lock)
-            raise PublishError(ALREADY_DECIDED(tournament=label, number=revision.number,
-                                               status="decided", by=""))
+            revision.refresh_from_db()
+            raise PublishError(ALREADY_DECIDED(
+                tournament=label, number=revision.number, decision=str(revision.status),
+                by=revision.decided_by))
         revision.refresh_from_db()
         if status == RevisionStatus.APPROVED:
             tournament.current, tournament.year = revision.number, revision.last_date.year

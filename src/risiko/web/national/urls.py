@@ -6,7 +6,7 @@ from django.urls import URLPattern, path, register_converter
 
 from risiko.tournament.dates import EVENING_YEARS
 
-from . import views
+from . import flow_views, views
 
 
 class YearConverter:
@@ -36,4 +36,8 @@ urlpatterns: list[URLPattern] = [
     path("<national_year:year>.csv", views.national_year_csv, name="national_year_csv"),
     path("<national_year:year>/tornei/", views.national_tournaments, name="national_tournaments"),
     path("giocatore/<int:national_id>/", views.national_player, name="national_player"),
+    path("api/pubblica/", flow_views.national_receive, name="national_receive"),
+    path("ufficiale/", flow_views.national_officer, name="national_officer"),
+    path("ufficiale/<int:revision>/decidi/", flow_views.national_decide,
+         name="national_decide"),
 ]
