@@ -109,7 +109,8 @@ def test_approval_puts_it_in_force_once_with_its_trail() -> None:
         approve(revision().pk, by="altro")
     assert e.value.fault.code == "national.already_decided"
     assert list(AuditEntry.objects.filter(action__startswith="national.").order_by(
-        "pk").values_list("action", "who")) == [("national.publish", "arbitro"), ("national.approve", "ufficiale")]
+        "pk").values_list("action", "who")) == [("national.publish", "arbitro"),
+                                                ("national.approve", "ufficiale")]
     assert "Stima" not in Client().get("/nazionale/giocatore/101/").content.decode()
 
 

@@ -111,7 +111,9 @@ class FirstRunMiddleware:
 
     def _exempt(self, path: str) -> bool:
         static = "/" + settings.STATIC_URL.lstrip("/") if settings.STATIC_URL else None
-        return path in (reverse("first_run"), reverse("set_language")) or bool(
+        # the national server's report endpoint answers machines (JSON), never a page
+        return path in (reverse("first_run"), reverse("set_language"),
+                        reverse("national_receive")) or bool(
             static and path.startswith(static)
         )
 
