@@ -182,7 +182,8 @@ def test_a_signed_report_is_received_and_a_replay_refused(club_key: str) -> None
     answer = post(body, club_key)
     assert answer.status_code == 201
     assert answer.json() == {"tournament": "20190504 - milano - Open 2019", "revision": 1,
-                             "status": "published", "unchanged": False}
+                             "status": "published", "unchanged": False,
+                             "id": revision().pk}
     assert (revision().club_revision, revision().status) == (7, "published")
     replay = post(body, club_key)
     assert replay.status_code == 409

@@ -4,7 +4,7 @@
   CSRF-exempt (no cookie is involved: the HMAC with the club key is the authentication),
   limited per client address (``RISIKO_PUBLISH_MAX_PER_ADDRESS``, checked before anything
   else) and per key (``RISIKO_PUBLISH_MAX_PER_KEY``) in ``RISIKO_LOGIN_WINDOW`` seconds.
-  Answers JSON: 201 ``{"tournament", "revision", "status", "unchanged"}`` (200 when
+  Answers JSON: 201 ``{"tournament", "revision", "status", "unchanged", "id"}`` (200 when
   unchanged); a refusal ``{"faults": [{"code", ..., "message" (Italian), "messages": {"it",
   "en"}}]}`` with 400 (a bad body or report), 401 (unknown key, bad signature), 403 (another
   club's report), 409 (a replayed or older revision), 429 (too many).

@@ -103,17 +103,19 @@ class PublishError(RisikoError):
 @dataclass(frozen=True)
 class Published:
     """What a publication did: the tournament's ``label``, the revision ``number`` (the one
-    found equal when ``unchanged``: nothing written) and its ``status``."""
+    found equal when ``unchanged``: nothing written), its ``status`` and ``id`` (the report's
+    id on the national server: ``risiko national approve ID``)."""
 
     label: str
     number: int
     status: str
     unchanged: bool
+    id: int
 
     def to_json(self) -> dict[str, object]:
-        """``{"tournament", "revision", "status", "unchanged"}``."""
+        """``{"tournament", "revision", "status", "unchanged", "id"}``."""
         return {"tournament": self.label, "revision": self.number, "status": self.status,
-                "unchanged": self.unchanged}
+                "unchanged": self.unchanged, "id": self.id}
 
 
 def publish_report(report: Report, *, by: str, source: str = "",
@@ -139,7 +141,8 @@ def publish_report(report: Report, *, by: str, source: str = "",
         raise PublishError(STALE(tournament=f"{report.dates[0]:%Y%m%d} - {report.club_id} - "
                                  f"{report.name}", given=club_revision,
                                  last=club_revision)) from None
-    return Published(stored.label, stored.number, str(stored.status), stored.unchanged)
+    return Published(stored.label, stored.number, str(stored.status), stored.unchanged,
+                     stored.id)
 
 
 def _decide(revision_id: int, by: str, status: RevisionStatus, reason: str = ""

@@ -138,7 +138,7 @@ def import_report(report: Report, *, source: str = "", by: str) -> Imported:
 class Stored:
     """What :func:`store_revision` did: the tournament's ``label``, the revision ``number``
     written (or the one found equal: ``unchanged``), ``new`` tournament, ``revision`` (the
-    row; None when unchanged) and its ``status``."""
+    row; None when unchanged), its ``status`` and ``id`` (the row's, or the one found equal)."""
 
     label: str
     number: int
@@ -146,6 +146,7 @@ class Stored:
     unchanged: bool
     revision: TournamentRevision | None
     status: str
+    id: int
 
 
 def store_revision(report: Report, *, source: str, by: str, approved: bool,
@@ -176,7 +177,7 @@ def store_revision(report: Report, *, source: str, by: str, approved: bool,
         if approved and latest.status == RevisionStatus.PUBLISHED:
             pass  # the committee imports what a club published: a new, approved revision
         else:
-            return Stored(label, latest.number, False, True, None, latest.status)
+            return Stored(label, latest.number, False, True, None, latest.status, latest.pk)
     number = (tournament.revisions.aggregate(n=Max("number"))["n"] or 0) + 1
     now = timezone.now()
     revision = TournamentRevision.objects.create(
@@ -205,7 +206,7 @@ def store_revision(report: Report, *, source: str, by: str, approved: bool,
               data={"source": source, "number": number, "tables": report.tables,
                     "club_revision": club_revision},
               params={"tournament": label, "number": number})
-    return Stored(label, number, new, False, revision, revision.status)
+    return Stored(label, number, new, False, revision, revision.status, revision.pk)
 
 
 def find_player(name: str, surname: str, born: date) -> int | None:
