@@ -76,14 +76,13 @@ def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def fetch(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=60) as answer:  # noqa: S310 (loopback)
+    with urllib.request.urlopen(url, timeout=60) as answer:
         return str(answer.read().decode("utf-8"))
 
 
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else RUNS
     from bench_national import reports
-
     from risiko.web.serving import ServedApp
 
     with tempfile.TemporaryDirectory() as national, tempfile.TemporaryDirectory() as club:

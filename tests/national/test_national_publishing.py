@@ -244,6 +244,16 @@ def test_too_many_reports_from_one_address(club_key: str, settings: Any) -> None
     assert [post(body, club_key).status_code for _ in range(3)] == [201, 409, 429]
 
 
+def test_the_per_key_limit_counts_only_signed_reports(club_key: str, settings: Any) -> None:
+    settings.RISIKO_PUBLISH_MAX_PER_KEY = 2
+    body = envelope(open_2019(), 1)
+    forged = [post(body, club_key, signature="sha256=" + "1" * 64).status_code
+              for _ in range(3)]
+    assert forged == [401, 401, 401]  # a stranger with the key id uses up nothing
+    assert [post(envelope(open_2019(), n), club_key).status_code for n in (1, 2, 3)] == [
+        201, 200, 429]  # 2: the same report again, unchanged
+
+
 # -------------------------------------------------------------------------- pages, CLI
 
 def test_the_officer_approves_and_refuses_on_his_page(make_user: Any) -> None:
@@ -364,3 +374,59 @@ def test_register_lookup_and_a_fault_in_italian() -> None:
         from risiko.national.publish import split_club_key
 
         split_club_key("ck_1.short")
+
+
+def test_an_unfinished_tournament_is_not_published(ref_client: Client) -> None:
+    from risiko.web import services
+    from risiko.web.national.models import Club, TournamentRevision
+    from risiko.web.national.publishing import club_report
+
+    data = json.loads(SEASON.read_text(encoding="utf-8"))
+    data["evenings"] = [e for e in data["evenings"] if e.get("stage") != "final"]
+    t = services.import_season(data, who="arbitro")
+    Club.objects.create(key="milano", name="MILANO [Club Milano]")
+    with pytest.raises(RisikoError) as e:
+        club_report(t, club_id="milano", club_name="MILANO [Club Milano]")
+    assert e.value.fault.code == "national.publish_not_finished"
+    answer = ref_client.post(f"/arbitro/t/{t.slug}/nazionale/",
+                             {"club": "milano", "category": "campionato"})
+    assert answer.status_code == 400 and "non concluso" in answer.content.decode()
+    assert TournamentRevision.objects.count() == 0
+
+
+def test_the_officers_commands(tmp_path: Path, settings: Any) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.national.publish import split_club_key
+    from risiko.web.national.models import Club, ClubKey
+
+    settings.RISIKO_CLUB_KEY_SECRET = "master-secret-of-the-tests"
+    app = typer.Typer()
+    national_commands.register(app)
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(app, ["national", *args])
+
+    Club.objects.create(key="milano", name="MILANO [Club Milano]")
+    issued = run("key", "issue", "milano", "--by", "ufficiale")
+    assert issued.exit_code == 0, issued.output
+    key_id, _secret = split_club_key(issued.stdout.strip().splitlines()[-1])
+    assert ClubKey.objects.get(revoked__isnull=True).key_id == key_id
+    assert run("key", "issue", "milano").exit_code == 1  # one in force: rotate it
+    assert run("key", "rotate", "milano").exit_code == 0
+    assert run("key", "revoke", "milano").exit_code == 0
+    assert ClubKey.objects.filter(revoked__isnull=True).count() == 0
+    file = tmp_path / "open.json"
+    file.write_text(json.dumps(open_2019().to_json()), encoding="utf-8")
+    published = run("publish", str(file), "--json", "--by", "arbitro")
+    assert published.exit_code == 0, published.output
+    answer = json.loads(published.stdout)
+    assert (answer["revision"], answer["status"]) == (1, "published")
+    assert run("refuse", str(answer["id"]), "--reason", " ").exit_code == 1
+    with use_language("it"):
+        approved = run("approve", str(answer["id"]), "--by", "ufficiale")
+    assert approved.exit_code == 0 and "approvata, in vigore" in approved.output
+    assert points() == {101: 242.4, 102: 182.78, 103: 173.86}
+    assert run("approve", str(answer["id"])).exit_code == 1

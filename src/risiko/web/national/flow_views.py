@@ -3,7 +3,8 @@
 - ``national_receive`` (``POST /nazionale/api/pubblica/``): a club server's signed report.
   CSRF-exempt (no cookie is involved: the HMAC with the club key is the authentication),
   limited per client address (``RISIKO_PUBLISH_MAX_PER_ADDRESS``, checked before anything
-  else) and per key (``RISIKO_PUBLISH_MAX_PER_KEY``) in ``RISIKO_LOGIN_WINDOW`` seconds.
+  else) and per key (``RISIKO_PUBLISH_MAX_PER_KEY``, counted once the signature is good) in
+  ``RISIKO_LOGIN_WINDOW`` seconds.
   Answers JSON: 201 ``{"tournament", "revision", "status", "unchanged", "id"}`` (200 when
   unchanged); a refusal ``{"faults": [{"code", ..., "message" (Italian), "messages": {"it",
   "en"}}]}`` with 400 (a bad body or report), 401 (unknown key, bad signature), 403 (another
@@ -68,11 +69,13 @@ def national_receive(request: HttpRequest) -> JsonResponse:
     if not take_slot("publish-address", client_ip(request),
                      settings.RISIKO_PUBLISH_MAX_PER_ADDRESS):
         return _refused([publishing.TOO_MANY()])
-    if key_id and not take_slot("publish-key", key_id[:40], settings.RISIKO_PUBLISH_MAX_PER_KEY):
-        return _refused([publishing.TOO_MANY()])
+
+    def admit(key: str) -> bool:
+        return take_slot("publish-key", key, settings.RISIKO_PUBLISH_MAX_PER_KEY)
+
     try:
         done = publishing.receive(request.body, key_id,
-                                  request.headers.get("X-Risiko-Signature", ""))
+                                  request.headers.get("X-Risiko-Signature", ""), admit)
     except (publishing.PublishError, ReportError) as e:
         return _refused(list(e.faults))
     return JsonResponse(done.to_json(), status=200 if done.unchanged else 201,

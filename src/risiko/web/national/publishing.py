@@ -35,6 +35,7 @@ once, writes once; the same revision sent twice at once is stored once (the
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -264,17 +265,23 @@ def revoke_key(club_key: str, *, by: str) -> ClubKey:
 
 # ------------------------------------------------------------------------- over HTTPS
 
-def receive(body: bytes, key_id: str, signature: str) -> Published:
-    """A club server's POST: check the key (in force), the signature over ``body``, the
-    envelope and the report, that the report is of the key's club, then
-    :func:`publish_report` with the envelope's revision number. Raises :class:`PublishError`
-    or :class:`~risiko.national.report.ReportError` (nothing written)."""
+def receive(body: bytes, key_id: str, signature: str,
+            admit: Callable[[str], bool] = lambda key_id: True) -> Published:
+    """A club server's POST: check the key (in force), the signature over ``body``, then
+    ``admit(key_id)`` (the per-key rate limit: counted only for signed requests, so a
+    stranger who knows a key id cannot use up the club's slots; False:
+    ``national.publish_too_many``), the envelope and the report (read only once signed),
+    that the report is of the key's club, then :func:`publish_report` with the envelope's
+    revision number. Raises :class:`PublishError` or
+    :class:`~risiko.national.report.ReportError` (nothing written)."""
     key = (ClubKey.objects.select_related("club")
            .filter(key_id=key_id[:40], revoked__isnull=True).first()) if key_id else None
     if key is None:
         raise PublishError(UNKNOWN_KEY())
     if not signature_ok(body, club_secret(key.key_id), signature):
         raise PublishError(BAD_SIGNATURE())
+    if not admit(key.key_id):
+        raise PublishError(TOO_MANY())
     revision, report = read_envelope(body)
     if report.club_id != key.club.key:
         raise PublishError(WRONG_CLUB(given=report.club_id, club=key.club.key))
