@@ -430,3 +430,35 @@ def test_the_officers_commands(tmp_path: Path, settings: Any) -> None:
     assert approved.exit_code == 0 and "approvata, in vigore" in approved.output
     assert points() == {101: 242.4, 102: 182.78, 103: 173.86}
     assert run("approve", str(answer["id"])).exit_code == 1
+
+
+def test_a_club_server_publishes_its_tournament_with_its_list_of_national_ids(
+        club_key: str, live_server: Any, tmp_path: Path) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web import services
+    from risiko.web.national.models import TournamentRevision
+
+    app = typer.Typer()
+    national_commands.register(app)
+    t = services.import_season(json.loads(SEASON.read_text(encoding="utf-8")), who="arbitro")
+    ids = tmp_path / "ids.csv"
+    ids.write_text("nome,id nazionale\nALBA,555\nBice;556\n", encoding="utf-8")
+    sent = CliRunner().invoke(app, [
+        "national", "publish", t.slug, "--to", live_server.url, "--club", "milano",
+        "--national-ids", str(ids), "--revision", "1", "--json"],
+        env={"RISIKO_CLUB_KEY": club_key})
+    assert sent.exit_code == 0, sent.output
+    stored = TournamentRevision.objects.get()
+    assert (stored.status, stored.club_revision, stored.report["club"]) == (
+        "published", 1, {"id": "milano", "name": "MILANO [Club Milano]"})
+    named = sorted((p["national_id"], p["name"]) for p in stored.report["players"]
+                   if p["national_id"] is not None)
+    assert named == [(555, "Alba"), (556, "Bice")]
+    ids.write_text("Alba,555\nBice,x\n", encoding="utf-8")
+    bad = CliRunner().invoke(app, ["national", "publish", t.slug, "--to", live_server.url,
+                                   "--club", "milano", "--national-ids", str(ids)],
+                             env={"RISIKO_CLUB_KEY": club_key})
+    assert bad.exit_code == 1 and "line 2" in bad.output

@@ -17,7 +17,8 @@
   (:mod:`risiko.national.publish`), read from ``RISIKO_CLUB_KEY`` or ``--key-file`` only,
   never an argument (it would land in the shell's history and in ``ps``), never printed,
   never in the URL. ``--revision N`` (default: the time in milliseconds) must be above every
-  revision sent before for the tournament.
+  revision sent before for the tournament. A club's own server has no national register:
+  ``--national-ids FILE`` names its players (``name,national id`` a line).
 - ``risiko national approve REPORT`` / ``refuse REPORT --reason TEXT``: the officer decides.
 - ``risiko national key issue|rotate|revoke CLUB``: the officer's club keys (the key is
   printed once, on stdout, for the club).
@@ -292,6 +293,35 @@ KEY_ISSUED = define("national.cli_key_issued", "",
                     "club {club}: new key {key}; give the club this line (shown once), as "
                     "RISIKO_CLUB_KEY or in a file readable by its server only:")
 KEY_REVOKED = define("national.cli_key_revoked", "", "club {club}: key {key} revoked")
+BAD_IDS = define("national.cli_bad_ids", "",
+                 "{file}, line {line}: expected a player's name and his national id "
+                 "(name,national id)")
+
+
+def read_national_ids(path: Path) -> dict[str, int]:
+    """The club's list of national ids: one ``name,national id`` a line (``;`` also
+    separates; a first line whose id is not a number is a header), names compared as
+    :func:`risiko.names.name_key` does. Exits 1 naming every bad line."""
+    from ..names import name_key
+
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        reason = os_reason(e) if isinstance(e, OSError) else "not UTF-8 text"
+        fail(CANNOT_READ(path=str(path), reason=reason), code=1)
+    out: dict[str, int] = {}
+    faults = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        cells = next(csv.reader([line], delimiter=";" if ";" in line else ","))
+        if len(cells) == 2 and cells[0].strip() and cells[1].strip().isdigit():
+            out[name_key(cells[0])] = int(cells[1])
+        elif number != 1:
+            faults.append(BAD_IDS(file=str(path), line=number))
+    if faults:
+        fail_faults(faults)
+    return out
 
 
 def _club_key(key_file: Path | None) -> str:
@@ -379,6 +409,9 @@ def publish(
     key_file: Annotated[Path | None, typer.Option(
         "--key-file", help="with --to: a file holding the club key (else RISIKO_CLUB_KEY)")
     ] = None,
+    national_ids: Annotated[Path | None, typer.Option(
+        "--national-ids", help="the players' national ids: a CSV file of lines "
+        "'name,national id' (else the national register on this server)")] = None,
     by: ByOpt = "",
     json_out: JsonOpt = False,
 ) -> None:
@@ -397,6 +430,7 @@ def publish(
         fail(e, code=2)
     key_text = _club_key(key_file) if to else ""  # said before any work
     url = _target(to) if to else ""
+    ids = read_national_ids(national_ids) if national_ids else None
     start_django()
     from risiko.web.national.models import Club
     from risiko.web.national.publishing import anonymous_players, club_report, publish_report
@@ -417,7 +451,8 @@ def publish(
             from django.conf import settings
 
             name = club_name or (registered.name if registered else settings.RISIKO_CLUB_NAME)
-            report = club_report(found, club_id=club_id, club_name=name, category=chosen)
+            report = club_report(found, club_id=club_id, club_name=name, category=chosen,
+                                 national_ids=ids)
     except OSError as e:
         fail(CANNOT_READ(path=str(path), reason=os_reason(e)), code=1)
     except RisikoError as e:

@@ -137,11 +137,13 @@ def console_publish(request: HttpRequest, slug: str) -> HttpResponseBase:
     """A referee publishes a finished tournament of this server to the national ranking
     (``/arbitro/t/<slug>/nazionale/``): the report (its players named by the register, the
     others said anonymous) waits for the national officer. Fields: ``club`` (a registered
-    club's identifier; default ``RISIKO_NATIONAL_CLUB_ID``) and ``category``."""
+    club's identifier; default ``RISIKO_NATIONAL_CLUB_ID``; a tournament that has its own
+    ``club`` is published for it, nothing else offered) and ``category``."""
     t = tournament_or_404(slug)
-    clubs = list(Club.objects.order_by("name"))
-    club_key = request.POST.get("club") or _default_club() or (
-        clubs[0].key if len(clubs) == 1 else "")
+    own = getattr(t, "club", None)  # a tournament owned by its club (clubs on one server)
+    clubs = [own] if isinstance(own, Club) else list(Club.objects.order_by("name"))
+    club_key = (own.key if isinstance(own, Club) else request.POST.get("club")
+                or _default_club() or (clubs[0].key if len(clubs) == 1 else ""))
     category_value = request.POST.get("category") or Category.CAMPIONATO.value
     errors: list[str] = []
     report = None

@@ -35,7 +35,7 @@ once, writes once; the same revision sent twice at once is stored once (the
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -46,7 +46,12 @@ from django.utils.crypto import salted_hmac
 
 from risiko.faults import RisikoError, define, define_words
 from risiko.national.categories import Category
-from risiko.national.publish import read_envelope, signature_ok, tournament_report
+from risiko.national.publish import (
+    Registered,
+    read_envelope,
+    signature_ok,
+    tournament_report,
+)
 from risiko.national.report import Report
 
 from ..auditlog.services import audit
@@ -291,18 +296,31 @@ def receive(body: bytes, key_id: str, signature: str,
 
 
 def club_report(tournament: Tournament, *, club_id: str, club_name: str,
-                category: Category = Category.CAMPIONATO) -> Report:
+                category: Category = Category.CAMPIONATO,
+                national_ids: Mapping[str, int] | None = None) -> Report:
     """The ``risiko-report/1`` of one of this server's own finished tournaments
-    (:func:`risiko.national.publish.tournament_report`), its players named by the national
-    register (:func:`.services.register_lookup`; unknown: anonymous). Raises
+    (:func:`risiko.national.publish.tournament_report`), its players named by
+    ``national_ids`` (the club's list: :func:`risiko.names.name_key` of a name -> national
+    id; a club's own server has no national register) or else by the national register on
+    this server (:func:`.services.register_lookup`); unknown: anonymous. The national server
+    checks each id against its register's name. Raises
     :class:`~risiko.national.report.ReportError` (not finished, no game, a bad report)."""
+    from risiko.names import name_key
     from risiko.tournament.finals import compute_stages
     from risiko.web.selectors import load_tournament
 
+    listed = dict(national_ids or {})
+
+    def register(name: str) -> Registered | None:
+        number = listed.get(name_key(name))
+        if number is None:
+            return register_lookup(name)
+        first, _sep, rest = name.partition(" ")
+        return (number, first, rest or "-", None)
+
     domain = load_tournament(tournament)
     return tournament_report(domain, compute_stages(domain), club_id=club_id,
-                             club_name=club_name, category=category,
-                             register=register_lookup)
+                             club_name=club_name, category=category, register=register)
 
 
 def anonymous_players(report: Report) -> list[str]:
