@@ -415,9 +415,10 @@ def publish(
     by: ByOpt = "",
     json_out: JsonOpt = False,
 ) -> None:
-    """Publish a finished tournament to the national ranking: the report waits for the
-    national officer's approval. With --to, to a national server over HTTPS, signed with
-    the club key (RISIKO_CLUB_KEY or --key-file)."""
+    """Publish a finished tournament to the national ranking (waits for approval).
+
+    With --to, to a national server over HTTPS, signed with the club key (RISIKO_CLUB_KEY
+    or --key-file, never an argument)."""
     import os
     import time
 
@@ -536,8 +537,9 @@ def club_key(
     club: Annotated[str, typer.Argument(metavar="CLUB", help="the club's identifier")],
     by: ByOpt = "",
 ) -> None:
-    """The national officer issues, rotates or revokes a club's key (the key is printed once,
-    on issue and rotate)."""
+    """The national officer issues, rotates or revokes a club's key.
+
+    On issue and rotate the key is printed once, for the club."""
     start_django()
     from risiko.web.national import publishing
 
