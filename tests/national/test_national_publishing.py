@@ -462,3 +462,33 @@ def test_a_club_server_publishes_its_tournament_with_its_list_of_national_ids(
                                    "--club", "milano", "--national-ids", str(ids)],
                              env={"RISIKO_CLUB_KEY": club_key})
     assert bad.exit_code == 1 and "line 2" in bad.output
+
+
+def test_the_key_file_is_for_its_owner_only_and_the_key_never_said(
+        club_key: str, live_server: Any, tmp_path: Path) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.national.publishing import revoke_key
+
+    app = typer.Typer()
+    national_commands.register(app)
+    file = tmp_path / "open.json"
+    file.write_text(json.dumps(open_2019().to_json()), encoding="utf-8")
+    key_file = tmp_path / "club.key"
+    key_file.write_text(club_key + "\n", encoding="utf-8")
+    key_file.chmod(0o644)
+    args = ["national", "publish", str(file), "--to", live_server.url, "--key-file",
+            str(key_file)]
+    opened = CliRunner().invoke(app, args)
+    assert opened.exit_code == 2 and "chmod 600" in opened.output
+    key_file.chmod(0o600)
+    sent = CliRunner().invoke(app, [*args, "--revision", "1"])
+    assert sent.exit_code == 0, sent.output
+    revoke_key("milano", by="ufficiale")
+    refused = CliRunner().invoke(app, [*args, "--revision", "2"])
+    assert refused.exit_code == 1
+    secret = club_key.partition(".")[2]
+    for said in (opened.output, sent.output, refused.output):
+        assert secret not in said

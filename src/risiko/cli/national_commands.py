@@ -293,6 +293,9 @@ KEY_ISSUED = define("national.cli_key_issued", "",
                     "club {club}: new key {key}; give the club this line (shown once), as "
                     "RISIKO_CLUB_KEY or in a file readable by its server only:")
 KEY_REVOKED = define("national.cli_key_revoked", "", "club {club}: key {key} revoked")
+KEY_FILE_OPEN = define("national.cli_key_file_open", "",
+                       "{file}: others can read it; the club key is kept for its owner only "
+                       "(chmod 600 {file})")
 BAD_IDS = define("national.cli_bad_ids", "",
                  "{file}, line {line}: expected a player's name and his national id "
                  "(name,national id)")
@@ -325,12 +328,15 @@ def read_national_ids(path: Path) -> dict[str, int]:
 
 
 def _club_key(key_file: Path | None) -> str:
-    """The club key from ``--key-file`` (its first line) or ``RISIKO_CLUB_KEY``; never from
-    an argument (shell history, ``ps``)."""
+    """The club key from ``--key-file`` (its first line; refused when others may read the
+    file, as ssh refuses a key's) or ``RISIKO_CLUB_KEY``; never from an argument (shell
+    history, ``ps``)."""
     import os
 
     if key_file is not None:
         try:
+            if os.name == "posix" and key_file.stat().st_mode & 0o077:
+                fail(KEY_FILE_OPEN(file=str(key_file)), code=2)  # as ssh does a key's
             text = key_file.read_text(encoding="utf-8").strip().splitlines()
         except (OSError, UnicodeDecodeError) as e:
             reason = os_reason(e) if isinstance(e, OSError) else "not UTF-8 text"
