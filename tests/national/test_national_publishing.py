@@ -492,3 +492,27 @@ def test_the_key_file_is_for_its_owner_only_and_the_key_never_said(
     secret = club_key.partition(".")[2]
     for said in (opened.output, sent.output, refused.output):
         assert secret not in said
+
+
+def test_a_season_file_of_the_file_mode_is_published_as_its_report(tmp_path: Path) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.national.models import TournamentRevision
+
+    app = typer.Typer()
+    national_commands.register(app)
+    data = json.loads(SEASON.read_text(encoding="utf-8"))
+    ids = tmp_path / "ids.csv"
+    ids.write_text("Alba,555\n", encoding="utf-8")
+    sent = CliRunner().invoke(app, ["national", "publish", str(SEASON), "--club", "milano",
+                                    "--club-name", "MILANO [Club Milano]",
+                                    "--national-ids", str(ids), "--json"])
+    assert sent.exit_code == 0, sent.output
+    stored = TournamentRevision.objects.get()
+    assert stored.status == "published" and stored.tournament.name == data["name"]
+    assert stored.rounds == len(data["evenings"])
+    assert [(p["national_id"], p["name"]) for p in stored.report["players"]
+            if p["national_id"]] == [(555, "Alba")]
+    assert json.loads(sent.stdout)["anonymous"][:2] == ["Bice", "Ciro"]

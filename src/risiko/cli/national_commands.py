@@ -10,15 +10,16 @@
   "club", "points", "by_category", "tournaments", "played", "games", "wins"}]}``; CSV: the
   same columns, one per category (``points_<category>``).
 - ``risiko national workbook REPORT -o FILE.xls``: a report as a GestioneTorneo workbook.
-- ``risiko national publish TOURNAMENT [--to URL]``: a finished tournament of this club (or a
-  report file) published: it waits for the national officer's approval. Without ``--to`` on
-  this server; with ``--to`` to a national server over HTTPS (plain http only to this
-  machine), as a ``risiko-publish/1`` envelope signed with the club key
-  (:mod:`risiko.national.publish`), read from ``RISIKO_CLUB_KEY`` or ``--key-file`` only,
-  never an argument (it would land in the shell's history and in ``ps``), never printed,
-  never in the URL. ``--revision N`` (default: the time in milliseconds) must be above every
-  revision sent before for the tournament. A club's own server has no national register:
-  ``--national-ids FILE`` names its players (``name,national id`` a line).
+- ``risiko national publish TOURNAMENT [--to URL]``: a finished tournament of this club
+  (or a season file of the file mode, or a report file) published: it waits for the
+  national officer's approval. Without ``--to`` on this server; with ``--to`` to a
+  national server over HTTPS (plain http only to this machine), as a ``risiko-publish/1``
+  envelope signed with the club key (:mod:`risiko.national.publish`), read from
+  ``RISIKO_CLUB_KEY`` or ``--key-file`` only, never an argument (it would land in the
+  shell's history and in ``ps``), never printed, never in the URL. ``--revision N``
+  (default: the time in milliseconds) must be above every revision sent before for the
+  tournament. A club's own server has no national register: ``--national-ids FILE`` names
+  its players (``name,national id`` a line).
 - ``risiko national approve REPORT`` / ``refuse REPORT --reason TEXT``: the officer decides.
 - ``risiko national key issue|rotate|revoke CLUB``: the officer's club keys (the key is
   printed once, on stdout, for the club).
@@ -392,11 +393,51 @@ def _send(url: str, body: bytes, key_text: str) -> tuple[int, dict[str, Any]]:
     return status, data if isinstance(data, dict) else {}
 
 
+def _is_season(path: Path) -> bool:
+    """Whether ``path`` holds a season file (``risiko tournament``'s file mode) rather than
+    a report: a JSON object with ``evenings``."""
+    import json
+
+    from ..national.report import FORMAT
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(data, dict) and "evenings" in data and data.get("format") != FORMAT
+
+
+def _season_report(path: Path, club_id: str, club_name: str | None, category: Any,
+                   ids: dict[str, int] | None) -> Any:
+    """The report of a finished tournament kept as a season file (file mode), its players
+    named by ``ids`` (else anonymous: a file has no register)."""
+    import os
+
+    from ..names import name_key
+    from ..national.publish import tournament_report
+    from ..tournament.finals import compute_stages
+    from ..tournament.season import load_season
+
+    tournament = load_season(path)
+    listed = ids or {}
+
+    def register(name: str) -> Any:
+        number = listed.get(name_key(name))
+        if number is None:
+            return None
+        first, _sep, rest = name.partition(" ")
+        return (number, first, rest or "-", None)
+
+    name = club_name or os.environ.get("RISIKO_CLUB_NAME") or club_id
+    return tournament_report(tournament, compute_stages(tournament), club_id=club_id,
+                             club_name=name, category=category, register=register)
+
+
 @national_app.command("publish")
 def publish(
     tournament: Annotated[str, typer.Argument(
         metavar="TOURNAMENT", help="a finished tournament of this club (id, slug or name), "
-        "or a risiko-report/1 file")],
+        "a season file (file mode) or a risiko-report/1 file")],
     to: Annotated[str | None, typer.Option(
         "--to", help="the national server's address (https://...); default: this server")
     ] = None,
@@ -447,7 +488,11 @@ def publish(
     path = Path(tournament)
     found = Tournament.objects.by_key(tournament)
     try:
-        if found is None and path.suffix.lower() in (".json", ".xls") and path.exists():
+        if found is None and path.suffix.lower() == ".json" and _is_season(path):
+            if not club_id:
+                fail(NO_CLUB_ID(), code=2)
+            report = _season_report(path, club_id, club_name, chosen, ids)
+        elif found is None and path.suffix.lower() in (".json", ".xls") and path.exists():
             report = read_file(path)
         elif found is None:
             fail(NO_TOURNAMENT(tournament=tournament), code=1)

@@ -324,5 +324,7 @@ def club_report(tournament: Tournament, *, club_id: str, club_name: str,
 
 
 def anonymous_players(report: Report) -> list[str]:
-    """The report's players the register does not know (they go as anonymous)."""
-    return [p.full_name for p in report.players if p.national_id is None]
+    """The report's players the register does not know (they go as anonymous), as the club
+    names them (a one-word name's surname ``-`` left out)."""
+    return [p.name if p.surname == "-" else p.full_name
+            for p in report.players if p.national_id is None]
