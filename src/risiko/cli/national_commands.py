@@ -10,6 +10,19 @@
   "club", "points", "by_category", "tournaments", "played", "games", "wins"}]}``; CSV: the
   same columns, one per category (``points_<category>``).
 - ``risiko national workbook REPORT -o FILE.xls``: a report as a GestioneTorneo workbook.
+- ``risiko national publish TOURNAMENT [--to URL]``: a finished tournament of this club
+  (or a season file of the file mode, or a report file) published: it waits for the
+  national officer's approval. Without ``--to`` on this server; with ``--to`` to a
+  national server over HTTPS (plain http only to this machine), as a ``risiko-publish/1``
+  envelope signed with the club key (:mod:`risiko.national.publish`), read from
+  ``RISIKO_CLUB_KEY`` or ``--key-file`` only, never an argument (it would land in the
+  shell's history and in ``ps``), never printed, never in the URL. ``--revision N``
+  (default: the time in milliseconds) must be above every revision sent before for the
+  tournament. A club's own server has no national register: ``--national-ids FILE`` names
+  its players (``name,national id`` a line).
+- ``risiko national approve REPORT`` / ``refuse REPORT --reason TEXT``: the officer decides.
+- ``risiko national key issue|rotate|revoke CLUB``: the officer's club keys (the key is
+  printed once, on stdout, for the club).
 
 Messages are Italian or English (``risiko --lang``); JSON and CSV are English.
 """
@@ -34,6 +47,7 @@ from .common import (
     emit_json,
     err_console,
     fail,
+    fail_faults,
     in_file,
     os_reason,
     start_django,
@@ -247,3 +261,353 @@ def workbook(
 def register(app: typer.Typer) -> None:
     """Add the ``national`` group to ``app``."""
     app.add_typer(national_app, name="national")
+
+
+# ----------------------------------------------------------------------------- publishing
+
+PUBLISHED = define("national.cli_published", "",
+                   "{tournament}: revision {number} published, waiting for the national "
+                   "officer's approval")
+PUBLISHED_UNCHANGED = define("national.cli_published_unchanged", "",
+                             "{tournament}: already published (revision {number}, {status}): "
+                             "nothing written")
+ANONYMOUS = define("national.cli_anonymous", "",
+                   "not in the national register, sent as anonymous: {names}")
+NO_TOURNAMENT = define("national.cli_no_tournament", "",
+                       "{tournament}: no such tournament here (and no such report file)")
+NO_CLUB_ID = define("national.cli_no_club", "",
+                    "--club: the club's identifier in the national ranking (or "
+                    "RISIKO_NATIONAL_CLUB_ID)")
+NO_KEY = define("national.cli_no_key", "",
+                "--to needs the club key: RISIKO_CLUB_KEY or --key-file FILE (never on the "
+                "command line)")
+NOT_HTTPS = define("national.cli_not_https", "",
+                   "--to {url}: the national server is reached over HTTPS only (plain "
+                   "http only to this machine)")
+UNREACHABLE = define("national.cli_unreachable", "", "{url}: {reason}")
+SERVER_SAID = define("national.cli_server_said", "", "the national server answered {status}")
+APPROVED = define("national.cli_approved", "",
+                  "{tournament}: revision {number} approved, in force")
+REFUSED_REPORT = define("national.cli_refused_report", "",
+                        "{tournament}: revision {number} refused: {reason}")
+KEY_ISSUED = define("national.cli_key_issued", "",
+                    "club {club}: new key {key}; give the club this line (shown once), as "
+                    "RISIKO_CLUB_KEY or in a file readable by its server only:")
+KEY_REVOKED = define("national.cli_key_revoked", "", "club {club}: key {key} revoked")
+KEY_FILE_OPEN = define("national.cli_key_file_open", "",
+                       "{file}: others can read it; the club key is kept for its owner only "
+                       "(chmod 600 {file})")
+BAD_IDS = define("national.cli_bad_ids", "",
+                 "{file}, line {line}: expected a player's name and his national id "
+                 "(name,national id)")
+
+
+def read_national_ids(path: Path) -> dict[str, int]:
+    """The club's list of national ids: one ``name,national id`` a line (``;`` also
+    separates; a first line whose id is not a number is a header), names compared as
+    :func:`risiko.names.name_key` does. Exits 1 naming every bad line."""
+    from ..names import name_key
+
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        reason = os_reason(e) if isinstance(e, OSError) else "not UTF-8 text"
+        fail(CANNOT_READ(path=str(path), reason=reason), code=1)
+    out: dict[str, int] = {}
+    faults = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        cells = next(csv.reader([line], delimiter=";" if ";" in line else ","))
+        if len(cells) == 2 and cells[0].strip() and cells[1].strip().isdigit():
+            out[name_key(cells[0])] = int(cells[1])
+        elif number != 1:
+            faults.append(BAD_IDS(file=str(path), line=number))
+    if faults:
+        fail_faults(faults)
+    return out
+
+
+def _club_key(key_file: Path | None) -> str:
+    """The club key from ``--key-file`` (its first line; refused when others may read the
+    file, as ssh refuses a key's) or ``RISIKO_CLUB_KEY``; never from an argument (shell
+    history, ``ps``)."""
+    import os
+
+    if key_file is not None:
+        try:
+            if os.name == "posix" and key_file.stat().st_mode & 0o077:
+                fail(KEY_FILE_OPEN(file=str(key_file)), code=2)  # as ssh does a key's
+            text = key_file.read_text(encoding="utf-8").strip().splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            reason = os_reason(e) if isinstance(e, OSError) else "not UTF-8 text"
+            fail(CANNOT_READ(path=str(key_file), reason=reason), code=1)
+        return text[0] if text else ""
+    value = os.environ.get("RISIKO_CLUB_KEY", "")
+    if not value:
+        fail(NO_KEY(), code=2)
+    return value
+
+
+def _target(url: str) -> str:
+    """The endpoint of the national server at ``url`` (HTTPS; http only to localhost)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    local = parts.hostname in ("localhost", "127.0.0.1", "::1")
+    if parts.scheme != "https" and not (parts.scheme == "http" and local):
+        fail(NOT_HTTPS(url=url), code=2)
+    if parts.query or parts.fragment or parts.username or parts.password:
+        fail(NOT_HTTPS(url=url), code=2)
+    base = url.rstrip("/")
+    return base if base.endswith("/api/pubblica") else base + "/nazionale/api/pubblica/"
+
+
+def _send(url: str, body: bytes, key_text: str) -> tuple[int, dict[str, Any]]:
+    """POST ``body`` signed with the club key; ``(status, answer JSON)``."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    from ..national.publish import sign, split_club_key
+
+    try:
+        key_id, secret = split_club_key(key_text)
+    except RisikoError as e:
+        fail(e, code=2)
+    request = urllib.request.Request(url, data=body, method="POST", headers={
+        "Content-Type": "application/json; charset=utf-8", "X-Risiko-Key": key_id,
+        "X-Risiko-Signature": sign(body, secret), "Accept-Language": current_language()})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            status, raw = answer.status, answer.read()
+    except urllib.error.HTTPError as e:
+        status, raw = e.code, e.read()
+    except (urllib.error.URLError, OSError) as e:
+        reason = getattr(e, "reason", e)
+        fail(UNREACHABLE(url=url, reason=str(reason)), code=1)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        data = {}
+    return status, data if isinstance(data, dict) else {}
+
+
+def _is_season(path: Path) -> bool:
+    """Whether ``path`` holds a season file (``risiko tournament``'s file mode) rather than
+    a report: a JSON object with ``evenings``."""
+    import json
+
+    from ..national.report import FORMAT
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(data, dict) and "evenings" in data and data.get("format") != FORMAT
+
+
+def _season_report(path: Path, club_id: str, club_name: str | None, category: Any,
+                   ids: dict[str, int] | None) -> Any:
+    """The report of a finished tournament kept as a season file (file mode), its players
+    named by ``ids`` (else anonymous: a file has no register)."""
+    import os
+
+    from ..names import name_key
+    from ..national.publish import tournament_report
+    from ..tournament.finals import compute_stages
+    from ..tournament.season import load_season
+
+    tournament = load_season(path)
+    listed = ids or {}
+
+    def register(name: str) -> Any:
+        number = listed.get(name_key(name))
+        if number is None:
+            return None
+        first, _sep, rest = name.partition(" ")
+        return (number, first, rest or "-", None)
+
+    name = club_name or os.environ.get("RISIKO_CLUB_NAME") or club_id
+    return tournament_report(tournament, compute_stages(tournament), club_id=club_id,
+                             club_name=name, category=category, register=register)
+
+
+@national_app.command("publish")
+def publish(
+    tournament: Annotated[str, typer.Argument(
+        metavar="TOURNAMENT", help="a finished tournament of this club (id, slug or name), "
+        "a season file (file mode) or a risiko-report/1 file")],
+    to: Annotated[str | None, typer.Option(
+        "--to", help="the national server's address (https://...); default: this server")
+    ] = None,
+    club: Annotated[str | None, typer.Option(
+        "--club", help="the club's identifier in the national ranking "
+        "(default RISIKO_NATIONAL_CLUB_ID)")] = None,
+    club_name: Annotated[str | None, typer.Option(
+        "--club-name", help="the club's name as clubs write it (default: the registered "
+        "club's, else RISIKO_CLUB_NAME)")] = None,
+    category: Annotated[str, typer.Option(
+        "--category", help="the tournament's category (name or GestioneTorneo code)")
+    ] = "campionato",
+    revision: Annotated[int | None, typer.Option(
+        "--revision", min=1, help="with --to: this report's revision number, above every "
+        "one sent before (default: the time in milliseconds)")] = None,
+    key_file: Annotated[Path | None, typer.Option(
+        "--key-file", help="with --to: a file holding the club key (else RISIKO_CLUB_KEY)")
+    ] = None,
+    national_ids: Annotated[Path | None, typer.Option(
+        "--national-ids", help="the players' national ids: a CSV file of lines "
+        "'name,national id' (else the national register on this server)")] = None,
+    by: ByOpt = "",
+    json_out: JsonOpt = False,
+) -> None:
+    """Publish a finished tournament to the national ranking (waits for approval).
+
+    With --to, to a national server over HTTPS, signed with the club key (RISIKO_CLUB_KEY
+    or --key-file, never an argument)."""
+    import os
+    import time
+
+    from ..national.categories import parse_category
+    from ..national.publish import envelope
+
+    try:
+        chosen = parse_category(category)
+    except RisikoError as e:
+        fail(e, code=2)
+    key_text = _club_key(key_file) if to else ""  # said before any work
+    url = _target(to) if to else ""
+    ids = read_national_ids(national_ids) if national_ids else None
+    start_django()
+    from risiko.web.national.models import Club
+    from risiko.web.national.publishing import anonymous_players, club_report, publish_report
+    from risiko.web.tournaments.models import Tournament
+
+    club_id = club or os.environ.get("RISIKO_NATIONAL_CLUB_ID", "")
+    path = Path(tournament)
+    found = Tournament.objects.by_key(tournament)
+    try:
+        if found is None and path.suffix.lower() == ".json" and _is_season(path):
+            if not club_id:
+                fail(NO_CLUB_ID(), code=2)
+            report = _season_report(path, club_id, club_name, chosen, ids)
+        elif found is None and path.suffix.lower() in (".json", ".xls") and path.exists():
+            report = read_file(path)
+        elif found is None:
+            fail(NO_TOURNAMENT(tournament=tournament), code=1)
+        else:
+            if not club_id:
+                fail(NO_CLUB_ID(), code=2)
+            registered = Club.objects.filter(key=club_id).first()
+            from django.conf import settings
+
+            name = club_name or (registered.name if registered else settings.RISIKO_CLUB_NAME)
+            report = club_report(found, club_id=club_id, club_name=name, category=chosen,
+                                 national_ids=ids)
+    except OSError as e:
+        fail(CANNOT_READ(path=str(path), reason=os_reason(e)), code=1)
+    except RisikoError as e:
+        fail_faults(e, as_json=json_out)
+    anonymous = anonymous_players(report)
+    if anonymous and not json_out:
+        err_console.print(escape(_say(ANONYMOUS(names=", ".join(anonymous)))),
+                          highlight=False, soft_wrap=True)
+    if to:
+        number = revision or time.time_ns() // 1_000_000
+        status, answer = _send(url, envelope(report, number), key_text)
+        if status >= 400 or "faults" in answer:
+            lang = current_language()
+            faults = answer.get("faults") or []
+            if json_out:
+                emit_json({"status": status, **answer})
+            for f in faults:
+                words = f.get("messages", {}).get(lang) or f.get("message", "")
+                err_console.print(escape(str(words)), highlight=False, soft_wrap=True)
+            if not faults:
+                err_console.print(escape(_say(SERVER_SAID(status=status))), highlight=False)
+            raise typer.Exit(1)
+        label, done_number = answer.get("tournament", ""), answer.get("revision", 0)
+        unchanged, state = bool(answer.get("unchanged")), answer.get("status", "")
+        result = {"revision_sent": number, **answer}
+    else:
+        try:
+            done = publish_report(report, by=who(by), source=f"cli {tournament}"[:300])
+        except RisikoError as e:
+            fail_faults(e, as_json=json_out)
+        label, done_number, unchanged, state = done.label, done.number, done.unchanged, \
+            done.status
+        result = done.to_json()
+    if json_out:
+        emit_json({**result, "anonymous": anonymous})
+        return
+    said = (PUBLISHED_UNCHANGED(tournament=label, number=done_number, status=state)
+            if unchanged else PUBLISHED(tournament=label, number=done_number))
+    console.print(escape(_say(said)), highlight=False, soft_wrap=True)
+
+
+@national_app.command("approve")
+def approve(
+    revision_id: Annotated[int, typer.Argument(metavar="REPORT", help="the report's id")],
+    by: ByOpt = "",
+) -> None:
+    """The national officer approves a waiting report: it is in force at once."""
+    start_django()
+    from risiko.web.national.publishing import approve as do
+
+    try:
+        done = do(revision_id, by=who(by))
+    except RisikoError as e:
+        fail_faults(e)
+    console.print(escape(_say(APPROVED(tournament=str(done.tournament),
+                                       number=done.number))), highlight=False, soft_wrap=True)
+
+
+@national_app.command("refuse")
+def refuse(
+    revision_id: Annotated[int, typer.Argument(metavar="REPORT", help="the report's id")],
+    reason: Annotated[str, typer.Option("--reason", help="why (required)")],
+    by: ByOpt = "",
+) -> None:
+    """The national officer refuses a waiting report, with a reason."""
+    start_django()
+    from risiko.web.national.publishing import refuse as do
+
+    try:
+        done = do(revision_id, by=who(by), reason=reason)
+    except RisikoError as e:
+        fail_faults(e)
+    console.print(escape(_say(REFUSED_REPORT(tournament=str(done.tournament),
+                                             number=done.number, reason=done.reason))),
+                  highlight=False, soft_wrap=True)
+
+
+@national_app.command("key")
+def club_key(
+    action: Annotated[str, typer.Argument(metavar="issue|rotate|revoke")],
+    club: Annotated[str, typer.Argument(metavar="CLUB", help="the club's identifier")],
+    by: ByOpt = "",
+) -> None:
+    """The national officer issues, rotates or revokes a club's key.
+
+    On issue and rotate the key is printed once, for the club."""
+    start_django()
+    from risiko.web.national import publishing
+
+    from ..national.publish import club_key_text
+
+    try:
+        if action == "revoke":
+            key = publishing.revoke_key(club, by=who(by))
+            console.print(escape(_say(KEY_REVOKED(club=club, key=key.key_id))),
+                          highlight=False, soft_wrap=True)
+            return
+        if action not in ("issue", "rotate"):
+            fail(f"{action}: issue | rotate | revoke")
+        make = publishing.issue_key if action == "issue" else publishing.rotate_key
+        key, secret = make(club, by=who(by))
+    except RisikoError as e:
+        fail_faults(e)
+    console.print(escape(_say(KEY_ISSUED(club=club, key=key.key_id))), highlight=False,
+                  soft_wrap=True)
+    print(club_key_text(key.key_id, secret))

@@ -247,6 +247,17 @@ RISIKO_LOGIN_MAX_FAILURES_PER_ADDRESS = _int(  # ... per client address, any use
 RISIKO_LOGIN_MAX_FAILURES_PER_USERNAME = _int(  # ... per username, any address,
     "RISIKO_LOGIN_MAX_FAILURES_PER_USERNAME", 20)
 RISIKO_LOGIN_WINDOW = _int("RISIKO_LOGIN_WINDOW", 15 * 60)  # ... in this many seconds
+# Club keys for publishing to the national ranking (risiko.web.national.publishing): each
+# club's secret is derived from this master secret and the key's public id, never stored
+# (RISIKO_CLUB_KEY_SECRET; default: derived from SECRET_KEY, so changing either makes every
+# issued club key invalid). Reports received over HTTP are limited per client address and
+# per club key in RISIKO_LOGIN_WINDOW seconds.
+RISIKO_CLUB_KEY_SECRET = os.environ.get("RISIKO_CLUB_KEY_SECRET", "")
+# The national ranking's identifier of this server's club (the console's publish form and
+# `risiko national publish` default to it).
+RISIKO_NATIONAL_CLUB_ID = os.environ.get("RISIKO_NATIONAL_CLUB_ID", "")
+RISIKO_PUBLISH_MAX_PER_ADDRESS = _int("RISIKO_PUBLISH_MAX_PER_ADDRESS", 60)
+RISIKO_PUBLISH_MAX_PER_KEY = _int("RISIKO_PUBLISH_MAX_PER_KEY", 30)
 
 # Online tables, continued (they read the environment through _int):
 #: the limits of one table socket (risiko.web.online.limits): messages per second and the

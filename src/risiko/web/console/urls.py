@@ -4,7 +4,8 @@ Names: ``referee_home``; per tournament (``slug``): ``console_tournament``,
 ``console_add_players``, ``console_format``, ``console_open_evening``, ``console_carry_over``,
 ``console_stages``, ``console_seat_stage``, ``console_draw``, ``console_standings_csv``,
 ``console_standings_json``, ``console_standings_print``, ``console_season_export``,
-``console_audit``; per evening (``slug``, ``date`` YYYY-MM-DD): ``console_evening``,
+``console_audit``, ``console_national_publish``; per evening (``slug``, ``date``
+YYYY-MM-DD): ``console_evening``,
 ``console_checkin``, ``console_arrival`` (+ player id), ``console_seating``, ``console_seat``,
 ``console_swap``, ``console_set_tables``, ``console_table_cards``, ``console_penalties``,
 ``console_add_penalty``, ``console_void_penalty`` / ``console_appeal`` (+ penalty id),
@@ -16,6 +17,8 @@ Names: ``referee_home``; per tournament (``slug``): ``console_tournament``,
 from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path, register_converter
+
+from risiko.web.national.flow_views import console_publish
 
 from .views import evening, exports, penalties, stages, table, tournament
 
@@ -56,6 +59,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(T + "classifica/stampa/", exports.standings_print, name="console_standings_print"),
     path(T + "stagione.json", exports.season_export, name="console_season_export"),
     path(T + "registro/", exports.audit, name="console_audit"),
+    path(T + "nazionale/", console_publish, name="console_national_publish"),
     path(E, evening.evening, name="console_evening"),
     path(E + "arrivi/", evening.checkin, name="console_checkin"),
     path(E + "arrivi/<int:player>/", evening.arrival, name="console_arrival"),

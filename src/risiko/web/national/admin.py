@@ -1,6 +1,8 @@
 """The national ranking in the administration: clubs, the register and its exclusions are
 edited here (audit-logged, :class:`~risiko.web.auditlog.admin.AuditedAdmin`); tournaments and
-their revisions are read only (they change only by an import, each report kept)."""
+their revisions are read only (they change only by an import or the publish flow, each
+report kept, with its status and who decided it); club keys are read only (issued by the
+officer's command, the secret shown once)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,14 @@ from django.http import HttpRequest
 
 from risiko.web.auditlog.admin import AuditedAdmin
 
-from .models import Club, Exclusion, NationalPlayer, NationalTournament, TournamentRevision
+from .models import (
+    Club,
+    ClubKey,
+    Exclusion,
+    NationalPlayer,
+    NationalTournament,
+    TournamentRevision,
+)
 
 
 @admin.register(Club)
@@ -54,8 +63,9 @@ class ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
 
 class RevisionInline(admin.TabularInline):  # type: ignore[type-arg]
     model = TournamentRevision
-    fields = ("number", "received", "by", "source", "category", "rounds", "last_date",
-              "finished", "tables")
+    fields = ("number", "status", "received", "by", "decided_by", "decided_at", "reason",
+              "club_revision", "source", "category", "rounds", "last_date", "finished",
+              "tables")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -70,6 +80,15 @@ class NationalTournamentAdmin(ReadOnly):
     list_filter = ("year", "club")
     search_fields = ("name", "club__name")
     inlines = [RevisionInline]
+
+
+@admin.register(ClubKey)
+class ClubKeyAdmin(ReadOnly):
+    """Club keys are seen here; they are issued, rotated and revoked by the national officer
+    with ``risiko national key`` (the secret is shown once, never stored)."""
+
+    list_display = ("club", "key_id", "issued", "issued_by", "revoked", "revoked_by")
+    list_filter = ("club",)
 
 
 from . import duplicates_admin, interclub_admin  # noqa: E402,F401  (their own modules)

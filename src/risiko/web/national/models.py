@@ -122,8 +122,27 @@ class NationalTournament(models.Model):
         return f"{self.first_date:%Y%m%d} - {self.club.key} - {self.name}"
 
 
+class RevisionStatus(models.TextChoices):
+    """Where a report stands (the flow of :mod:`.publishing`): ``published`` by its club and
+    waiting for the national officer, ``approved`` (it may be in force) or ``refused`` (with
+    a reason; it never counts)."""
+
+    PUBLISHED = "published", _("published, waiting for approval")
+    APPROVED = "approved", _("approved")
+    REFUSED = "refused", _("refused")
+
+
 class TournamentRevision(models.Model):
-    """One report of a tournament, kept as it was received (canonical JSON)."""
+    """One report of a tournament, kept as it was received (canonical JSON).
+
+    ``status`` with its audit trail: ``by``/``received`` who published it and when,
+    ``decided_by``/``decided_at`` who approved or refused it and when, ``reason`` why it was
+    refused. ``club_revision`` is the revision number the club's server signed with (None
+    for a report published or imported on this server): unique per tournament, and a report
+    whose number is not above every number received for its tournament is refused (a replay
+    or an older report). Only an approved revision is ever in force
+    (``NationalTournament.current``; 0 while none is).
+    """
 
     tournament = models.ForeignKey(NationalTournament, on_delete=models.CASCADE,
                                    related_name="revisions",
@@ -139,17 +158,59 @@ class TournamentRevision(models.Model):
     finished = models.BooleanField(_("finished"))
     tables = models.PositiveIntegerField(_("games"))
     has_standings = models.BooleanField(_("with standings"))
+    status = models.CharField(_("status"), max_length=10, choices=RevisionStatus.choices,
+                              default=RevisionStatus.PUBLISHED, db_index=True)
+    club_revision = models.PositiveBigIntegerField(_("club's revision number"), null=True,
+                                                   blank=True)
+    decided_by = models.CharField(_("decided by"), max_length=150, blank=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    reason = models.CharField(_("reason for refusal"), max_length=500, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
         verbose_name = _("tournament revision")
         verbose_name_plural = _("tournament revisions")
-        constraints = [models.UniqueConstraint(
-            fields=["tournament", "number"], name="national_revision_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"],
+                                    name="national_revision_once"),
+            models.UniqueConstraint(fields=["tournament", "club_revision"],
+                                    name="national_club_revision_once"),
+        ]
+        permissions = [
+            ("approve_report", _("Can approve or refuse a club's report")),
+            ("manage_club_keys", _("Can issue, rotate and revoke club keys")),
+        ]
 
     def __str__(self) -> str:
         return gettext("%(tournament)s, revision %(number)s") % {
             "tournament": self.tournament, "number": self.number}
+
+
+class ClubKey(models.Model):
+    """A club's key for publishing over HTTPS (:mod:`.publishing`): ``key_id`` is public
+    (the ``X-Risiko-Key`` header names it); the secret is never stored: it is derived from
+    the server's ``RISIKO_CLUB_KEY_SECRET`` and the key id
+    (:func:`risiko.web.national.publishing.club_secret`). One key in force per club (a
+    constraint); rotating revokes it and issues a new one in one transaction."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="keys",
+                             verbose_name=_("club"))
+    key_id = models.CharField(_("key id"), max_length=40, unique=True)
+    issued = models.DateTimeField(_("issued"), auto_now_add=True)
+    issued_by = models.CharField(_("issued by"), max_length=150)
+    revoked = models.DateTimeField(_("revoked"), null=True, blank=True)
+    revoked_by = models.CharField(_("revoked by"), max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["club", "-issued"]
+        verbose_name = _("club key")
+        verbose_name_plural = _("club keys")
+        constraints = [models.UniqueConstraint(
+            fields=["club"], condition=models.Q(revoked__isnull=True),
+            name="national_one_key_in_force")]
+
+    def __str__(self) -> str:
+        return f"{self.club.key}: {self.key_id}"
 
 
 class NationalResult(models.Model):

@@ -18,11 +18,14 @@ transactions serialise writers) before its revision number is read; the constrai
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
+from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Max, Q
+from django.utils import timezone
 
 from risiko.faults import define
 from risiko.names import name_key
@@ -46,11 +49,12 @@ from .models import (
     NationalPlayer,
     NationalResult,
     NationalTournament,
+    RevisionStatus,
     TournamentRevision,
 )
 
-__all__ = ["Imported", "exclusions", "find_player", "import_report", "ranking",
-           "tournament_results"]
+__all__ = ["Imported", "Stored", "exclusions", "find_player", "import_report", "ranking",
+           "register_lookup", "store_revision", "tournament_results"]
 
 REGISTER_NAME = define(
     "national.register_name", "",
@@ -130,41 +134,86 @@ def import_report(report: Report, *, source: str = "", by: str) -> Imported:
     """Store ``report`` (checked by :func:`risiko.national.report.read_report`) as the
     revision in force of its tournament; see the module's docstring. Raises
     :class:`~risiko.national.report.ReportError` (nothing written) when the register
-    disagrees with it."""
+    disagrees with it. The committee's import: the revision is approved by ``by`` at once
+    (a club's report waits for the officer: :func:`.publishing.publish_report`)."""
     with transaction.atomic():
-        club = _club(report)
-        if club.key != report.club_id:  # a workbook's organiser: the registered club's id
-            report = replace(report, club_id=club.key)
-        canonical = report.to_json()
-        people = _players(report)
-        found, new = NationalTournament.objects.get_or_create(
-            club=club, name=report.name, first_date=report.dates[0],
-            defaults={"year": report.year, "current": 0})
-        tournament = NationalTournament.objects.select_for_update().get(pk=found.pk)
-        label = str(tournament)
-        if tournament.current:
-            in_force = tournament.revisions.get(number=tournament.current)
-            if in_force.report == canonical:
-                return Imported(label, tournament.current, False, True)
-        number = tournament.current + 1
-        revision = TournamentRevision.objects.create(
-            tournament=tournament, number=number, report=canonical, source=source[:300],
-            by=by[:150], category=report.category.value, rounds=report.rounds,
-            last_date=report.dates[-1], finished=report.finished, tables=report.tables,
-            has_standings=bool(report.standings))
-        result = report.result()
-        keys = {p.national_id: p.key for p in report.players if p.national_id is not None}
-        NationalResult.objects.bulk_create(
-            NationalResult(revision=revision, player=people[keys[part.national_id]],
-                           name=part.name[:170], club=part.club[:120], games=part.games,
-                           wins=part.wins, position=part.position)
-            for part in result.participants)
+        stored = store_revision(report, source=source, by=by, approved=True)
+    return Imported(stored.label, stored.number, stored.new, stored.unchanged)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What :func:`store_revision` did: the tournament's ``label``, the revision ``number``
+    written (or the one found equal: ``unchanged``), ``new`` tournament, ``revision`` (the
+    row; None when unchanged), its ``status`` and ``id`` (the row's, or the one found equal)."""
+
+    label: str
+    number: int
+    new: bool
+    unchanged: bool
+    revision: TournamentRevision | None
+    status: str
+    id: int
+
+
+def store_revision(report: Report, *, source: str, by: str, approved: bool,
+                   club_revision: int | None = None,
+                   check: Callable[[NationalTournament], None] | None = None) -> Stored:
+    """Write ``report`` as the next revision of its tournament, inside the caller's
+    transaction, the tournament's row locked first: ``approved`` puts it in force at once
+    (the committee's import), else it waits as ``published``. The same report as the newest
+    revision that is in force or waiting writes nothing (``unchanged``). ``check`` is called
+    with the locked tournament before anything is compared (it raises to refuse). Raises
+    :class:`~risiko.national.report.ReportError` when the register disagrees."""
+    club = _club(report)
+    if club.key != report.club_id:  # a workbook's organiser: the registered club's id
+        report = replace(report, club_id=club.key)
+    canonical = report.to_json()
+    people = _players(report)
+    found, new = NationalTournament.objects.get_or_create(
+        club=club, name=report.name, first_date=report.dates[0],
+        defaults={"year": report.year, "current": 0})
+    tournament = NationalTournament.objects.select_for_update().get(pk=found.pk)
+    label = str(tournament)
+    if check is not None:
+        check(tournament)
+    latest = (tournament.revisions.exclude(status=RevisionStatus.REFUSED)
+              .filter(number__gte=tournament.current).order_by("-number").first())
+    if latest is not None and latest.report == canonical and (
+            latest.status == RevisionStatus.PUBLISHED or latest.number == tournament.current):
+        if approved and latest.status == RevisionStatus.PUBLISHED:
+            pass  # the committee imports what a club published: a new, approved revision
+        else:
+            return Stored(label, latest.number, False, True, None, latest.status, latest.pk)
+    number = (tournament.revisions.aggregate(n=Max("number"))["n"] or 0) + 1
+    now = timezone.now()
+    revision = TournamentRevision.objects.create(
+        tournament=tournament, number=number, report=canonical, source=source[:300],
+        by=by[:150], category=report.category.value, rounds=report.rounds,
+        last_date=report.dates[-1], finished=report.finished, tables=report.tables,
+        has_standings=bool(report.standings), club_revision=club_revision,
+        status=RevisionStatus.APPROVED if approved else RevisionStatus.PUBLISHED,
+        decided_by=by[:150] if approved else "", decided_at=now if approved else None)
+    result = report.result()
+    keys = {p.national_id: p.key for p in report.players if p.national_id is not None}
+    NationalResult.objects.bulk_create(
+        NationalResult(revision=revision, player=people[keys[part.national_id]],
+                       name=part.name[:170], club=part.club[:120], games=part.games,
+                       wins=part.wins, position=part.position)
+        for part in result.participants)
+    if approved:
         tournament.current, tournament.year = number, report.year
         tournament.save(update_fields=["current", "year"])
         audit(by, "national.import", target=revision,
               summary=f"{label}: revisione {number}",
               data={"source": source, "number": number, "tables": report.tables})
-    return Imported(label, number, new, False)
+    else:
+        audit(by, "national.publish", target=revision,
+              summary=f"{label}: revisione {number} pubblicata",
+              data={"source": source, "number": number, "tables": report.tables,
+                    "club_revision": club_revision},
+              params={"tournament": label, "number": number})
+    return Stored(label, number, new, False, revision, revision.status, revision.pk)
 
 
 def find_player(name: str, surname: str, born: date) -> int | None:
@@ -186,17 +235,26 @@ def exclusions() -> dict[int, ExclusionRule]:
     return out
 
 
-def tournament_results(year: int) -> list[TournamentResult]:
+def tournament_results(year: int, *, estimate: bool = False) -> list[TournamentResult]:
     """The tournaments of ``year`` as their revisions in force give them, in the order they
-    were first published."""
-    rows = list(
-        TournamentRevision.objects.filter(tournament__year=year)
-        .filter(number=F("tournament__current"))
-        .order_by("tournament_id")
-        .values_list("id", "tournament_id", "tournament__club__name",
-                     "tournament__club__key", "tournament__name", "tournament__first_date",
-                     "category", "rounds", "last_date", "finished", "tables",
-                     "has_standings"))
+    were first published. ``estimate``: as if every report waiting for the officer were
+    approved (a tournament's newest waiting revision above the one in force stands for it;
+    a tournament with none in force yet enters the list): the player's "estimate"."""
+    in_force = Q(number=F("tournament__current"))
+    if estimate:
+        chosen = (in_force | Q(status=RevisionStatus.PUBLISHED,
+                               number__gt=F("tournament__current")))
+        revisions = TournamentRevision.objects.filter(chosen, last_date__year=year)
+    else:
+        revisions = TournamentRevision.objects.filter(in_force, tournament__year=year)
+    picked: dict[int, tuple[Any, ...]] = {}
+    for row in (revisions.order_by("tournament_id", "number")
+                .values_list("id", "tournament_id", "tournament__club__name",
+                             "tournament__club__key", "tournament__name",
+                             "tournament__first_date", "category", "rounds", "last_date",
+                             "finished", "tables", "has_standings")):
+        picked[row[1]] = row  # the newest chosen revision of each tournament
+    rows = list(picked.values())
     by_revision: dict[int, list[Participation]] = {r[0]: [] for r in rows}
     for revision_id, national_id, name, club, games, wins, position in (
             NationalResult.objects.filter(revision_id__in=list(by_revision))
@@ -216,6 +274,21 @@ def tournament_results(year: int) -> list[TournamentResult]:
     return out
 
 
-def ranking(year: int) -> NationalRanking:
-    """The national list of ``year`` from the store (exclusions included)."""
-    return national_ranking(year, tournament_results(year), exclusions())
+def ranking(year: int, *, estimate: bool = False) -> NationalRanking:
+    """The national list of ``year`` from the store (exclusions included); ``estimate``: as
+    if the reports waiting for the officer were approved (:func:`tournament_results`)."""
+    return national_ranking(year, tournament_results(year, estimate=estimate), exclusions())
+
+
+def register_lookup(name: str) -> tuple[int, str, str, date | None] | None:
+    """The national register's player whose "name surname" is ``name`` (compared as
+    :func:`risiko.names.name_key` does): (national id, name, surname, birth date), or None
+    when there is none or more than one (a club's player then goes as anonymous)."""
+    key = name_key(name)
+    found = [p for p in NationalPlayer.objects.all().only(
+        "national_id", "name", "surname", "birth_date")
+        if name_key(f"{p.name} {p.surname}") == key]
+    if len(found) != 1:
+        return None
+    p = found[0]
+    return (p.national_id, p.name, p.surname, p.birth_date)

@@ -6,7 +6,7 @@ from django.urls import URLPattern, URLResolver, include, path, register_convert
 
 from risiko.tournament.dates import EVENING_YEARS
 
-from . import views
+from . import flow_views, views
 
 
 class YearConverter:
@@ -38,4 +38,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("giocatore/<int:national_id>/", views.national_player, name="national_player"),
     path("interclub/", include("risiko.web.national.interclub_urls")),
     path("registro/", include("risiko.web.national.duplicates_urls")),
+    path("api/pubblica/", flow_views.national_receive, name="national_receive"),
+    path("ufficiale/", flow_views.national_officer, name="national_officer"),
+    path("ufficiale/<int:revision>/decidi/", flow_views.national_decide,
+         name="national_decide"),
 ]

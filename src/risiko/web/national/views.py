@@ -9,7 +9,9 @@ contracts).
 - ``national_tournaments`` (``/nazionale/<year>/tornei/``): the year's tournaments;
 - ``national_player`` (``/nazionale/giocatore/<national id>/``): every year he played, each
   tournament's position and points, counted or not and why (never lost: every year is
-  recomputed from the revisions in force).
+  recomputed from the revisions in force); while a report of his waits for the national
+  officer, the year also shows the **estimate** ("stima"): his position and points as if the
+  waiting reports were approved.
 """
 
 from __future__ import annotations
@@ -29,7 +31,13 @@ from risiko.national.categories import CODES
 from risiko.national.ranking import HistoryLine, display_points
 
 from . import services
-from .models import CATEGORY_NAMES, NationalPlayer, NationalResult, NationalTournament
+from .models import (
+    CATEGORY_NAMES,
+    NationalPlayer,
+    NationalResult,
+    NationalTournament,
+    RevisionStatus,
+)
 
 #: why a result counted or not, as the player's page says it
 WHY = {
@@ -115,16 +123,27 @@ def national_player(request: HttpRequest, national_id: int) -> HttpResponse:
     player = NationalPlayer.objects.filter(national_id=national_id).first()
     if player is None:
         raise Http404
-    years = sorted(set(NationalResult.objects.filter(
+    years = set(NationalResult.objects.filter(
         player=player, revision__number=F("revision__tournament__current")).values_list(
-        "revision__tournament__year", flat=True)), reverse=True)
+        "revision__tournament__year", flat=True))
+    waiting = list(NationalResult.objects.filter(
+        player=player, revision__status=RevisionStatus.PUBLISHED,
+        revision__number__gt=F("revision__tournament__current"))
+        .values_list("revision__last_date__year", "revision__tournament__name")
+        .order_by("revision__last_date", "revision_id"))
+    years |= {y for y, _n in waiting}
     seasons = []
-    for year in years:
+    for year in sorted(years, reverse=True):
         entry = next((p for p in services.ranking(year).players
                       if p.national_id == national_id), None)
+        pending = [n for y, n in waiting if y == year]
+        estimate = next((p for p in services.ranking(year, estimate=True).players
+                         if p.national_id == national_id), None) if pending else None
         seasons.append({"year": year, "entry": entry,
                         "points": _points(entry.points) if entry else None,
-                        "lines": [_line(h) for h in entry.history] if entry else []})
+                        "lines": [_line(h) for h in entry.history] if entry else [],
+                        "pending": pending, "estimate": estimate,
+                        "estimate_points": _points(estimate.points) if estimate else None})
     from .skill import rating_of
 
     return render(request, "national/player.html", {"player": player, "seasons": seasons,

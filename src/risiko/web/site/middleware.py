@@ -19,7 +19,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.cache import patch_cache_control
 
 from .proxy import Network, client_address, is_trusted, parse_networks
@@ -103,6 +103,15 @@ def no_user_yet() -> bool:
     return not get_user_model()._default_manager.exists()
 
 
+def _machine_endpoint() -> str | None:
+    """The national server's report endpoint (it answers machines in JSON, never a page);
+    None in a site without the national app."""
+    try:
+        return reverse("national_receive")
+    except NoReverseMatch:
+        return None
+
+
 class FirstRunMiddleware:
     """Redirects every request to the first-run page while there is no user."""
 
@@ -113,7 +122,7 @@ class FirstRunMiddleware:
         static = "/" + settings.STATIC_URL.lstrip("/") if settings.STATIC_URL else None
         return path in (reverse("first_run"), reverse("set_language")) or bool(
             static and path.startswith(static)
-        )
+        ) or path == _machine_endpoint()
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if (

@@ -148,3 +148,16 @@ def restrict_admin_to_committee() -> None:
     club = getattr(settings, "RISIKO_CLUB_NAME", "Risiko! Club Milano")
     admin.site.site_header = club
     admin.site.site_title = club
+
+
+def can_approve_reports(user: AnyUser | None, club: Any = None) -> bool:
+    """Holds the ``national.approve_report`` permission (a superuser holds every one): the
+    national officer's role approves or refuses clubs' reports and manages club keys. ``club``
+    is ignored (the role is national), so it fits a check called with the request's club."""
+    has_perm = getattr(user, "has_perm", None)
+    return bool(user is not None and user.is_active and has_perm is not None
+                and has_perm("national.approve_report"))
+
+
+#: View decorator: the national officer (``national.approve_report``) only.
+officer_required = _requiring(can_approve_reports)

@@ -218,3 +218,10 @@ def blocked_for(username: str, ip: str, device: str | None = None) -> int:
     now = _now()
     return max(_seconds_left(key, limit, now)
                for _scope, key, limit in _counters(username, ip, device))
+
+
+def take_slot(scope: str, value: str, limit: int) -> bool:
+    """Take one of ``limit`` slots of ``value`` under ``scope`` in the current window (the
+    same atomic counter as the login's, for other doors: ``"publish-address"``, the client
+    address of a report sent to the national server); False when none is left."""
+    return _take(_key(scope, value), limit, _now())

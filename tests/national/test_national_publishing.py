@@ -1,0 +1,518 @@
+"""The publish → approve/refuse flow (risiko.web.national.publishing): statuses with their
+audit trail, the estimate, club keys, the signed HTTP endpoint, the console's and the
+officer's pages, ``risiko national publish``.
+
+The report of most tests is an open of 2019 (the 2019 rules: at least 1 table, every result
+counts) with one game of 4 seats, T = 1: p1 (Anna Bassi, 101) first with 1.2 * 101 * 2 =
+242.40; p2 (102) 202 * exp(-2/20) = 182.777 -> 182.78; p3 (103) 202 * exp(-3/20) = 173.863
+-> 173.86; p4 anonymous, not listed.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from national_kit import report
+
+from risiko.faults import RisikoError, use_language
+from risiko.national.publish import club_key_text, envelope, sign
+from risiko.national.report import read_report
+
+pytestmark = [pytest.mark.db, pytest.mark.django_db, pytest.mark.usefixtures("past_first_run")]
+
+PLAYERS: list[tuple[str, int | None, str, str]] = [
+    ("p1", 101, "Anna", "Bassi"), ("p2", 102, "Bruno", "Conti"),
+    ("p3", 103, "Carla", "Dini"), ("p4", None, "Anonimo", "Anonimo")]
+URL = "/nazionale/api/pubblica/"
+SEASON = Path(__file__).parents[2] / "examples" / "season-2027.json"
+
+
+@pytest.fixture
+def past_first_run() -> None:
+    """A user exists (else every page leads to the first run's set-up)."""
+    from django.contrib.auth.models import User
+
+    User.objects.create_user("presidente", password="tavolo-rosso-42")
+
+
+@pytest.fixture
+def make_user() -> Any:
+    """``make_user(name, *groups)``: a new account in the groups named."""
+    from django.contrib.auth.models import Group, User
+
+    def make(name: str, *groups: str) -> Any:
+        user = User.objects.create_user(name, password="tavolo-rosso-42")
+        for g in groups:
+            user.groups.add(Group.objects.get_or_create(name=g)[0])
+        return user
+
+    return make
+
+
+@pytest.fixture
+def ref_client(make_user: Any) -> Client:
+    """A client logged in as a referee."""
+    client = Client()
+    client.force_login(make_user("arbitro", "referee"))
+    return client
+
+
+def open_2019(name: str = "Open 2019", **kw: Any) -> Any:
+    return read_report(report(name, dates=("2019-05-04",), tables_per_round=1,
+                              players=PLAYERS, **kw))
+
+
+def points(year: int = 2019, *, estimate: bool = False) -> dict[int, float]:
+    from risiko.web.national.services import ranking
+
+    return {p["national_id"]: p["points"]
+            for p in ranking(year, estimate=estimate).to_json()["players"]}
+
+
+def revision(number: int = 1) -> Any:
+    from risiko.web.national.models import TournamentRevision
+
+    return TournamentRevision.objects.get(number=number)
+
+
+def test_a_published_report_waits_and_the_estimate_shows_it() -> None:
+    from risiko.web.national.publishing import publish_report
+
+    done = publish_report(open_2019(), by="arbitro")
+    assert (done.number, done.status, done.unchanged) == (1, "published", False)
+    assert points() == {}  # nothing in force
+    assert points(estimate=True) == {101: 242.4, 102: 182.78, 103: 173.86}
+    again = publish_report(open_2019(), by="arbitro")  # the same report: nothing written
+    assert (again.number, again.status, again.unchanged) == (1, "published", True)
+    page = Client().get("/nazionale/giocatore/101/")
+    text = page.content.decode()
+    assert page.status_code == 200 and "Stima" in text and "242.40" in text
+    assert "Open 2019" in text
+
+
+def test_approval_puts_it_in_force_once_with_its_trail() -> None:
+    from risiko.web.auditlog.models import AuditEntry
+    from risiko.web.national.publishing import PublishError, approve, publish_report
+
+    publish_report(open_2019(), by="arbitro")
+    decided = approve(revision().pk, by="ufficiale")
+    assert (decided.status, decided.decided_by, decided.by) == ("approved", "ufficiale",
+                                                                "arbitro")
+    assert decided.decided_at is not None and decided.tournament.current == 1
+    assert points() == {101: 242.4, 102: 182.78, 103: 173.86}
+    with pytest.raises(PublishError) as e:
+        approve(revision().pk, by="altro")
+    assert e.value.fault.code == "national.already_decided"
+    assert list(AuditEntry.objects.filter(action__startswith="national.").order_by(
+        "pk").values_list("action", "who")) == [("national.publish", "arbitro"),
+                                                ("national.approve", "ufficiale")]
+    assert "Stima" not in Client().get("/nazionale/giocatore/101/").content.decode()
+
+
+def test_a_refusal_needs_a_reason_and_never_counts() -> None:
+    from risiko.web.national.publishing import PublishError, approve, publish_report, refuse
+
+    publish_report(open_2019(), by="arbitro")
+    with pytest.raises(PublishError) as e:
+        refuse(revision().pk, by="ufficiale", reason="   ")
+    assert e.value.fault.code == "national.refuse_reason"
+    assert e.value.fault.message("it") == "un rifiuto richiede il suo motivo"
+    done = refuse(revision().pk, by="ufficiale", reason="manca il tavolo 2")
+    assert (done.status, done.reason) == ("refused", "manca il tavolo 2")
+    assert points() == {} and points(estimate=True) == {}
+    with pytest.raises(PublishError) as e:
+        approve(revision().pk, by="ufficiale")
+    assert e.value.fault.code == "national.already_decided"
+
+
+def test_an_approved_revision_is_replaced_only_by_a_newer_approved_one() -> None:
+    from risiko.web.national.publishing import PublishError, approve, publish_report
+
+    publish_report(open_2019(), by="arbitro")
+    # revision 2: p2 and p1 swap places
+    publish_report(open_2019(standings=["p2", "p1", "p3", "p4"]), by="arbitro")
+    assert points(estimate=True) == {102: 242.4, 101: 182.78, 103: 173.86}
+    approve(revision(2).pk, by="ufficiale")
+    with pytest.raises(PublishError) as e:
+        approve(revision(1).pk, by="ufficiale")
+    assert e.value.fault.code == "national.approve_stale"
+    assert points() == {102: 242.4, 101: 182.78, 103: 173.86}
+
+
+def test_a_club_revision_not_above_the_last_is_refused() -> None:
+    from risiko.web.national.publishing import PublishError, publish_report
+
+    publish_report(open_2019(), by="c", club_revision=5)
+    for older in (5, 4):
+        with pytest.raises(PublishError) as e:
+            publish_report(open_2019(standings=["p2", "p1", "p3", "p4"]), by="c",
+                           club_revision=older)
+        assert e.value.fault.code == "national.publish_stale"
+    assert publish_report(open_2019(standings=["p2", "p1", "p3", "p4"]), by="c",
+                          club_revision=6).number == 2
+
+
+# ------------------------------------------------------------------------- club keys, HTTP
+
+@pytest.fixture
+def club_key(settings: Any) -> str:
+    from risiko.web.national.models import Club
+    from risiko.web.national.publishing import issue_key
+
+    settings.RISIKO_CLUB_KEY_SECRET = "master-secret-of-the-tests"
+    Club.objects.create(key="milano", name="MILANO [Club Milano]")
+    key, secret = issue_key("milano", by="ufficiale")
+    return club_key_text(key.key_id, secret)
+
+
+def post(body: bytes, key: str, *, signature: str | None = None) -> Any:
+    key_id, _dot, secret = key.partition(".")
+    return Client(enforce_csrf_checks=True).post(
+        URL, body, content_type="application/json", HTTP_X_RISIKO_KEY=key_id,
+        HTTP_X_RISIKO_SIGNATURE=signature or sign(body, secret))
+
+
+def test_a_signed_report_is_received_and_a_replay_refused(club_key: str) -> None:
+    body = envelope(open_2019(), 7)
+    answer = post(body, club_key)
+    assert answer.status_code == 201
+    assert answer.json() == {"tournament": "20190504 - milano - Open 2019", "revision": 1,
+                             "status": "published", "unchanged": False,
+                             "id": revision().pk}
+    assert (revision().club_revision, revision().status) == (7, "published")
+    replay = post(body, club_key)
+    assert replay.status_code == 409
+    fault = replay.json()["faults"][0]
+    assert fault["code"] == "national.publish_stale"
+    assert fault["messages"]["en"] == ("20190504 - milano - Open 2019: revision 7 refused: "
+                                       "revision 7 was already received (a replayed or older "
+                                       "report)")
+    assert fault["message"] == fault["messages"]["it"] != fault["messages"]["en"]
+    older = post(envelope(open_2019(standings=["p2", "p1", "p3", "p4"]), 6), club_key)
+    assert older.status_code == 409
+    newer = post(envelope(open_2019(standings=["p2", "p1", "p3", "p4"]), 8), club_key)
+    assert (newer.status_code, newer.json()["revision"]) == (201, 2)
+
+
+def test_bad_signatures_keys_and_clubs_are_refused(club_key: str) -> None:
+    from risiko.web.national.models import TournamentRevision
+
+    body = envelope(open_2019(), 1)
+    assert post(body, club_key, signature="sha256=" + "0" * 64).status_code == 401
+    assert post(body + b" ", club_key, signature=sign(body, club_key[-64:])).status_code == 401
+    assert post(body, "ck_unknown." + "0" * 64).status_code == 401
+    other = envelope(open_2019(club=("roma", "ROMA")), 1)
+    refused = post(other, club_key)
+    assert (refused.status_code, refused.json()["faults"][0]["code"]) == (
+        403, "national.publish_wrong_club")
+    bad = post(b'{"format": "risiko-publish/1", "revision": 0, "report": {}}', club_key)
+    assert (bad.status_code, bad.json()["faults"][0]["code"]) == (400,
+                                                                  "national.publish_envelope")
+    assert TournamentRevision.objects.count() == 0
+    assert Client().get(URL).status_code == 405
+
+
+def test_rotation_and_revocation(club_key: str) -> None:
+    from risiko.web.national.models import ClubKey
+    from risiko.web.national.publishing import PublishError, issue_key, revoke_key, rotate_key
+
+    with pytest.raises(PublishError) as e:
+        issue_key("milano", by="ufficiale")
+    assert e.value.fault.code == "national.key_in_force"
+    key, secret = rotate_key("milano", by="ufficiale")
+    new = club_key_text(key.key_id, secret)
+    assert post(envelope(open_2019(), 1), club_key).status_code == 401  # the old key
+    assert post(envelope(open_2019(), 2), new).status_code == 201
+    revoke_key("milano", by="ufficiale")
+    assert post(envelope(open_2019(standings=["p2", "p1", "p3", "p4"]), 3), new
+                ).status_code == 401
+    assert ClubKey.objects.filter(revoked__isnull=True).count() == 0
+    assert ClubKey.objects.count() == 2
+    # the secret is not in the database
+    stored = json.dumps(list(ClubKey.objects.values()), default=str)
+    assert secret not in stored and club_key.partition(".")[2] not in stored
+
+
+def test_too_many_reports_from_one_address(club_key: str, settings: Any) -> None:
+    settings.RISIKO_PUBLISH_MAX_PER_ADDRESS = 2
+    body = envelope(open_2019(), 1)
+    assert [post(body, club_key).status_code for _ in range(3)] == [201, 409, 429]
+
+
+def test_the_per_key_limit_counts_only_signed_reports(club_key: str, settings: Any) -> None:
+    settings.RISIKO_PUBLISH_MAX_PER_KEY = 2
+    body = envelope(open_2019(), 1)
+    forged = [post(body, club_key, signature="sha256=" + "1" * 64).status_code
+              for _ in range(3)]
+    assert forged == [401, 401, 401]  # a stranger with the key id uses up nothing
+    assert [post(envelope(open_2019(), n), club_key).status_code for n in (1, 2, 3)] == [
+        201, 200, 429]  # 2: the same report again, unchanged
+
+
+# -------------------------------------------------------------------------- pages, CLI
+
+def test_the_officer_approves_and_refuses_on_his_page(make_user: Any) -> None:
+    from django.contrib.auth.models import Permission
+
+    from risiko.web.national.publishing import publish_report
+
+    publish_report(open_2019(), by="arbitro")
+    publish_report(open_2019(name="Open bis"), by="arbitro")
+    officer = make_user("ufficiale")
+    officer.user_permissions.add(Permission.objects.get(codename="approve_report"))
+    nobody = Client()
+    nobody.force_login(make_user("socio"))
+    assert nobody.get("/nazionale/ufficiale/").status_code == 403
+    client = Client()
+    client.force_login(officer)
+    page = client.get("/nazionale/ufficiale/")
+    assert page.status_code == 200 and "Rapporti da approvare" in page.content.decode()
+    first, second = revision_ids()
+    answer = client.post(f"/nazionale/ufficiale/{first}/decidi/", {"decision": "approve"},
+                         follow=True)
+    assert "approvata" in answer.content.decode()
+    client.post(f"/nazionale/ufficiale/{second}/decidi/",
+                {"decision": "refuse", "reason": "torneo doppio"})
+    assert points() == {101: 242.4, 102: 182.78, 103: 173.86}
+    page = client.get("/nazionale/ufficiale/").content.decode()
+    assert "Nessun rapporto in attesa" in page and "torneo doppio" in page
+
+
+def revision_ids() -> list[int]:
+    from risiko.web.national.models import TournamentRevision
+
+    return list(TournamentRevision.objects.order_by("pk").values_list("pk", flat=True))
+
+
+def test_a_finished_club_tournament_as_a_report() -> None:
+    from risiko.web import services
+    from risiko.web.national.models import Club, NationalPlayer
+    from risiko.web.national.publishing import club_report
+
+    text = SEASON.read_text(encoding="utf-8").replace('"Alba"', '"Alba Rossi"')
+    data = json.loads(text)
+    t = services.import_season(data, who="arbitro")
+    Club.objects.create(key="milano", name="MILANO [Club Milano]")
+    NationalPlayer.objects.create(national_id=555, name="Alba", surname="Rossi")
+    name = "Alba Rossi"
+    r = club_report(t, club_id="milano", club_name="MILANO [Club Milano]")
+    assert r.dates == tuple(sorted(date.fromisoformat(e["date"]) for e in data["evenings"]))
+    assert r.rounds == len(data["evenings"]) and r.finished
+    played = sum(1 for e in data["evenings"] for t_ in e["tables"]
+                 if t_.get("scores") or t_.get("sheet"))
+    assert r.tables == played
+    named = [p for p in r.players if p.national_id is not None]
+    assert [(p.national_id, p.full_name) for p in named] == [(555, name)]
+    from risiko.web.selectors import season_report_of
+
+    final = season_report_of(t)["final_standings"]
+    keys = {p.key: p for p in r.players}
+    first_key = next(k for k, pos in r.standings if pos == 1)
+    assert keys[first_key].full_name.replace(" -", "") == final[0]
+
+
+def test_the_console_publishes_a_finished_tournament(ref_client: Any) -> None:
+    from risiko.web import services
+    from risiko.web.national.models import Club, TournamentRevision
+
+    t = services.import_season(json.loads(SEASON.read_text(encoding="utf-8")), who="arbitro")
+    Club.objects.create(key="milano", name="MILANO [Club Milano]")
+    url = f"/arbitro/t/{t.slug}/nazionale/"
+    page = ref_client.get(url)
+    assert page.status_code == 200 and "Pubblica" in page.content.decode()
+    ref_client.post(url, {"club": "milano", "category": "campionato"})
+    ref_client.post(url, {"club": "milano", "category": "campionato"})  # unchanged
+    assert list(TournamentRevision.objects.values_list("status", "number")) == [
+        ("published", 1)]
+    refused = ref_client.post(url, {"club": "nessuno", "category": "campionato"})
+    assert refused.status_code == 400
+
+
+def test_the_cli_publishes_over_http_with_the_key_from_the_environment(
+        club_key: str, live_server: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+
+    app = typer.Typer()
+    national_commands.register(app)
+    file = tmp_path / "open.json"
+    file.write_text(json.dumps(open_2019().to_json()), encoding="utf-8")
+    monkeypatch.delenv("RISIKO_CLUB_KEY", raising=False)
+    missing = CliRunner().invoke(app, ["national", "publish", str(file), "--to",
+                                       live_server.url])
+    assert missing.exit_code == 2 and "RISIKO_CLUB_KEY" in missing.output
+    plain = CliRunner().invoke(app, ["national", "publish", str(file), "--to",
+                                     "http://example.org"], env={"RISIKO_CLUB_KEY": club_key})
+    assert plain.exit_code == 2
+    sent = CliRunner().invoke(app, ["national", "publish", str(file), "--to",
+                                    live_server.url, "--revision", "3", "--json"],
+                              env={"RISIKO_CLUB_KEY": club_key})
+    assert sent.exit_code == 0, sent.output
+    assert json.loads(sent.stdout)["revision"] == 1 and club_key not in sent.output
+    with use_language("it"):
+        again = CliRunner().invoke(app, ["national", "publish", str(file), "--to",
+                                         live_server.url, "--revision", "3"],
+                                   env={"RISIKO_CLUB_KEY": club_key})
+    assert again.exit_code == 1 and "già ricevuta" in again.output
+
+
+def test_register_lookup_and_a_fault_in_italian() -> None:
+    from risiko.web.national.models import NationalPlayer
+    from risiko.web.national.services import register_lookup
+
+    NationalPlayer.objects.create(national_id=9, name="Anna", surname="Bassi")
+    assert register_lookup("anna  BASSI") == (9, "Anna", "Bassi", None)
+    assert register_lookup("Anna Rossi") is None
+    with pytest.raises(RisikoError):
+        from risiko.national.publish import split_club_key
+
+        split_club_key("ck_1.short")
+
+
+def test_an_unfinished_tournament_is_not_published(ref_client: Client) -> None:
+    from risiko.web import services
+    from risiko.web.national.models import Club, TournamentRevision
+    from risiko.web.national.publishing import club_report
+
+    data = json.loads(SEASON.read_text(encoding="utf-8"))
+    data["evenings"] = [e for e in data["evenings"] if e.get("stage") != "final"]
+    t = services.import_season(data, who="arbitro")
+    Club.objects.create(key="milano", name="MILANO [Club Milano]")
+    with pytest.raises(RisikoError) as e:
+        club_report(t, club_id="milano", club_name="MILANO [Club Milano]")
+    assert e.value.fault.code == "national.publish_not_finished"
+    answer = ref_client.post(f"/arbitro/t/{t.slug}/nazionale/",
+                             {"club": "milano", "category": "campionato"})
+    assert answer.status_code == 400 and "non concluso" in answer.content.decode()
+    assert TournamentRevision.objects.count() == 0
+
+
+def test_the_officers_commands(tmp_path: Path, settings: Any) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.national.publish import split_club_key
+    from risiko.web.national.models import Club, ClubKey
+
+    settings.RISIKO_CLUB_KEY_SECRET = "master-secret-of-the-tests"
+    app = typer.Typer()
+    national_commands.register(app)
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(app, ["national", *args])
+
+    Club.objects.create(key="milano", name="MILANO [Club Milano]")
+    issued = run("key", "issue", "milano", "--by", "ufficiale")
+    assert issued.exit_code == 0, issued.output
+    key_id, _secret = split_club_key(issued.stdout.strip().splitlines()[-1])
+    assert ClubKey.objects.get(revoked__isnull=True).key_id == key_id
+    assert run("key", "issue", "milano").exit_code == 1  # one in force: rotate it
+    assert run("key", "rotate", "milano").exit_code == 0
+    assert run("key", "revoke", "milano").exit_code == 0
+    assert ClubKey.objects.filter(revoked__isnull=True).count() == 0
+    file = tmp_path / "open.json"
+    file.write_text(json.dumps(open_2019().to_json()), encoding="utf-8")
+    published = run("publish", str(file), "--json", "--by", "arbitro")
+    assert published.exit_code == 0, published.output
+    answer = json.loads(published.stdout)
+    assert (answer["revision"], answer["status"]) == (1, "published")
+    assert run("refuse", str(answer["id"]), "--reason", " ").exit_code == 1
+    with use_language("it"):
+        approved = run("approve", str(answer["id"]), "--by", "ufficiale")
+    assert approved.exit_code == 0 and "approvata, in vigore" in approved.output
+    assert points() == {101: 242.4, 102: 182.78, 103: 173.86}
+    assert run("approve", str(answer["id"])).exit_code == 1
+
+
+def test_a_club_server_publishes_its_tournament_with_its_list_of_national_ids(
+        club_key: str, live_server: Any, tmp_path: Path) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web import services
+    from risiko.web.national.models import TournamentRevision
+
+    app = typer.Typer()
+    national_commands.register(app)
+    t = services.import_season(json.loads(SEASON.read_text(encoding="utf-8")), who="arbitro")
+    ids = tmp_path / "ids.csv"
+    ids.write_text("nome,id nazionale\nALBA,555\nBice;556\n", encoding="utf-8")
+    sent = CliRunner().invoke(app, [
+        "national", "publish", t.slug, "--to", live_server.url, "--club", "milano",
+        "--national-ids", str(ids), "--revision", "1", "--json"],
+        env={"RISIKO_CLUB_KEY": club_key})
+    assert sent.exit_code == 0, sent.output
+    stored = TournamentRevision.objects.get()
+    assert (stored.status, stored.club_revision, stored.report["club"]) == (
+        "published", 1, {"id": "milano", "name": "MILANO [Club Milano]"})
+    named = sorted((p["national_id"], p["name"]) for p in stored.report["players"]
+                   if p["national_id"] is not None)
+    assert named == [(555, "Alba"), (556, "Bice")]
+    ids.write_text("Alba,555\nBice,x\n", encoding="utf-8")
+    bad = CliRunner().invoke(app, ["national", "publish", t.slug, "--to", live_server.url,
+                                   "--club", "milano", "--national-ids", str(ids)],
+                             env={"RISIKO_CLUB_KEY": club_key})
+    assert bad.exit_code == 1 and "line 2" in bad.output
+
+
+def test_the_key_file_is_for_its_owner_only_and_the_key_never_said(
+        club_key: str, live_server: Any, tmp_path: Path) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.national.publishing import revoke_key
+
+    app = typer.Typer()
+    national_commands.register(app)
+    file = tmp_path / "open.json"
+    file.write_text(json.dumps(open_2019().to_json()), encoding="utf-8")
+    key_file = tmp_path / "club.key"
+    key_file.write_text(club_key + "\n", encoding="utf-8")
+    key_file.chmod(0o644)
+    args = ["national", "publish", str(file), "--to", live_server.url, "--key-file",
+            str(key_file)]
+    opened = CliRunner().invoke(app, args)
+    assert opened.exit_code == 2 and "chmod 600" in opened.output
+    key_file.chmod(0o600)
+    sent = CliRunner().invoke(app, [*args, "--revision", "1"])
+    assert sent.exit_code == 0, sent.output
+    revoke_key("milano", by="ufficiale")
+    refused = CliRunner().invoke(app, [*args, "--revision", "2"])
+    assert refused.exit_code == 1
+    secret = club_key.partition(".")[2]
+    for said in (opened.output, sent.output, refused.output):
+        assert secret not in said
+
+
+def test_a_season_file_of_the_file_mode_is_published_as_its_report(tmp_path: Path) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.national.models import TournamentRevision
+
+    app = typer.Typer()
+    national_commands.register(app)
+    data = json.loads(SEASON.read_text(encoding="utf-8"))
+    ids = tmp_path / "ids.csv"
+    ids.write_text("Alba,555\n", encoding="utf-8")
+    sent = CliRunner().invoke(app, ["national", "publish", str(SEASON), "--club", "milano",
+                                    "--club-name", "MILANO [Club Milano]",
+                                    "--national-ids", str(ids), "--json"])
+    assert sent.exit_code == 0, sent.output
+    stored = TournamentRevision.objects.get()
+    assert stored.status == "published" and stored.tournament.name == data["name"]
+    assert stored.rounds == len(data["evenings"])
+    assert [(p["national_id"], p["name"]) for p in stored.report["players"]
+            if p["national_id"]] == [(555, "Alba")]
+    assert json.loads(sent.stdout)["anonymous"][:2] == ["Bice", "Ciro"]
