@@ -64,7 +64,8 @@ def test_every_tournament_goes_to_the_default_club_made_from_the_settings(old_st
     assert (club.key, club.name, club.slug, club.is_default) == (
         "MILANO", "MILANO [Club Milano]", "milano", True)
     rows = list(Tournament.all_clubs.order_by("name").values_list("name", "slug", "club_id"))
-    assert rows == [("Torneo 2026", "torneo-2026", club.pk), ("Torneo 2027", "torneo-2027", club.pk)]
+    assert rows == [("Torneo 2026", "torneo-2026", club.pk),
+                    ("Torneo 2027", "torneo-2027", club.pk)]
     assert Entry.objects.count() == 6
     t2 = Tournament.all_clubs.get(slug="torneo-2027")
     assert (t2.previous.slug, t2.evenings.count(), t2.is_current) == ("torneo-2026", 1, True)
