@@ -180,3 +180,34 @@ def test_a_tournament_created_at_a_club_belongs_to_it(clubs, make_user):
     assert r.status_code in (200, 302), r.content[:500]
     t = Tournament.all_clubs.get(name="Coppa Roma")
     assert t.club == clubs["roma"]
+
+
+def _tools_patterns() -> list[URLPattern]:
+    from risiko.web.tools.urls import urlpatterns as tools
+
+    return [p for p in tools if isinstance(p, URLPattern) and "slug" in p.pattern.converters]
+
+
+TOOLS = _tools_patterns()
+
+
+@pytest.mark.parametrize("pattern", TOOLS, ids=[p.name for p in TOOLS])
+def test_the_referee_tools_at_a_table_are_the_clubs_too(clubs, make_user, pattern):
+    client = _member(make_user, "arbitro", clubs["milano"], "referee")
+    own = _url(clubs["milano"], pattern, clubs["milano_kw"])
+    assert client.get(own).status_code in (200, 405)
+    assert client.post(own, {}).status_code not in (403, 404)
+    written = AuditEntry.objects.count()
+    other = _url(clubs["roma"], pattern, clubs["roma_kw"])
+    assert client.get(other).status_code == 403
+    assert client.post(other, {}).status_code == 403
+    missing = _url(clubs["milano"], pattern, clubs["solo_roma"])
+    assert {client.get(missing).status_code, client.post(missing, {}).status_code} in (
+        {404}, {404, 405})  # a page read only answers a form with 405
+    assert AuditEntry.objects.count() == written
+
+
+def test_a_club_console_page_is_never_stored(clubs, make_user):
+    client = _member(make_user, "arbitro", clubs["milano"], "referee")
+    r = client.get("/c/milano/arbitro/t/torneo/")
+    assert "no-store" in r["Cache-Control"]
