@@ -211,3 +211,32 @@ def test_a_club_console_page_is_never_stored(clubs, make_user):
     client = _member(make_user, "arbitro", clubs["milano"], "referee")
     r = client.get("/c/milano/arbitro/t/torneo/")
     assert "no-store" in r["Cache-Control"]
+
+
+PUBLIC = ["/", "/classifica/", "/serate/", "/giocatori/", "/tornei/", "/t/{slug}/",
+          "/t/{slug}/serate/", "/t/{slug}/serate/2027-03-02/", "/t/{slug}/giocatori/",
+          "/t/{slug}/giocatori/Alba/", "/t/{slug}/classifica/live/"]
+
+
+@pytest.mark.parametrize("path", PUBLIC)
+def test_a_clubs_public_pages_show_its_tournaments_only(clubs, make_user, path):
+    make_user("arbitro")  # past the first run
+    anyone = Client()
+    assert anyone.get("/c/roma" + path.format(slug="solo-roma")).status_code == 200
+    if "{slug}" in path:
+        assert anyone.get("/c/milano" + path.format(slug="solo-roma")).status_code == 404
+
+
+def test_a_clubs_json_api_lists_its_tournaments_only(clubs, make_user):
+    make_user("arbitro")  # past the first run
+    anyone = Client()
+    milano = anyone.get("/c/milano/api/tournaments").json()
+    roma = anyone.get("/c/roma/api/tournaments").json()
+    assert sorted(t["slug"] for t in _rows(milano)) == ["torneo"]
+    assert sorted(t["slug"] for t in _rows(roma)) == ["solo-roma", "torneo"]
+    assert anyone.get("/c/milano/api/tournaments/solo-roma/standings").status_code == 404
+    assert anyone.get("/c/roma/api/tournaments/solo-roma/standings").status_code == 200
+
+
+def _rows(answer: Any) -> list[dict[str, Any]]:
+    return answer["tournaments"] if isinstance(answer, dict) else answer
