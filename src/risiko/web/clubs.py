@@ -140,6 +140,41 @@ def club_of_path(path: str) -> tuple[str | None, str]:
     return m["slug"], m["rest"] or "/"
 
 
+def url_club(club: Club) -> str | None:
+    """The club part of the URLs of ``club``'s pages: its slug (``/c/<slug>/``); None for the
+    default club (today's URLs; its ``/c/<slug>/`` pages are the same)."""
+    return None if club.is_default else str(club.slug)
+
+
+def club_named(slug: str | None) -> Club | None:
+    """The club of a URL's club part: ``slug`` (Http404 when no club has it), or the default
+    club for None (None when it is not created yet)."""
+    from risiko.web.national.models import Club
+
+    if slug is None:
+        return find_default_club()
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404
+    return club
+
+
+@contextlib.contextmanager
+def serving(slug: str | None) -> Iterator[Club | None]:
+    """Serve as the club of URL part ``slug`` (None: today's URLs, the default club): its club
+    scope, and its ``/c/<slug>/`` as the script prefix (every ``reverse()`` inside stays in
+    the club). Http404 for an unknown club."""
+    club = club_named(slug)
+    prefix = get_script_prefix()
+    if slug is not None:
+        set_script_prefix(f"{prefix}c/{slug}/")
+    try:
+        with club_scope(club):
+            yield club
+    finally:
+        set_script_prefix(prefix)
+
+
 class ClubMiddleware:
     """Sets ``request.club`` and the request's club scope from the URL (see the module)."""
 
@@ -150,24 +185,12 @@ class ClubMiddleware:
         str(settings.STATIC_URL)
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        from risiko.web.national.models import Club
-
         slug, rest = club_of_path(request.path_info)
-        prefix = get_script_prefix()
-        if slug is None:
-            club = find_default_club()
-        else:
-            club = Club.objects.filter(slug=slug).first()
-            if club is None:
-                raise Http404
-            request.path_info = rest
-            set_script_prefix(f"{prefix}c/{slug}/")
-        request.club = club  # type: ignore[attr-defined]
-        try:
-            with club_scope(club):
-                return self.get_response(request)
-        finally:
-            set_script_prefix(prefix)
+        with serving(slug) as club:
+            if slug is not None:
+                request.path_info = rest
+            request.club = club  # type: ignore[attr-defined]
+            return self.get_response(request)
 
 
 def request_club(request: HttpRequest) -> Club | None:
