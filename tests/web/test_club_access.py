@@ -240,3 +240,46 @@ def test_a_clubs_json_api_lists_its_tournaments_only(clubs, make_user):
 
 def _rows(answer: Any) -> list[dict[str, Any]]:
     return answer["tournaments"] if isinstance(answer, dict) else answer
+
+
+def test_who_is_a_national_officer(clubs, make_user):
+    from django.contrib.auth.models import AnonymousUser
+
+    from risiko.web.site.permissions import is_committee, is_national_officer, is_referee
+
+    officer = make_user("ufficiale", "national_officer")
+    capo = make_user("capo", "committee")
+    boss = make_user("boss", is_superuser=True)
+    gone = make_user("gone", "national_officer", is_active=False)
+    assert [is_national_officer(u) for u in (officer, capo, boss, gone, AnonymousUser())] == [
+        True, False, True, False, False]
+    # reading every club is not acting at one: no role anywhere
+    assert not is_referee(officer, clubs["roma"]) and not is_committee(officer, None)
+
+
+def test_a_national_officers_page_is_his_alone(clubs, make_user):
+    from django.contrib.auth.models import AnonymousUser
+    from django.core.exceptions import PermissionDenied
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from risiko.web.site.permissions import national_officer_required
+
+    @national_officer_required
+    def approve(request):
+        return HttpResponse("ok")
+
+    def answer(user, method="post"):
+        request = getattr(RequestFactory(), method)("/c/roma/nazionale/approva/")
+        request.user, request.club = user, clubs["roma"]
+        try:
+            return approve(request).status_code
+        except PermissionDenied:
+            return 403
+
+    roma_committee = make_user("capo")
+    ClubMembership.objects.create(user=roma_committee, club=clubs["roma"], role="committee")
+    assert answer(make_user("ufficiale", "national_officer")) == 200
+    assert answer(roma_committee) == 403
+    assert answer(roma_committee, "get") == 403
+    assert answer(AnonymousUser()) == 302  # to the login

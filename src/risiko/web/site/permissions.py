@@ -10,7 +10,8 @@ check them; the national officer.
   club (the console's pages of any club open for reading, never a form sent) and approves
   the national reports.
 - :func:`referee_required` / :func:`committee_required`: view decorators (sync or async),
-  checked against the request's club (``request.club``, :mod:`risiko.web.clubs`).
+  checked against the request's club (``request.club``, :mod:`risiko.web.clubs`);
+  :data:`national_officer_required` for the national officer's pages.
 - :class:`RefereeRequiredMixin` / :class:`CommitteeRequiredMixin`: class-based views.
 
 An anonymous user is sent to the login page (with ``?next=``); a logged-in user without the
@@ -167,6 +168,8 @@ def _requiring(allowed: Callable[[AnyUser, Any], bool]) -> Callable[[V], V]:
 referee_required = _requiring(is_referee)
 #: View decorator: committee members and superusers only.
 committee_required = _requiring(is_committee)
+#: View decorator: national officers and superusers only, at any club (the national flow).
+national_officer_required = _requiring(lambda user, club: is_national_officer(user))
 
 
 class RefereeRequiredMixin(UserPassesTestMixin):
