@@ -283,3 +283,21 @@ def test_a_national_officers_page_is_his_alone(clubs, make_user):
     assert answer(roma_committee) == 403
     assert answer(roma_committee, "get") == 403
     assert answer(AnonymousUser()) == 302  # to the login
+
+
+def test_a_form_sent_twice_at_a_club_opens_one_evening_there(clubs, make_user):
+    from concurrency_kit import client_token
+
+    client = _member(make_user, "arbitro", clubs["roma"], "referee")
+    path = "/c/roma/arbitro/t/solo-roma/serate/"
+    token = client_token(client, path)
+    form = {"date": "2027-03-09", "stage": "qualifying", "once": token}
+    first, second = client.post(path, form), client.post(path, form)
+    assert (first.status_code, first["Location"]) == (
+        302, "/c/roma/arbitro/t/solo-roma/2027-03-09/arrivi/")
+    assert (second.status_code, second["Location"]) == (302, first["Location"])
+    roma = Tournament.all_clubs.get(club=clubs["roma"], slug="solo-roma")
+    same_slug = Tournament.all_clubs.get(club=clubs["milano"], slug="torneo")
+    assert sorted(str(d) for d in roma.evenings.values_list("date", flat=True)) == [
+        "2027-03-02", "2027-03-09"]
+    assert same_slug.evenings.count() == 1
