@@ -301,3 +301,13 @@ def test_a_form_sent_twice_at_a_club_opens_one_evening_there(clubs, make_user):
     assert sorted(str(d) for d in roma.evenings.values_list("date", flat=True)) == [
         "2027-03-02", "2027-03-09"]
     assert same_slug.evenings.count() == 1
+
+
+def test_a_clubs_lists_name_its_tournaments_only(clubs, make_user):
+    client = _member(make_user, "capo", clubs["milano"], "committee")
+    console = client.get("/c/milano/arbitro/").content.decode()
+    public = client.get("/c/milano/tornei/").content.decode()
+    roma = client.get("/c/roma/tornei/").content.decode()
+    assert 'href="/c/milano/arbitro/t/torneo/"' in console and "Solo Roma" not in console
+    assert 'href="/c/milano/t/torneo/"' in public and "Solo Roma" not in public
+    assert 'href="/c/roma/t/solo-roma/"' in roma and 'href="/c/roma/t/torneo/"' in roma
