@@ -144,4 +144,5 @@ def lock_tournament(tournament_id: int) -> None:
     change = _current.get()
     if change is not None:
         change.tournaments.add(tournament_id)
-    list(Tournament.objects.select_for_update().filter(pk=tournament_id).values_list("pk"))
+    # every club's: a lock is about the row, not what the request's club may read
+    list(Tournament.all_clubs.select_for_update().filter(pk=tournament_id).values_list("pk"))

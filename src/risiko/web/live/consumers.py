@@ -19,9 +19,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from risiko.web.site.permissions import is_referee
-
-from .groups import REGISTRY, Page, page_of
+from .groups import REGISTRY, Page, page_of, referee_at
 from .hub import HUB
 
 log = logging.getLogger(__name__)
@@ -48,7 +46,7 @@ class LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         lang = (query.get("lang") or [""])[0][:2]
         user = self.scope.get("user")
         referee = bool(user is not None and user.is_authenticated
-                       and await database_sync_to_async(is_referee)(user))
+                       and await database_sync_to_async(referee_at)(user, path))
         page = page_of(path, lang, referee=referee)
         if page is None:
             await self.close(code=REFUSED)

@@ -27,6 +27,8 @@ from urllib.parse import unquote
 
 from django.urls import Resolver404, resolve
 
+from risiko.web.clubs import club_of_path
+
 log = logging.getLogger(__name__)
 
 LANGUAGES = ("it", "en")
@@ -54,30 +56,38 @@ class Page:
     lang: str
 
     @property
+    def club(self) -> str | None:
+        """The club part of its path (``/c/<club>/...``; None: today's URLs, the default
+        club's), :func:`risiko.web.clubs.club_of_path`."""
+        return club_of_path(self.path)[0]
+
+    @property
     def group(self) -> str:
         """The channel layer's group of the page (ASCII, under 100 characters)."""
         if self.audience == "console":
-            return console_group(self.slug, self.lang)
+            return console_group(self.slug, self.lang, self.club)
         digest = hashlib.sha256(f"{self.path}\n{self.lang}".encode()).hexdigest()[:40]
         return f"live.p.{digest}"
 
 
-def console_group(slug: str | None, lang: str) -> str:
+def console_group(slug: str | None, lang: str, club: str | None = None) -> str:
     """The group of the referees' console pages of tournament ``slug`` (``None``: every
-    tournament) in ``lang``."""
-    key = hashlib.sha256((slug or "*").encode()).hexdigest()[:24]
+    tournament) in ``lang``, at the URLs of club ``club`` (None: today's URLs)."""
+    text = (slug or "*") if club is None else f"{club}\x1f{slug or '*'}"
+    key = hashlib.sha256(text.encode()).hexdigest()[:24]
     return f"live.c.{key}.{lang}"
 
 
 def page_of(path: str, lang: str, *, referee: bool) -> Page | None:
     """The page a socket asks to follow, or None when it may not: ``path`` as the browser's
-    ``location.pathname`` (percent-encoded), a public page for anyone, a console page for a
-    referee (``referee``: the socket's session is a referee's or the committee's)."""
+    ``location.pathname`` (percent-encoded; a club's, ``/c/<club>/...``, too), a public page
+    for anyone, a console page for a referee (``referee``: the socket's session is a referee's
+    or the committee's at the page's club, :func:`referee_at`)."""
     if not path.startswith("/") or len(path) > MAX_PATH or lang not in LANGUAGES:
         return None
     decoded = unquote(path)
     try:
-        match = resolve(decoded)
+        match = resolve(club_of_path(decoded)[1])
     except Resolver404:
         return None
     slug = match.kwargs.get("slug")
@@ -86,6 +96,21 @@ def page_of(path: str, lang: str, *, referee: bool) -> Page | None:
     if referee and match.func.__module__.startswith("risiko.web.console."):
         return Page("console", decoded, slug, lang)
     return None
+
+
+def referee_at(user: Any, path: str) -> bool:
+    """Whether ``user`` is a referee at the club of page ``path`` (percent-encoded; an
+    unknown club: no)."""
+    from django.http import Http404
+
+    from risiko.web.clubs import club_named
+    from risiko.web.site.permissions import is_referee
+
+    try:
+        club = club_named(club_of_path(unquote(path))[0])
+    except Http404:
+        return False
+    return is_referee(user, club)
 
 
 class Registry:

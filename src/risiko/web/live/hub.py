@@ -48,7 +48,9 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connections
+from django.http import Http404
 
+from risiko.web.clubs import serving, url_club
 from risiko.web.core.writes import Change
 
 from . import render
@@ -106,12 +108,13 @@ class Hub:
         try:
             key = data.stored_change_key()
             fragment = render.page_fragment(page)
-            if page.slug is None:
-                current = current_tournament()
-                pk = None if current is None else current.pk
-            else:
-                pk = Tournament.objects.filter(slug=page.slug).values_list(
-                    "pk", flat=True).first()
+            with serving(page.club):  # the page's club's tournaments
+                if page.slug is None:
+                    current = current_tournament()
+                    pk = None if current is None else current.pk
+                else:
+                    pk = Tournament.objects.filter(slug=page.slug).values_list(
+                        "pk", flat=True).first()
         except Exception:
             return None
         self._last[page.group] = render.digest(fragment)
@@ -198,12 +201,20 @@ class Hub:
         from risiko.web.tournaments.models import Tournament
 
         pages = [p for p in REGISTRY.local_pages() if p.audience == "public"]
-        slugs = {p.slug for p in pages if p.slug is not None}
-        found = set(Tournament.objects.filter(slug__in=slugs).values_list("pk", flat=True))
-        if any(p.slug is None for p in pages):
-            current = current_tournament()
-            if current is not None:
-                found.add(current.pk)
+        found: set[int] = set()
+        for club in {p.club for p in pages}:  # each club's pages in its scope
+            mine = [p for p in pages if p.club == club]
+            slugs = {p.slug for p in mine if p.slug is not None}
+            try:
+                with serving(club):
+                    found |= set(Tournament.objects.filter(slug__in=slugs).values_list(
+                        "pk", flat=True))
+                    if any(p.slug is None for p in mine):
+                        current = current_tournament()
+                        if current is not None:
+                            found.add(current.pk)
+            except Http404:  # a club that is gone
+                continue
         return found
 
     def publish(self, batch: Sequence[Change]) -> list[tuple[str, dict[str, Any]]]:
@@ -233,13 +244,18 @@ class Hub:
         seq = time.time_ns()
         key = data.stored_change_key()  # before the standings: they show at least this
         touched = set().union(*(c.tournaments for c in batch))
-        tournaments = list(Tournament.objects.filter(pk__in=touched))
+        tournaments = list(Tournament.all_clubs.filter(pk__in=touched).select_related("club"))
         for t in tournaments:
             self._seen[t.pk] = key
-        slugs = {t.slug for t in tournaments}
+        # (club part of the URL, slug) of every touched tournament: a club's pages are at
+        # /c/<club>/..., the default club's at today's URLs (its /c/<club>/ pages poll)
+        places = {(url_club(t.club), t.slug) for t in tournaments}
+        clubs = {c for c, _ in places}
         local = [c for c in batch if c.service != ELSEWHERE]  # the notice: who wrote here
-        noticed = sorted({t.slug for t in tournaments
-                          if any(t.pk in c.tournaments for c in local)})
+        noticed = sorted({(url_club(t.club), t.slug) for t in tournaments
+                          if any(t.pk in ch.tournaments for ch in local)},
+                         key=lambda p: (p[0] or "", p[1]))
+        homes = sorted({c for c, _ in noticed}, key=lambda c: c or "") or [None]
         for lang in LANGUAGES if local else ():
             try:
                 html = render.notice(local, lang)
@@ -247,13 +263,19 @@ class Hub:
                 log.exception("live pages: the console notice failed")
                 continue
             text = _encode("notice", seq, html)
-            for slug in (*noticed, None):
-                yield console_group(slug, lang), {"type": "live.fragment", "text": text}
-        pages = [p for p in REGISTRY.pages() if p.slug in slugs or p.slug is None]
-        if any(p.slug is None for p in pages):
-            current = current_tournament()
+            for club, slug in (*noticed, *((c, None) for c in homes)):
+                yield (console_group(slug, lang, club),
+                       {"type": "live.fragment", "text": text})
+        pages = [p for p in REGISTRY.pages()
+                 if (p.club, p.slug) in places or (p.slug is None and p.club in clubs)]
+        for club in {p.club for p in pages if p.slug is None}:  # its current tournament
+            try:
+                with serving(club):
+                    current = current_tournament()
+            except Http404:
+                current = None
             if current is None or current.pk not in touched:
-                pages = [p for p in pages if p.slug is not None]
+                pages = [p for p in pages if p.slug is not None or p.club != club]
         for t in tournaments:
             if pages:
                 try:  # the standings once per change, for every page and the polls

@@ -16,11 +16,13 @@ from collections.abc import Sequence
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.handlers.wsgi import WSGIRequest
+from django.http import Http404
 from django.template.loader import render_to_string
 from django.urls import resolve
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from risiko.web.clubs import club_named, club_of_path, serving
 from risiko.web.core.writes import Change
 
 from .groups import Page
@@ -59,8 +61,15 @@ def page_fragment(page: Page) -> str:
     })
     request.user = AnonymousUser()
     request.LANGUAGE_CODE = page.lang
-    match = resolve(page.path)
-    with translation.override(page.lang):
+    club_part, rest = club_of_path(page.path)  # a club's page: in its scope and prefix
+    try:
+        club_named(club_part)
+    except Http404:
+        raise NotRendered(f"{page.path}: no such club") from None
+    with serving(club_part) as club, translation.override(page.lang):
+        request.club = club  # type: ignore[attr-defined]
+        request.path_info = rest
+        match = resolve(rest)
         response = match.func(request, *match.args, **match.kwargs)
         if response.status_code != 200:
             raise NotRendered(f"{page.path}: {response.status_code}")

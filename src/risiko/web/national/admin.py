@@ -25,8 +25,10 @@ from .models import (
 
 @admin.register(Club)
 class ClubAdmin(AuditedAdmin):
-    list_display = ("name", "key", "region")
-    search_fields = ("name", "key")
+    list_display = ("name", "key", "slug", "region", "official", "official_from", "official_to",
+                    "is_default")
+    list_filter = ("official", "region")
+    search_fields = ("name", "key", "slug")
 
 
 class ExclusionInline(admin.StackedInline):  # type: ignore[type-arg]

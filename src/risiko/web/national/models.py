@@ -22,8 +22,11 @@ the current revisions.
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.core.validators import RegexValidator
 from django.db import models
+from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -47,19 +50,71 @@ CATEGORY_CHOICES = [(c.value, CATEGORY_NAMES[c]) for c in Category]
 
 
 class Club(models.Model):
-    """A club of the national ranking."""
+    """A club: of the national ranking (``key``, the report's ``club.id``) and the owner of
+    its tournaments, referees, committee and public pages on a server that serves several
+    (issue 21 item 1; :mod:`risiko.web.clubs`).
+
+    ``name`` as clubs write it ("MILANO [Club Milano]"); ``slug`` its URL name
+    (``/c/<slug>/...``); ``official`` with the dates it was official from and until (an
+    official club of the RCU; empty: open); ``is_default``: the club today's URLs (without
+    ``/c/<slug>/``) serve, at most one (a database constraint).
+    """
 
     key = models.CharField(_("identifier"), max_length=60, unique=True)
     name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("URL name"), max_length=60, unique=True)
     region = models.CharField(_("region"), max_length=40, blank=True)
+    official = models.BooleanField(_("official club"), default=False)
+    official_from = models.DateField(_("official from"), null=True, blank=True)
+    official_to = models.DateField(_("official until"), null=True, blank=True)
+    is_default = models.BooleanField(_("default club"), default=False)
 
     class Meta:
         ordering = ["name"]
         verbose_name = _("ranking club")
         verbose_name_plural = _("ranking clubs")
+        constraints = [
+            models.UniqueConstraint(fields=["is_default"], condition=models.Q(is_default=True),
+                                    name="one_default_club"),
+            models.CheckConstraint(
+                condition=(models.Q(official_from__isnull=True)
+                           | models.Q(official_to__isnull=True)
+                           | models.Q(official_from__lte=models.F("official_to"))),
+                name="club_official_dates_in_order"),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        """A club registered without a URL name (a report's club) gets one from its
+        identifier: ``"MILANO"`` -> ``milano`` (``milano-2`` when taken)."""
+        if not self.slug:
+            self.slug = free_club_slug(self.key or self.name)
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def is_official_on(self, day: date) -> bool:
+        """Whether the club is official on ``day`` (its dates included; an empty date is
+        open).
+
+        >>> c = Club(official=True, official_from=date(2020, 1, 1), official_to=None)
+        >>> c.is_official_on(date(2019, 12, 31)), c.is_official_on(date(2024, 5, 1))
+        (False, True)
+        """
+        return bool(self.official
+                    and (self.official_from is None or self.official_from <= day)
+                    and (self.official_to is None or day <= self.official_to))
+
+
+def free_club_slug(text: str) -> str:
+    """A URL name for a new club from ``text`` (its identifier or name) that no club has:
+    ``slugify(text)`` (``club`` when empty), then ``-2``, ``-3``... (60 characters at most)."""
+    base = (slugify(text) or "club")[:52]
+    slug, n = base, 2
+    while Club.objects.filter(slug=slug).exists():
+        slug = f"{base}-{n}"
+        n += 1
+    return slug
 
 
 class NationalPlayer(models.Model):

@@ -61,7 +61,7 @@ def merge_players(keep: str, twin: str, *, who: str) -> Player:
     moved = merge_player(_model, a, b, who=who)
     from risiko.web.tournaments.models import Tournament
 
-    for t in Tournament.objects.filter(pk__in=tournaments):
+    for t in Tournament.all_clubs.filter(pk__in=tournaments):  # every club's log
         audit(who, "merge players", t, a, f"{b.name!r} merged into {a.name!r}",
               {"kept": a.pk, "merged": b.pk, "moved": moved},
               params={"merged": b.name, "kept": a.name})

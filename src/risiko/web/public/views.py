@@ -332,10 +332,9 @@ def api_tournaments(request: HttpRequest) -> JsonResponse:
     rows = Tournament.objects.order_by("-created", "-pk").annotate(
         n_players=Count("entries", distinct=True), n_evenings=Count("evenings", distinct=True)
     )
-    # the type checker's Django plugin loses annotate's names through a custom queryset
     return _json([
         {"id": t.pk, "slug": t.slug, "name": t.name, "ruleset": t.ruleset_label,
-         "players": t.n_players, "evenings": t.n_evenings,  # type: ignore[attr-defined]
+         "players": t.n_players, "evenings": t.n_evenings,
          "is_current": t.is_current}
         for t in rows
     ])

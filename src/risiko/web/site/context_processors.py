@@ -12,12 +12,17 @@ from .permissions import is_committee, is_referee
 
 
 def site(request: HttpRequest) -> dict[str, Any]:
-    """``club_name``, ``is_referee``, ``is_committee`` (the last two lazily)."""
+    """``club_name`` (the request's club; the default club: the site's setting), ``current_club``
+    (the request's club or None), ``is_referee``, ``is_committee`` at that club (lazily)."""
     user = getattr(request, "user", None)
+    club = getattr(request, "club", None)
+    name = (club.name if club is not None and not club.is_default
+            else getattr(settings, "RISIKO_CLUB_NAME", "Risiko! Club Milano"))
     return {
-        "club_name": getattr(settings, "RISIKO_CLUB_NAME", "Risiko! Club Milano"),
-        "is_referee": SimpleLazyObject(lambda: is_referee(user)),
-        "is_committee": SimpleLazyObject(lambda: is_committee(user)),
+        "club_name": name,
+        "current_club": club,
+        "is_referee": SimpleLazyObject(lambda: is_referee(user, club)),
+        "is_committee": SimpleLazyObject(lambda: is_committee(user, club)),
     }
 
 

@@ -1,7 +1,8 @@
-"""Models of the site foundation: the login limit's counters."""
+"""Models of the site foundation: the login limit's counters, the clubs' memberships."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -22,3 +23,31 @@ class LoginThrottle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key[:16]}…: {self.attempts}"
+
+
+class ClubMembership(models.Model):
+    """A person's role at a club (issue 21 item 1): ``referee`` or ``committee`` (a committee
+    member is also a referee) of one :class:`~risiko.web.national.models.Club`; one row per
+    user, club and role. A club's people act only on their club
+    (:mod:`risiko.web.site.permissions`). The groups ``referee`` and ``committee`` stay the
+    roles at the default club (a one-club server needs no membership)."""
+
+    REFEREE = "referee"
+    COMMITTEE = "committee"
+    ROLES = [(REFEREE, _("referee")), (COMMITTEE, _("committee"))]
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="club_memberships", verbose_name=_("user"))
+    club = models.ForeignKey("national.Club", on_delete=models.CASCADE,
+                             related_name="memberships", verbose_name=_("club"))
+    role = models.CharField(_("role"), max_length=12, choices=ROLES)
+
+    class Meta:
+        verbose_name = _("club membership")
+        verbose_name_plural = _("club memberships")
+        ordering = ["club", "role", "user"]
+        constraints = [models.UniqueConstraint(fields=["user", "club", "role"],
+                                               name="one_membership_per_role")]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.club} · {self.role}"

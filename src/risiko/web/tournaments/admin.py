@@ -19,9 +19,10 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
 @admin.register(Tournament)
 class TournamentAdmin(AuditedAdmin):
     tournament_path = "self"
-    list_display = ("name", "slug", "ruleset_name", "ruleset_version", "is_current",
+    list_display = ("name", "slug", "club", "ruleset_name", "ruleset_version", "is_current",
                     "previous", "created")
-    list_filter = ("is_current", "ruleset_name")
+    list_filter = ("club", "is_current", "ruleset_name")
+    readonly_fields = ("club",)  # a tournament stays in its club (a new one: the request's)
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
     inlines = (EntryInline,)

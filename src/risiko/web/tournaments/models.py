@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -43,15 +45,57 @@ class TournamentQuerySet(models.QuerySet["Tournament"]):
         return found
 
 
+class TournamentManager(models.Manager["Tournament"]):
+    """``Tournament.objects``: the tournaments of the club scope in force
+    (:func:`risiko.web.clubs.scoped_club`: the request's club), every club's outside one;
+    with :class:`TournamentQuerySet`'s reads."""
+
+    def get_queryset(self) -> TournamentQuerySet:
+        from risiko.web.clubs import scoped_club
+
+        qs = TournamentQuerySet(self.model, using=self._db)
+        scope = scoped_club()
+        if scope is None:
+            return qs
+        if scope.club_id is None:  # the default club, not created yet: no tournament
+            return qs.filter(club__is_default=True)
+        return qs.filter(club_id=scope.club_id)
+
+    def newest_first(self) -> TournamentQuerySet:
+        """See :meth:`TournamentQuerySet.newest_first`."""
+        return self.get_queryset().newest_first()
+
+    def current(self) -> Tournament | None:
+        """See :meth:`TournamentQuerySet.current`."""
+        return self.get_queryset().current()
+
+    def current_or_newest(self) -> Tournament | None:
+        """See :meth:`TournamentQuerySet.current_or_newest`."""
+        return self.get_queryset().current_or_newest()
+
+    def by_slug(self, slug: str) -> Tournament | None:
+        """See :meth:`TournamentQuerySet.by_slug`."""
+        return self.get_queryset().by_slug(slug)
+
+    def by_key(self, key: str | int) -> Tournament | None:
+        """See :meth:`TournamentQuerySet.by_key`."""
+        return self.get_queryset().by_key(key)
+
+
 class Tournament(models.Model):
-    """A tournament played under a ruleset (name and version) and a format.
+    """A tournament of a club played under a ruleset (name and version) and a format.
 
     ``format`` is the JSON of :class:`risiko.tournament.format.TournamentFormat`
-    (``{"name": "club-milano", ...}``); ``previous`` is the tournament it follows (R17).
+    (``{"name": "club-milano", ...}``); ``previous`` is the tournament it follows (R17);
+    ``club`` the club that owns it (a new one: the request's club, else the default club,
+    :func:`risiko.web.clubs.club_for_new_row`). Name and slug are unique per club.
+    ``Tournament.objects`` reads the request's club only; ``Tournament.all_clubs`` every club.
     """
 
-    name = models.CharField(max_length=120, unique=True)
-    slug = models.SlugField(max_length=120, unique=True)
+    club = models.ForeignKey("national.Club", on_delete=models.PROTECT,
+                             related_name="club_tournaments", verbose_name=_("club"))
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=120)
     ruleset_name = models.CharField(max_length=40, default="club-milano")
     ruleset_version = models.PositiveIntegerField(default=1)
     format = models.JSONField(default=dict)
@@ -61,15 +105,29 @@ class Tournament(models.Model):
     is_current = models.BooleanField(default=True)
     created = models.DateTimeField(auto_now_add=True)
 
-    objects = TournamentQuerySet.as_manager()
+    objects = TournamentManager()
+    all_clubs = TournamentQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
         ordering = ["-created"]
+        base_manager_name = "all_clubs"
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="tournament_name_per_club"),
+            models.UniqueConstraint(fields=["club", "slug"], name="tournament_slug_per_club"),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """A new tournament without a club gets the request's club, else the default one."""
+        if self.club_id is None:
+            from risiko.web.clubs import club_for_new_row
+
+            self.club = club_for_new_row()
+        super().save(*args, **kwargs)
 
     @property
     def ruleset_label(self) -> str:

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from risiko.tournament.standings import compare_formats
 from risiko.web import services
 from risiko.web.auditlog.models import AuditEntry
+from risiko.web.clubs import request_club
 from risiko.web.collation import display_key
 from risiko.web.core import repair
 from risiko.web.core.tokens import once
@@ -290,6 +291,7 @@ def change_format(request: HttpRequest, slug: str) -> HttpResponseBase:
     the standings under it with today's side by side (who moves up or down), then apply it
     (any referee before the first evening; then the committee, saying why; audit-logged)."""
     t = tournament_or_404(slug)
+    club = request_club(request)
     preset, changes = format_changes(t.format)
     current = json.dumps(t.format, sort_keys=True)
     form = FormatForm(request.POST or None, initial={
@@ -302,7 +304,8 @@ def change_format(request: HttpRequest, slug: str) -> HttpResponseBase:
         wanted = json.dumps(proposed.to_dict(), sort_keys=True)
         if request.POST.get("action") == "apply" and form.cleaned_data["compared"] == wanted:
             try:
-                services.set_format(t, proposed.to_dict(), committee=is_committee(request.user),
+                services.set_format(t, proposed.to_dict(),
+                                    committee=is_committee(request.user, club),
                                     expected=form.cleaned_data["expected"],
                                     reason=form.cleaned_data["reason"], who=who(request))
             except services.ServiceError as e:
@@ -323,7 +326,7 @@ def change_format(request: HttpRequest, slug: str) -> HttpResponseBase:
         "t": t, "form": form, "comparison": comparison, "proposed": proposed,
         "proposed_format": proposed.to_dict() if proposed is not None else None,
         "params": _formula_params(proposed.ranking_points) if proposed is not None else [],
-        "held": held, "committee": is_committee(request.user), "tab": "tournament",
+        "held": held, "committee": is_committee(request.user, club), "tab": "tournament",
         "current_json": json.dumps(t.format, indent=1, ensure_ascii=False),
     }
     response = render(request, "console/format.html", context)
