@@ -329,8 +329,12 @@ def test_the_console_publishes_a_finished_tournament(ref_client: Any) -> None:
     ref_client.post(url, {"club": "milano", "category": "campionato"})  # unchanged
     assert list(TournamentRevision.objects.values_list("status", "number")) == [
         ("published", 1)]
-    refused = ref_client.post(url, {"club": "nessuno", "category": "campionato"})
-    assert refused.status_code == 400
+    # the tournament belongs to its club (clubs on one server): another club is not offered
+    other = ref_client.post(url, {"club": "nessuno", "category": "campionato"})
+    assert other.status_code == 302
+    assert TournamentRevision.objects.count() == 1
+    refused = ref_client.post(url, {"category": "nessuna"})
+    assert refused.status_code == 400 and TournamentRevision.objects.count() == 1
 
 
 def test_the_cli_publishes_over_http_with_the_key_from_the_environment(

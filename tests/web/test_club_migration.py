@@ -53,7 +53,7 @@ def _fill(old) -> None:
 
 def test_every_tournament_goes_to_the_default_club_made_from_the_settings(old_state, settings):
     settings.RISIKO_CLUB_NAME = "MILANO [Club Milano]"
-    settings.RISIKO_CLUB_KEY = "MILANO"
+    settings.RISIKO_CLUB_ID = "MILANO"
     _fill(old_state)
     _migrate(_latest())
 
@@ -73,7 +73,7 @@ def test_every_tournament_goes_to_the_default_club_made_from_the_settings(old_st
 
 def test_a_club_the_ranking_already_knows_becomes_the_default(old_state, settings):
     settings.RISIKO_CLUB_NAME = "MILANO [Club Milano]"
-    settings.RISIKO_CLUB_KEY = "MILANO"
+    settings.RISIKO_CLUB_ID = "MILANO"
     OldClub = old_state.get_model("national", "Club")
     OldClub.objects.create(key="ROMA", name="ROMA [Roma Club]")
     known = OldClub.objects.create(key="MILANO", name="MILANO", region="Lombardia")

@@ -76,16 +76,16 @@ def club_scope(club: Club | None) -> Iterator[Scope]:
 
 
 def default_club_settings() -> tuple[str, str]:
-    """The default club's identifier and name from the settings: ``RISIKO_CLUB_KEY``
+    """The default club's identifier and name from the settings: ``RISIKO_CLUB_ID``
     (default: the name's slug) and ``RISIKO_CLUB_NAME``.
 
     >>> from django.test import override_settings
-    >>> with override_settings(RISIKO_CLUB_NAME="MILANO [Club Milano]", RISIKO_CLUB_KEY=""):
+    >>> with override_settings(RISIKO_CLUB_NAME="MILANO [Club Milano]", RISIKO_CLUB_ID=""):
     ...     default_club_settings()
     ('milano-club-milano', 'MILANO [Club Milano]')
     """
     name = str(getattr(settings, "RISIKO_CLUB_NAME", "") or "Risiko! Club Milano")
-    key = str(getattr(settings, "RISIKO_CLUB_KEY", "") or "") or slugify(name) or "club"
+    key = str(getattr(settings, "RISIKO_CLUB_ID", "") or "") or slugify(name) or "club"
     return key[:60], name[:120]
 
 

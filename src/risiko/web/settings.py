@@ -229,7 +229,7 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 RISIKO_CLUB_NAME = os.environ.get("RISIKO_CLUB_NAME", "Risiko! Club Milano")
 #: the default club's identifier on the national ranking (the report's ``club.id``; default:
 #: the slug of RISIKO_CLUB_NAME): the club today's URLs serve (risiko.web.clubs)
-RISIKO_CLUB_KEY = os.environ.get("RISIKO_CLUB_KEY", "")
+RISIKO_CLUB_ID = os.environ.get("RISIKO_CLUB_ID", "")
 #: the public pages show a penalty's reason and the referee who gave it only if the club says so
 #: (RISIKO_PUBLIC_PENALTY_DETAILS=1); the points, the kind and an appeal's outcome always
 RISIKO_PUBLIC_PENALTY_DETAILS = os.environ.get("RISIKO_PUBLIC_PENALTY_DETAILS", "") == "1"

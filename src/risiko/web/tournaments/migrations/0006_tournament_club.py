@@ -1,7 +1,7 @@
 """Every tournament belongs to a club (issue 21 item 1); names and slugs unique per club.
 
 An existing one-club database becomes one club, nothing lost: when it has tournaments, the
-default club is made from the site's settings (``RISIKO_CLUB_KEY``, ``RISIKO_CLUB_NAME``;
+default club is made from the site's settings (``RISIKO_CLUB_ID``, ``RISIKO_CLUB_NAME``;
 the registered club of that identifier when the national ranking already knows it) and every
 tournament is given to it. A database without tournaments gets its club when it first needs
 one (:func:`risiko.web.clubs.default_club`).
@@ -18,7 +18,7 @@ def _default_club(Club):
     if club is not None:
         return club
     name = (str(getattr(settings, "RISIKO_CLUB_NAME", "") or "Risiko! Club Milano"))[:120]
-    key = (str(getattr(settings, "RISIKO_CLUB_KEY", "") or "") or slugify(name) or "club")[:60]
+    key = (str(getattr(settings, "RISIKO_CLUB_ID", "") or "") or slugify(name) or "club")[:60]
     club = Club.objects.filter(key=key).first()
     if club is None:
         base = (slugify(key) or "club")[:52]
