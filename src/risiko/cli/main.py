@@ -37,6 +37,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
                  "The position after N actions of a game record (--json: a position file)."),
     "simulate": ("game_commands",
                  "Play many games with bots (progress bar) and report statistics."),
+    "analyse": ("lab_commands",
+                "The committee's lab: closing, objectives, seats, luck (tables, --json, "
+                "--plots)."),
     "score": ("score_commands",
               "Check an end-of-game sheet and print each seat's table score and the ranking."),
     "odds": ("odds_commands",
