@@ -454,7 +454,9 @@ def luck_of_record(text: str) -> list[SeatLuck]:
     """The luck of each seat of a game record (:mod:`risiko.record`; an online table's record
     too), seat by seat. Every attack roll counts for the attacker (the seat of the line) and
     the defender (the target's owner at that moment); the dice are those of the record.
-    Raises :class:`~risiko.record.RecordError` for a record that does not replay."""
+    Raises :class:`~risiko.record.RecordError` for a record that does not replay (it is
+    replayed whole, with every check, before its rolls are read)."""
+    replay(text)
     game = replay(text, ply=0)
     rec = parse_record(text)
     luck = [SeatLuck(p) for p in game.players]
