@@ -4,8 +4,6 @@ finished online games, and what to do where matplotlib is absent."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,9 +12,7 @@ from django.urls import reverse
 
 from risiko.web import labplots
 from risiko.web.online.models import OnlineTable
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from test_lab import tiny_record  # noqa: E402  (the hand-made record of tests/test_lab.py)
+from test_lab import tiny_record  # the hand-made record of tests/test_lab.py (tests/ on the path)
 
 pytestmark = [pytest.mark.db, pytest.mark.django_db, pytest.mark.usefixtures("fast_hashing")]
 

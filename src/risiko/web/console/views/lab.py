@@ -42,20 +42,22 @@ class LabForm(forms.Form):
 
 def _svg(fig: Any) -> SafeString:
     # matplotlib's own SVG, drawn from our numbers and words (escaped by matplotlib)
-    return mark_safe(labplots.svg_text(fig))  # noqa: S308
+    return mark_safe(labplots.svg_text(fig))
 
 
 def _closing(seats: int, plots: bool) -> tuple[list[dict[str, Any]], SafeString | None]:
-    rows = []
+    rows: list[dict[str, Any]] = []
+    series: dict[str, list[float]] = {}
     for name in PRESETS:
         rs = new_ruleset(name)
         exact = lab.closing_exact(rs, seats, rows=6)
         rows.append({"ruleset": rs.label, "rows": exact.rows, "mean": exact.mean_rounds,
                      "after": exact.mean_after_call})
+        series[rs.label] = [x.p_end for x in exact.rows]
     fig = None
     if plots:
         fig = _svg(labplots.line_chart(
-            range(1, 7), {r["ruleset"]: [x.p_end for x in r["rows"]] for r in rows},
+            range(1, 7), series,
             title=_("Closing dice (R2): chance the game ends in each closing round"),
             xlabel=_("Closing round"), ylabel=_("Probability")))
     return rows, fig
@@ -120,10 +122,11 @@ def _render(request: HttpRequest, form: LabForm, plots: bool, seats: int, games:
         if plots:
             context.update(
                 seats_svg=_bars(seat_rows, [str(r["seat"]) for r in seat_rows],
-                                _("Win rate by seat, with its confidence interval"), _("Seat"), 1 / seats),
+                                _("Win rate by seat, with its confidence interval"),
+                                _("Seat"), 1 / seats),
                 obj_svg=_bars(obj_rows, [str(r["objective"]) for r in obj_rows],
-                              _("Win rate by objective, with its confidence interval"), _("Objective"),
-                              1 / seats))
+                              _("Win rate by objective, with its confidence interval"),
+                              _("Objective"), 1 / seats))
     luck, luck_games, bad, luck_svg = _luck(plots)
     context.update(luck=luck, luck_games=luck_games, luck_bad=bad, luck_svg=luck_svg)
     return render(request, "console/lab.html", context, status=status)
