@@ -165,6 +165,9 @@ def test_analyse_luck_command_it_and_en(tmp_path: Path) -> None:
     assert "Fortuna ai dadi" in it.output and "Giocatore" in it.output
     en = runner.invoke(app, ["analyse", "luck", str(tmp_path / "a.txt"), "--lang", "en"])
     assert "Luck of the dice" in en.output and "Player" in en.output
+    # risiko --lang en before the command says it too
+    top = runner.invoke(app, ["--lang", "en", "analyse", "luck", str(tmp_path / "a.txt")])
+    assert "Luck of the dice" in top.output
     empty = tmp_path / "none"
     empty.mkdir()
     res = runner.invoke(app, ["--lang", "it", "analyse", "luck", str(empty)])
