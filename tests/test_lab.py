@@ -241,3 +241,18 @@ def test_plots_png_and_svg(tmp_path: Path) -> None:
     assert (tmp_path / "closing.png").read_bytes()[:4] == b"\x89PNG"
     svg = (tmp_path / "closing.svg").read_text(encoding="utf-8")
     assert "Giro di chiusura" in svg or "Giro" in svg
+
+
+def test_without_ray_or_matplotlib_the_commands_say_what_to_install(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from risiko.web import labplots
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as where it is absent
+    res = runner.invoke(app, ["simulate", "--games", "1", "--engine", "ray"])
+    assert res.exit_code == 2 and "pip install 'risiko-club[ray]'" in res.stderr
+    monkeypatch.setattr(labplots, "available", lambda: False)
+    res = runner.invoke(app, ["analyse", "closing", "--games", "0", "--plots", str(tmp_path)])
+    assert res.exit_code == 2 and "pip install 'risiko-club[lab]'" in res.stderr
+    assert not list(tmp_path.iterdir())

@@ -44,6 +44,7 @@ from .common import (
     os_reason,
     ruleset_or_fail,
 )
+from .game_commands import BOTS_EMPTY, CANNOT_WRITE
 
 analyse_app = typer.Typer(
     help="The committee's lab: closing, objectives, seats, luck (tables, --json, --plots).",
@@ -151,8 +152,6 @@ def make_spec(bots: str, seats: int, ruleset: str | None, call: int, seed: int,
         fail(SEATS_RANGE(seats=seats))
     names = bot_names(bots)
     if not names:
-        from .game_commands import BOTS_EMPTY
-
         fail(BOTS_EMPTY())
     import random
 
@@ -201,20 +200,27 @@ def _ci(d: dict[str, Any], pct: bool = True) -> str:
     return f"{d['value']:.1f} [{d['low']:.1f}, {d['high']:.1f}]"
 
 
-def _plots(folder: Path | None, draw: Callable[[Any, Path], list[Path]]) -> list[str]:
-    """Run ``draw(plots_module, folder)`` when ``--plots`` is given."""
+def need_plots(folder: Path | None) -> None:
+    """With ``--plots``: refuse at once (before any game) where matplotlib is absent, and
+    make the folder."""
     if folder is None:
-        return []
-    try:
-        from ..web import labplots
-    except ImportError:  # pragma: no cover - the web package ships with the library
-        fail(NO_MATPLOTLIB())
+        return
+    from ..web import labplots  # no Django: the plots need matplotlib only
+
     if not labplots.available():
         fail(NO_MATPLOTLIB())
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        fail(CANNOT_READ(path=str(folder), reason=os_reason(e)))
+        fail(CANNOT_WRITE(path=str(folder), reason=os_reason(e)))
+
+
+def _plots(folder: Path | None, draw: Callable[[Any, Path], list[Path]]) -> list[str]:
+    """Run ``draw(plots_module, folder)`` when ``--plots`` is given (see :func:`need_plots`)."""
+    if folder is None:
+        return []
+    from ..web import labplots
+
     return [str(p) for p in draw(labplots, folder)]
 
 
@@ -300,6 +306,7 @@ def closing_cmd(
     """Game length and closing rounds under each ruleset's band (R2): exact where the band
     alone decides (every seat rolls), simulated with the 3-conquest skip and R12."""
     lang = check_lang(lang, ctx)
+    need_plots(plots)
     if not 3 <= seats <= 6:
         fail(SEATS_RANGE(seats=seats))
     if games < 0:
@@ -394,6 +401,7 @@ def objectives_cmd(
     """Objective balance: win rate and mean table score per objective, 95 % intervals
     (simulated; the bots rotate round the seats)."""
     lang = check_lang(lang, ctx)
+    need_plots(plots)
     spec, facts = _simulated_table("objectives", games, seats, bots, ruleset, last_rounds_at,
                                    seed, workers, engine, address, lang, json_out)
     rows = objectives_table(facts)
@@ -435,6 +443,7 @@ def seats_cmd(
     """Seat-order advantage: win rate and mean table score per seat, 95 % intervals (the
     same bot at every seat unless --bots names several)."""
     lang = check_lang(lang, ctx)
+    need_plots(plots)
     spec, facts = _simulated_table("seats", games, seats, bots, ruleset, last_rounds_at,
                                    seed, workers, engine, address, lang, json_out)
     rows = seats_table(facts)
@@ -481,6 +490,7 @@ def luck_cmd(
     """A luck index per player from the rolls of game records: armies lost against the
     exact odds of every roll, as a z-score (the dice alone, not the play)."""
     lang = check_lang(lang, ctx)
+    need_plots(plots)
     per_game: list[list[SeatLuck]] = []
     files_read = record_files(paths)
     with Progress(TextColumn(REPLAYING().message(lang)), BarColumn(), MofNCompleteColumn(),
