@@ -27,6 +27,9 @@ from risiko.web.site.permissions import referee_required
 LUCK_GAMES = 200
 #: the most games the page simulates in one request (the CLI has no such limit)
 MAX_GAMES = 200
+#: the bot levels the page offers: the fast ones (a searching level takes up to a second a
+#: decision; ``risiko analyse --bots N`` plays it from the command line)
+PAGE_LEVELS = 2
 
 
 class LabForm(forms.Form):
@@ -37,7 +40,8 @@ class LabForm(forms.Form):
     games = forms.IntegerField(label=gettext_lazy("Games to simulate"), min_value=0,
                                max_value=MAX_GAMES, initial=0)
     level = forms.TypedChoiceField(label=gettext_lazy("Bots' level"), coerce=int, initial=2,
-                                   choices=[(k, str(k)) for k in sorted(LEVELS)])
+                                   choices=[(k, f"{k} ({LEVELS[k]})") for k in sorted(LEVELS)
+                                            if k <= PAGE_LEVELS])
 
 
 def _svg(fig: Any) -> SafeString:
