@@ -143,9 +143,23 @@ def test_luck_index_of_a_tiny_record_by_hand() -> None:
     assert anna.z == pytest.approx(0.2390, abs=1e-4) and bruno.z == pytest.approx(-0.2390,
                                                                                  abs=1e-4)
     assert (carla.rolls, carla.z) == (0, 0.0)
+    # the game is not over: one game each, no win, no score yet
+    assert (anna.games, anna.wins, anna.mean_score) == (1, 0, None)
     # two copies: the same player adds up (luck doubles, z grows by sqrt 2)
     two = {r.player: r for r in luck_table([tiny_record(), tiny_record()])}
     assert two["Anna"].z == pytest.approx(0.2390 * math.sqrt(2), abs=1e-4)
+
+
+def test_luck_beside_the_results_of_a_golden_record() -> None:
+    """tests/golden/club3_late.txt says Result "closing_dice Anna" and Scores "Anna 82|Bruno
+    21|Carla 16": the results are read beside the dice."""
+    text = (Path(__file__).parent / "golden" / "club3_late.txt").read_text(encoding="utf-8")
+    rows = {r.player: r for r in luck_of_record(text)}
+    assert [(p, rows[p].wins, rows[p].mean_score) for p in ("Anna", "Bruno", "Carla")] == [
+        ("Anna", 1, 82), ("Bruno", 0, 21), ("Carla", 0, 16)]
+    # every roll has an attacker and a defender: the rolls counted twice, once per side
+    game_rolls = sum(1 for line in text.splitlines() if " attack " in line)
+    assert sum(r.rolls for r in rows.values()) == 2 * game_rolls
 
 
 def test_luck_refuses_a_record_that_does_not_replay() -> None:
@@ -162,7 +176,7 @@ def test_analyse_luck_command_it_and_en(tmp_path: Path) -> None:
     assert [(p["player"], p["z"]) for p in data["players"]] == [
         ("Anna", 0.239), ("Carla", 0.0), ("Bruno", -0.239)]
     it = runner.invoke(app, ["analyse", "luck", str(tmp_path / "a.txt")])
-    assert "Fortuna ai dadi" in it.output and "Giocatore" in it.output
+    assert "Fortuna ai dadi (partite registrate: 1)" in it.output and "Oscillazione" in it.output
     en = runner.invoke(app, ["analyse", "luck", str(tmp_path / "a.txt"), "--lang", "en"])
     assert "Luck of the dice" in en.output and "Player" in en.output
     # risiko --lang en before the command says it too

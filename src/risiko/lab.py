@@ -27,7 +27,7 @@ import os
 import statistics
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -422,13 +422,19 @@ class SeatLuck:
     him to lose, ``variance`` of that loss. ``luck = expected - lost`` (armies the dice
     spared him; negative: unlucky) and ``z = luck / sqrt(variance)``: about normal with mean
     0 and spread 1 whatever the choices, since R8 fixes the dice of every roll — |z| > 2 is
-    luck a fair die shows about 1 time in 22."""
+    luck a fair die shows about 1 time in 22. Beside it, the results that luck is told apart
+    from: ``games``, ``wins`` (the game's winner: RisiKo! or the best score, R1), and
+    ``score`` summed over the ``scored`` games that ended."""
 
     player: str
     rolls: int = 0
     lost: int = 0
     expected: float = 0.0
     variance: float = 0.0
+    games: int = 0
+    wins: int = 0
+    score: int = 0
+    scored: int = 0
 
     @property
     def luck(self) -> float:
@@ -440,20 +446,30 @@ class SeatLuck:
         """``luck / sqrt(variance)`` (0 with no roll)."""
         return self.luck / math.sqrt(self.variance) if self.variance > 0 else 0.0
 
+    @property
+    def mean_score(self) -> float | None:
+        """The mean table score of the games that ended (None: none ended)."""
+        return self.score / self.scored if self.scored else None
+
     def add(self, other: SeatLuck) -> None:
-        """Add ``other``'s rolls (same player, another game)."""
+        """Add ``other``'s rolls and results (same player, another game)."""
         self.rolls += other.rolls
         self.lost += other.lost
         self.expected += other.expected
         self.variance += other.variance
+        self.games += other.games
+        self.wins += other.wins
+        self.score += other.score
+        self.scored += other.scored
 
     def to_dict(self) -> dict[str, Any]:
-        """``{player, rolls, lost, expected, luck, z}`` (the JSON contract)."""
-        d = asdict(self)
-        del d["variance"]
-        d.update(expected=round(self.expected, 3), luck=round(self.luck, 3),
-                 z=round(self.z, 3))
-        return d
+        """``{player, rolls, lost, expected, luck, z, games, wins, mean_score}`` (the JSON
+        contract)."""
+        mean = self.mean_score
+        return {"player": self.player, "rolls": self.rolls, "lost": self.lost,
+                "expected": round(self.expected, 3), "luck": round(self.luck, 3),
+                "z": round(self.z, 3), "games": self.games, "wins": self.wins,
+                "mean_score": None if mean is None else round(mean, 2)}
 
 
 def luck_of_record(text: str) -> list[SeatLuck]:
@@ -462,10 +478,14 @@ def luck_of_record(text: str) -> list[SeatLuck]:
     the defender (the target's owner at that moment); the dice are those of the record.
     Raises :class:`~risiko.record.RecordError` for a record that does not replay (it is
     replayed whole, with every check, before its rolls are read)."""
-    replay(text)
+    final = replay(text)
     game = replay(text, ply=0)
     rec = parse_record(text)
-    luck = [SeatLuck(p) for p in game.players]
+    luck = [SeatLuck(p, games=1) for p in game.players]
+    if final.outcome is not None:
+        for row, sc in zip(luck, final.scores(), strict=True):
+            row.wins = int(final.outcome.winner == row.player)
+            row.score, row.scored = sc.score, 1
     owner = game.state.owner
     for item in rec.items:
         if not isinstance(item, RecordItem):

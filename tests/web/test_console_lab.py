@@ -62,7 +62,8 @@ def test_luck_of_a_finished_online_game(ref_client: Any) -> None:
                                seed="0" * 64, commitment="0" * 64, record="rotto")
     html = ref_client.get(URL).content.decode()
     assert "Da 1 partita online finita." in html
-    assert "<td>Anna</td><td>2</td><td>1</td><td>1,2</td><td>0,2</td><td>0,24</td>" in html
+    assert ("<td>Anna</td><td>2</td><td>1</td><td>1,2</td><td>0,2</td><td>0,24</td>"
+            "<td>1</td><td>0</td><td>–</td>") in html
     assert "1 partita registrata non si è potuta rigiocare" in html
 
 

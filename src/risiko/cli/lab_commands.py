@@ -87,6 +87,9 @@ W = {k: define(f"lab.{k}", "", v) for k, v in {
     "expected": "Expected",
     "luck": "Luck (armies)",
     "z": "Luck index (z)",
+    "games": "Games",
+    "wins": "Wins",
+    "score": "Mean score",
     "luck_note": "z = (expected - lost) / its standard deviation: the dice alone (R8 fixes "
                  "the dice of every roll); |z| > 2 happens by chance about 1 time in 22. "
                  "Typical swing of one seat's dice over a game: {swing} armies.",
@@ -516,11 +519,13 @@ def luck_cmd(
         emit_json({**data, "plots": files})
         return
     table = Table(title=say("luck_title", lang, records=len(files_read)))
-    for key in ("player", "rolls", "lost", "expected", "luck", "z"):
+    for key in ("player", "rolls", "lost", "expected", "luck", "z", "games", "wins", "score"):
         table.add_column(say(key, lang), justify="left" if key == "player" else "right")
     for r in rows:
+        mean = r.mean_score
         table.add_row(r.player, str(r.rolls), str(r.lost), f"{r.expected:.1f}",
-                      f"{r.luck:+.1f}", f"{r.z:+.2f}")
+                      f"{r.luck:+.1f}", f"{r.z:+.2f}", str(r.games), str(r.wins),
+                      "-" if mean is None else f"{mean:.1f}")
     console.print(table)
     console.print(say("luck_note", lang, swing=f"{swing:.1f}"), highlight=False)
     if files:
