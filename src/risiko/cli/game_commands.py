@@ -275,7 +275,8 @@ def register(app: typer.Typer) -> None:
     def simulate(
         games: Annotated[int, typer.Option(help="number of games")] = 100,
         seats: Annotated[int, typer.Option(help="seats per table, 3..6")] = 4,
-        bots: Annotated[str, typer.Option(help="comma list, e.g. heuristic,random")] = "random",
+        bots: Annotated[str, typer.Option(
+            help="comma list of names or levels, e.g. heuristic,random or 2,1")] = "random",
         last_rounds_at: Annotated[int, typer.Option(help="round of the call (R2)")] = 8,
         seed: Annotated[int, typer.Option(help="first seed; game i uses seed + i")] = 1,
         workers: Annotated[int | None, typer.Option(
@@ -319,11 +320,6 @@ def register(app: typer.Typer) -> None:
         console.print(f"wins by bot: {pairs(summary['wins_by_bot'])}", highlight=False)
         console.print(f"mean score by bot: {pairs(summary['mean_score_by_bot'])}",
                       highlight=False)
-
-
-def _rotated(names: list[str], i: int) -> list[str]:
-    k = i % len(names)
-    return names[k:] + names[:k]
 
 
 def simulate_one(seed: int, bots: list[str], seats: int, ruleset: Ruleset,
