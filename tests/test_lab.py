@@ -270,3 +270,14 @@ def test_without_ray_or_matplotlib_the_commands_say_what_to_install(
     res = runner.invoke(app, ["analyse", "closing", "--games", "0", "--plots", str(tmp_path)])
     assert res.exit_code == 2 and "pip install 'risiko-club[lab]'" in res.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_bots_by_level() -> None:
+    """--bots takes the levels of agents.levels.LEVELS: 2 = heuristic, 1 = random (the last
+    repeats)."""
+    res = runner.invoke(app, ["simulate", "--games", "2", "--bots", "2,1", "--workers", "1",
+                              "--json"])
+    assert res.exit_code == 0, res.output
+    assert set(json.loads(res.output)["mean_score_by_bot"]) == {"heuristic", "random"}
+    bad = runner.invoke(app, ["simulate", "--games", "1", "--bots", "99"])
+    assert bad.exit_code == 2 and "99" in bad.stderr
