@@ -30,7 +30,7 @@ $(BIN)/risiko: pyproject.toml
 	touch $(BIN)/risiko
 
 $(VENV)/.dev: pyproject.toml $(BIN)/risiko
-	$(BIN)/pip install --quiet -e '.[web,national,dev]'
+	$(BIN)/pip install --quiet -e '.[web,national,lab,dev]'
 	touch $(VENV)/.dev
 
 # The main job: the club's web app on the embedded SQLite database (http://127.0.0.1:8000/).

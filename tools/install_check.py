@@ -8,8 +8,9 @@ installed without extras, as the pure build (``RISIKO_BUILD=pure``: the compiled
 
 - ``risiko --version`` says the pure build;
 - Django is not there (the library and the CLI do not need it);
-- ``risiko odds``, ``play`` (with a record), ``replay``, ``position``, ``legal``, ``score``
-  and ``tournament --file`` work;
+- ``risiko odds``, ``play`` (with a record), ``replay``, ``analyse luck|closing``,
+  ``position``, ``legal``, ``score`` and ``tournament --file`` work; ``analyse --plots``
+  names ``risiko-club[lab]``;
 - ``risiko serve``, ``backup``, ``restore`` and ``tournament`` on the database exit non-zero
   with exactly one line on standard error naming ``risiko-club[web]``.
 
@@ -71,6 +72,8 @@ def main() -> int:
             ("play", ["play", "--seed", "1", "--seats", "4", "--bots", "random",
                       "--record", str(rec), "--json"]),
             ("replay", ["replay", str(rec), "--json"]),
+            ("analyse luck", ["analyse", "luck", str(rec), "--json"]),
+            ("analyse closing", ["analyse", "closing", "--games", "0", "--json"]),
             ("score", ["score", str(ROOT / "examples" / "sheet-5-seats.json"), "--json"]),
             ("tournament --file", ["tournament", "--file",
                                    str(ROOT / "examples" / "season-2027.json"), "standings",
@@ -88,6 +91,10 @@ def main() -> int:
         done = run("legal", str(pos), "--explain", "--json")
         if done.returncode != 0 or not json.loads(done.stdout)["actions"]:
             return failed("risiko legal", done)
+        done = run("analyse", "closing", "--games", "0", "--plots", str(base / "plots"))
+        if done.returncode == 0 or "risiko-club[lab]" not in done.stderr:
+            return failed("risiko analyse --plots without the lab extra names risiko-club[lab]",
+                          done)
         for args in (["serve"], ["backup", str(base / "b.sqlite3")],
                      ["restore", str(base / "b.sqlite3"), "--yes"], ["tournament", "list"]):
             done = run(*args)

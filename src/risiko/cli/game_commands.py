@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import random
 import statistics
-import time
 from collections import Counter, defaultdict
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ..faults import define
@@ -278,52 +275,33 @@ def register(app: typer.Typer) -> None:
     def simulate(
         games: Annotated[int, typer.Option(help="number of games")] = 100,
         seats: Annotated[int, typer.Option(help="seats per table, 3..6")] = 4,
-        bots: Annotated[str, typer.Option(help="comma list, e.g. heuristic,random")] = "random",
+        bots: Annotated[str, typer.Option(
+            help="comma list of names or levels, e.g. heuristic,random or 2,1")] = "random",
         last_rounds_at: Annotated[int, typer.Option(help="round of the call (R2)")] = 8,
         seed: Annotated[int, typer.Option(help="first seed; game i uses seed + i")] = 1,
-        workers: Annotated[int, typer.Option(help="processes (1 = this one)")] = 1,
+        workers: Annotated[int | None, typer.Option(
+            help="processes (1 = this one) [default: every core]", show_default=False)] = None,
+        engine: Annotated[str, typer.Option(help="pool (this machine) or ray (a cluster)")]
+        = "pool",
+        address: Annotated[str | None, typer.Option(
+            help="--engine ray: the cluster (default: a local Ray)")] = None,
         rotate: Annotated[bool, typer.Option(help="rotate the bots round the seats")] = False,
         ruleset: RulesetOpt = None,
         json_out: JsonOpt = False,
     ) -> None:
-        """Play many games with bots (progress bar) and report statistics."""
-        rs = ruleset_or_fail(ruleset, new=True)
+        """Play many games with bots (progress bar) and report statistics.
+
+        The games run on every core (a process pool, ``--workers``) or on a Ray cluster
+        (``--engine ray``); game i is seeded by seed + i, so the figures are the same
+        whatever the workers.
+        """
+        from .lab_commands import make_spec, simulate_facts
+
         if games < 1:
             fail(AT_LEAST_ONE(option="--games", value=games))
-        if not 3 <= seats <= 6:
-            fail(SEATS_RANGE(seats=seats))
-        if workers < 1:
-            fail(AT_LEAST_ONE(option="--workers", value=workers))
-        names = seat_bots(_split_bots(bots), seats)
-        from ..agents.base import agent_by_name
-
-        for n in set(names):
-            try:
-                agent_by_name(n, random.Random(0))
-            except ValueError as e:
-                fail(e)
-        jobs = [(seed + i, _rotated(names, i) if rotate else names) for i in range(games)]
-        results: list[dict[str, Any]] = []
-        start = time.perf_counter()
-        with Progress(
-            TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            console=console, disable=json_out, transient=True,
-        ) as progress:
-            task = progress.add_task("games", total=games)
-            if workers == 1:
-                for s, b in jobs:
-                    results.append(simulate_one(s, b, seats, rs, last_rounds_at))
-                    progress.advance(task)
-            else:
-                with ProcessPoolExecutor(max_workers=workers) as pool:
-                    futures = [
-                        pool.submit(simulate_one, s, b, seats, rs, last_rounds_at)
-                        for s, b in jobs
-                    ]
-                    for fut in as_completed(futures):
-                        results.append(fut.result())
-                        progress.advance(task)
-        seconds = time.perf_counter() - start
+        spec = make_spec(bots, seats, ruleset, last_rounds_at, seed, rotate)
+        results, seconds = simulate_facts(spec, games, workers=workers, engine=engine,
+                                          address=address, quiet=json_out, label="simulating")
         summary = summarise(results, seats, seconds)
         if json_out:
             emit_json(summary)
@@ -342,11 +320,6 @@ def register(app: typer.Typer) -> None:
         console.print(f"wins by bot: {pairs(summary['wins_by_bot'])}", highlight=False)
         console.print(f"mean score by bot: {pairs(summary['mean_score_by_bot'])}",
                       highlight=False)
-
-
-def _rotated(names: list[str], i: int) -> list[str]:
-    k = i % len(names)
-    return names[k:] + names[:k]
 
 
 def simulate_one(seed: int, bots: list[str], seats: int, ruleset: Ruleset,

@@ -40,6 +40,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ladder": ("ladder_commands",
                "The bot levels play each other (progress bar): ratings with μ, σ and "
                "μ − 3σ (Weng-Lin)."),
+    "analyse": ("lab_commands",
+                "The committee's lab: closing, objectives, seats, luck (tables, --json, "
+                "--plots)."),
     "score": ("score_commands",
               "Check an end-of-game sheet and print each seat's table score and the ranking."),
     "odds": ("odds_commands",

@@ -11,7 +11,7 @@ YYYY-MM-DD): ``console_evening``,
 ``console_add_penalty``, ``console_void_penalty`` / ``console_appeal`` (+ penalty id),
 ``console_discipline``; per table (+ ``number``): ``console_table``, ``console_scores``,
 ``console_sheet``, ``console_abandon``; committee only: ``console_import``,
-``console_merge_players``.
+``console_merge_players``; referees and committee: ``console_lab`` (the committee's lab).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from django.urls import URLPattern, URLResolver, path, register_converter
 
 from risiko.web.national.flow_views import console_publish
 
-from .views import evening, exports, penalties, stages, table, tournament
+from .views import evening, exports, lab, penalties, stages, table, tournament
 
 
 class IsoDateConverter:
@@ -45,6 +45,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", tournament.home, name="referee_home"),
     path("importa/", tournament.import_season, name="console_import"),
     path("giocatori/unisci/", tournament.merge_players, name="console_merge_players"),
+    path("laboratorio/", lab.lab_page, name="console_lab"),
     path(T, tournament.tournament, name="console_tournament"),
     path(T + "giocatori/", tournament.add_players, name="console_add_players"),
     path(T + "in-corso/", tournament.make_current, name="console_make_current"),

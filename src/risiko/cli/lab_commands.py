@@ -1,0 +1,537 @@
+"""``risiko analyse closing|objectives|seats|luck``: the committee's lab (issue 19 item 4).
+
+Italian first (``--lang it``, the default; ``--lang en``); ``--json`` gives the figures with
+English field names. The simulations run on every core (``--workers``) or on a Ray cluster
+(``--engine ray --address HOST:PORT``, the ``ray`` extra); plots (``--plots DIR``: PNG and
+SVG, Italian labels) need the ``lab`` extra (matplotlib).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..faults import InvalidInputError, define
+from ..lab import (
+    Facts,
+    SeatLuck,
+    SimSpec,
+    closing_exact,
+    closing_simulated,
+    luck_of_record,
+    mean_seat_swing,
+    merge_luck,
+    objectives_table,
+    run_games,
+    seats_table,
+)
+from ..ruleset import PRESETS, new_ruleset
+from .common import (
+    AT_LEAST_ONE,
+    CANNOT_READ,
+    SEATS_RANGE,
+    JsonOpt,
+    console,
+    emit_json,
+    fail,
+    in_file,
+    os_reason,
+    ruleset_or_fail,
+)
+from .game_commands import BOTS_EMPTY, CANNOT_WRITE
+
+analyse_app = typer.Typer(
+    help="The committee's lab: closing, objectives, seats, luck (tables, --json, --plots).",
+    no_args_is_help=True,
+)
+
+ENGINE = define("cli.engine", "", "--engine: pool or ray, not {engine}")
+NO_RAY = define("cli.no_ray", "",
+                "--engine ray needs Ray: pip install 'risiko-club[ray]'")
+NO_MATPLOTLIB = define("cli.no_matplotlib", "",
+                       "--plots needs matplotlib: pip install 'risiko-club[lab]'")
+NO_RECORDS = define("cli.no_records", "", "{path}: no game record (*.txt) here")
+SIMULATING = define("lab.simulating", "", "simulating")
+REPLAYING = define("lab.replaying", "", "reading records")
+
+#: every word of the tables and plots, said in the chosen language
+W = {k: define(f"lab.{k}", "", v) for k, v in {
+    "closing_title": "Closing dice (R2): {ruleset}, {rollers} seats rolling",
+    "closing_round": "Closing round",
+    "band": "Closing sums",
+    "p_roll": "One roll closes",
+    "p_end": "Ends in this round",
+    "cumulative": "Ended by then",
+    "mean_rounds": "mean closing rounds {mean}; mean rounds after the call {after}",
+    "simulated_title": "Simulated: {ruleset}, {games} games of {bots}, call at round {call}",
+    "rounds": "Game length (rounds)",
+    "ends": "How the games ended",
+    "closing_share": "Ended by closing round {k}",
+    "objectives_title": "Objectives: {games} games of {bots} ({ruleset})",
+    "objective": "Objective",
+    "dealt": "Dealt",
+    "win_rate": "Win rate (95 % CI)",
+    "mean_score": "Mean score (95 % CI)",
+    "seats_title": "Seat order: {games} games of {bots} ({ruleset}); fair share {fair}",
+    "seat": "Seat",
+    "luck_title": "Luck of the dice: {records} records",
+    "player": "Player",
+    "rolls": "Rolls",
+    "lost": "Armies lost",
+    "expected": "Expected",
+    "luck": "Luck (armies)",
+    "z": "Luck index (z)",
+    "games": "Games",
+    "wins": "Wins",
+    "score": "Mean score",
+    "luck_note": "z = (expected - lost) / its standard deviation: the dice alone (R8 fixes "
+                 "the dice of every roll); |z| > 2 happens by chance about 1 time in 22. "
+                 "Typical swing of one seat's dice over a game: {swing} armies.",
+    "plots": "plots written: {files}",
+    "probability": "Probability",
+    "share": "Share of games",
+}.items()}
+
+
+def say(key: str, lang: str, **params: Any) -> str:
+    """The word ``key`` of :data:`W` in ``lang``."""
+    return W[key](**params).message(lang)
+
+
+LangOpt = Annotated[str | None, typer.Option(
+    "--lang", metavar="it|en",
+    help="language of the tables and plots [default: risiko --lang, else it]",
+    show_default=False)]
+GamesOpt = Annotated[int, typer.Option(help="games to simulate")]
+SeatsOpt = Annotated[int, typer.Option(help="seats per table, 3..6")]
+BotsOpt = Annotated[str, typer.Option(
+    help="comma list of bot names or levels (1 = random, 2 = heuristic ...)")]
+SeedOpt = Annotated[int, typer.Option(help="master seed: game i uses seed + i")]
+WorkersOpt = Annotated[int | None, typer.Option(
+    help="processes [default: every core]", show_default=False)]
+EngineOpt = Annotated[str, typer.Option(help="pool (this machine) or ray (a cluster)")]
+AddressOpt = Annotated[str | None, typer.Option(
+    help="the Ray cluster (ray start --head prints it; default: a local Ray)")]
+PlotsOpt = Annotated[Path | None, typer.Option(
+    help="write the plots (PNG and SVG) into this folder (the lab extra: matplotlib)")]
+CallOpt = Annotated[int, typer.Option(help="round of the call of the last 2 rounds (R2)")]
+
+
+def bot_names(text: str) -> list[str]:
+    """Bot names from ``--bots``: a name or a level number (``agents.levels.LEVELS``)."""
+    from ..agents.levels import LEVELS
+
+    names = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        names.append(LEVELS.get(int(part), part) if part.isdigit() else part)
+    return names
+
+
+def check_lang(lang: str | None, ctx: typer.Context | None = None) -> str:
+    """``it`` or ``en``: ``lang``, else the ``risiko --lang`` given before the command, else
+    Italian (a bad value is a ``--lang`` error)."""
+    if lang is None and ctx is not None:
+        lang = ctx.find_root().params.get("lang")
+    short = (lang or "it").lower()[:2]
+    if short not in ("it", "en"):
+        raise typer.BadParameter(f"{lang!r}: it or en", param_hint="--lang")
+    return short
+
+
+def make_spec(bots: str, seats: int, ruleset: str | None, call: int, seed: int,
+              rotate: bool) -> SimSpec:
+    """The simulation of the options (faults name the bad option)."""
+    from ..agents.base import agent_by_name
+
+    if not 3 <= seats <= 6:
+        fail(SEATS_RANGE(seats=seats))
+    names = bot_names(bots)
+    if not names:
+        fail(BOTS_EMPTY())
+    import random
+
+    for n in set(names):
+        try:
+            agent_by_name(n, random.Random(0))
+        except ValueError as e:
+            fail(e)
+    rs = ruleset_or_fail(ruleset, new=True)
+    full = tuple(names[min(i, len(names) - 1)] for i in range(seats))
+    return SimSpec(full, rs.label, call, rotate, seed)
+
+
+def simulate_facts(spec: SimSpec, games: int, *, workers: int | None, engine: str,
+                   address: str | None, quiet: bool, label: str) -> tuple[list[Facts], float]:
+    """Play the games with a progress bar (hidden when ``quiet``); (facts, seconds)."""
+    if games < 1:
+        fail(AT_LEAST_ONE(option="--games", value=games))
+    if workers is not None and workers < 1:
+        fail(AT_LEAST_ONE(option="--workers", value=workers))
+    if engine not in ("pool", "ray"):
+        fail(ENGINE(engine=engine))
+    start = time.perf_counter()
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, disable=quiet, transient=True) as progress:
+        task = progress.add_task("games", total=games)
+
+        def advance(n: int) -> None:
+            progress.advance(task, n)
+
+        if engine == "ray":
+            from .lab_ray import RayMissingError, run_games_ray
+
+            try:
+                facts = run_games_ray(spec, games, address=address, progress=advance)
+            except RayMissingError:
+                fail(NO_RAY())
+        else:
+            facts = run_games(spec, games, workers=workers, progress=advance)
+    return facts, time.perf_counter() - start
+
+
+def _ci(d: dict[str, Any], pct: bool = True) -> str:
+    if pct:
+        return f"{d['value']:.1%} [{d['low']:.1%}, {d['high']:.1%}]"
+    return f"{d['value']:.1f} [{d['low']:.1f}, {d['high']:.1f}]"
+
+
+def need_plots(folder: Path | None) -> None:
+    """With ``--plots``: refuse at once (before any game) where matplotlib is absent, and
+    make the folder."""
+    if folder is None:
+        return
+    from ..web import labplots  # no Django: the plots need matplotlib only
+
+    if not labplots.available():
+        fail(NO_MATPLOTLIB())
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(CANNOT_WRITE(path=str(folder), reason=os_reason(e)))
+
+
+def _plots(folder: Path | None, draw: Callable[[Any, Path], list[Path]]) -> list[str]:
+    """Run ``draw(plots_module, folder)`` when ``--plots`` is given (see :func:`need_plots`)."""
+    if folder is None:
+        return []
+    from ..web import labplots
+
+    return [str(p) for p in draw(labplots, folder)]
+
+
+def closing_plots(m: Any, out: list[dict[str, Any]], folder: Path, lang: str) -> list[Path]:
+    """P(the game ends in closing round k) per ruleset (exact), one line each."""
+    rounds = max(len(e["exact"]["rows"]) for e in out)
+    fig = m.line_chart(range(1, rounds + 1),
+                       {e["ruleset"]: [r["p_end"] for r in e["exact"]["rows"]] for e in out},
+                       title=say("closing_title", lang,
+                                 ruleset=", ".join(e["ruleset"] for e in out),
+                                 rollers=out[0]["seats"]),
+                       xlabel=say("closing_round", lang), ylabel=say("p_end", lang))
+    paths: list[Path] = m.save(fig, folder, "closing")
+    return paths
+
+
+def _interval_bars(m: Any, rows: list[dict[str, Any]], labels: list[str], key: str,
+                   **words: Any) -> Any:
+    return m.bar_chart(labels, [r[key]["value"] for r in rows],
+                       lows=[r[key]["low"] for r in rows], highs=[r[key]["high"] for r in rows],
+                       **words)
+
+
+def objectives_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[Path]:
+    """Win rate per objective with its 95 % interval, the fair share dashed."""
+    rows = data["objectives"]
+    fig = _interval_bars(m, rows, [str(r["objective"]) for r in rows], "win_rate",
+                         title=say("objectives_title", lang, games=data["games"],
+                                   bots=",".join(data["bots"]), ruleset=data["ruleset"]),
+                         xlabel=say("objective", lang), ylabel=say("win_rate", lang),
+                         lines=[1 / len(data["bots"])])
+    paths: list[Path] = m.save(fig, folder, "objectives")
+    return paths
+
+
+def seats_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[Path]:
+    """Win rate per seat with its 95 % interval, the fair share dashed."""
+    rows = data["seats"]
+    fig = _interval_bars(m, rows, [str(r["seat"]) for r in rows], "win_rate",
+                         title=say("seats_title", lang, games=data["games"],
+                                   bots=",".join(data["bots"]), ruleset=data["ruleset"],
+                                   fair=f"{1 / len(rows):.1%}"),
+                         xlabel=say("seat", lang), ylabel=say("win_rate", lang),
+                         lines=[1 / len(rows)])
+    paths: list[Path] = m.save(fig, folder, "seats")
+    return paths
+
+
+def luck_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[Path]:
+    """The luck index (z) per player, ±2 dashed."""
+    rows = data["players"]
+    fig = m.bar_chart([r["player"] for r in rows], [r["z"] for r in rows],
+                      title=say("luck_title", lang, records=data["records"]),
+                      xlabel=say("player", lang), ylabel=say("z", lang), lines=[-2, 0, 2])
+    paths: list[Path] = m.save(fig, folder, "luck")
+    return paths
+
+
+def _rulesets(ruleset: str | None) -> list[str]:
+    if ruleset is not None:
+        return [ruleset_or_fail(ruleset, new=True).label]
+    return [new_ruleset(name).label for name in PRESETS]
+
+
+@analyse_app.command("closing")
+def closing_cmd(
+    ctx: typer.Context,
+    ruleset: Annotated[str | None, typer.Option(
+        "--ruleset", help="one ruleset [default: every ruleset]", show_default=False)] = None,
+    seats: SeatsOpt = 4,
+    games: Annotated[int, typer.Option(
+        help="games to simulate per ruleset (0: the exact figures only)")] = 200,
+    bots: BotsOpt = "heuristic",
+    last_rounds_at: CallOpt = 8,
+    seed: SeedOpt = 1,
+    workers: WorkersOpt = None,
+    engine: EngineOpt = "pool",
+    address: AddressOpt = None,
+    plots: PlotsOpt = None,
+    lang: LangOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Game length and closing rounds under each ruleset's band (R2): exact where the band
+    alone decides (every seat rolls), simulated with the 3-conquest skip and R12."""
+    lang = check_lang(lang, ctx)
+    need_plots(plots)
+    if not 3 <= seats <= 6:
+        fail(SEATS_RANGE(seats=seats))
+    if games < 0:
+        fail(AT_LEAST_ONE(option="--games", value=games))
+    out: list[dict[str, Any]] = []
+    for label in _rulesets(ruleset):
+        exact = closing_exact(new_ruleset(label), seats)
+        entry: dict[str, Any] = {
+            "ruleset": label, "seats": seats,
+            "exact": {
+                "rows": [{"closing_round": r.k, "band": list(r.band),
+                          "p_roll": round(r.p_roll, 6), "p_end": round(r.p_end, 6),
+                          "cumulative": round(r.cumulative, 6)} for r in exact.rows],
+                "mean_closing_rounds": round(exact.mean_rounds, 4),
+                "mean_rounds_after_call": round(exact.mean_after_call, 4),
+                "rounds_after_call": {str(j): round(p, 6)
+                                      for j, p in exact.rounds_after_call.items()},
+            },
+            "simulated": None,
+        }
+        if games:
+            spec = make_spec(bots, seats, label, last_rounds_at, seed, False)
+            facts, _ = simulate_facts(spec, games, workers=workers, engine=engine,
+                                      address=address, quiet=json_out,
+                                      label=SIMULATING().message(lang))
+            sim = closing_simulated(facts)
+            sim.update(bots=list(spec.bots), last_rounds_at=last_rounds_at, seed=seed)
+            entry["simulated"] = sim
+        out.append(entry)
+    files = _plots(plots, lambda m, d: closing_plots(m, out, d, lang))
+    if json_out:
+        emit_json({"rulesets": out, "plots": files})
+        return
+    for entry in out:
+        ex = entry["exact"]
+        table = Table(title=say("closing_title", lang, ruleset=entry["ruleset"],
+                                rollers=seats))
+        for key in ("closing_round", "band", "p_roll", "p_end", "cumulative"):
+            table.add_column(say(key, lang), justify="right")
+        for r in ex["rows"]:
+            low, high = r["band"]
+            table.add_row(str(r["closing_round"]), f"{low}-{min(high, 12)}",
+                          f"{r['p_roll']:.1%}", f"{r['p_end']:.1%}", f"{r['cumulative']:.1%}")
+        console.print(table)
+        console.print(say("mean_rounds", lang, mean=f"{ex['mean_closing_rounds']:.2f}",
+                          after=f"{ex['mean_rounds_after_call']:.2f}"), highlight=False)
+        sim = entry["simulated"]
+        if sim:
+            console.print(say("simulated_title", lang, ruleset=entry["ruleset"],
+                              games=sim["games"], bots=",".join(sim["bots"]),
+                              call=sim["last_rounds_at"]), highlight=False)
+            console.print(f"  {say('rounds', lang)}: {_ci(sim['rounds'], pct=False)}",
+                          highlight=False)
+            console.print(f"  {say('ends', lang)}: "
+                          + ", ".join(f"{k} {v:.1%}" for k, v in sim["ends"].items()),
+                          highlight=False)
+            for k, share in sim["closing_rounds"].items():
+                console.print(f"  {say('closing_share', lang, k=k)}: {_ci(share)}",
+                              highlight=False)
+        console.print()
+    if files:
+        console.print(say("plots", lang, files=", ".join(files)), highlight=False)
+
+
+def _simulated_table(kind: str, games: int, seats: int, bots: str, ruleset: str | None,
+                     last_rounds_at: int, seed: int, workers: int | None, engine: str,
+                     address: str | None, lang: str, quiet: bool
+                     ) -> tuple[SimSpec, list[Facts]]:
+    spec = make_spec(bots, seats, ruleset, last_rounds_at, seed, kind == "objectives")
+    facts, _ = simulate_facts(spec, games, workers=workers, engine=engine, address=address,
+                              quiet=quiet, label=SIMULATING().message(lang))
+    return spec, facts
+
+
+@analyse_app.command("objectives")
+def objectives_cmd(
+    ctx: typer.Context,
+    games: GamesOpt = 400,
+    seats: SeatsOpt = 4,
+    bots: BotsOpt = "heuristic",
+    ruleset: Annotated[str | None, typer.Option(
+        "--ruleset", help="club-milano (default), rtu or classic")] = None,
+    last_rounds_at: CallOpt = 8,
+    seed: SeedOpt = 1,
+    workers: WorkersOpt = None,
+    engine: EngineOpt = "pool",
+    address: AddressOpt = None,
+    plots: PlotsOpt = None,
+    lang: LangOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Objective balance: win rate and mean table score per objective, 95 % intervals
+    (simulated; the bots rotate round the seats)."""
+    lang = check_lang(lang, ctx)
+    need_plots(plots)
+    spec, facts = _simulated_table("objectives", games, seats, bots, ruleset, last_rounds_at,
+                                   seed, workers, engine, address, lang, json_out)
+    rows = objectives_table(facts)
+    data = {"ruleset": spec.ruleset, "games": len(facts), "bots": list(spec.bots),
+            "seed": seed, "objectives": rows}
+    files = _plots(plots, lambda m, d: objectives_plots(m, data, d, lang))
+    if json_out:
+        emit_json({**data, "plots": files})
+        return
+    table = Table(title=say("objectives_title", lang, games=len(facts),
+                            bots=",".join(spec.bots), ruleset=spec.ruleset))
+    for key in ("objective", "dealt", "win_rate", "mean_score"):
+        table.add_column(say(key, lang), justify="left" if key == "objective" else "right")
+    for r in rows:
+        table.add_row(f"{r['objective']}. {r['name']}", str(r["dealt"]), _ci(r["win_rate"]),
+                      _ci(r["mean_score"], pct=False))
+    console.print(table)
+    if files:
+        console.print(say("plots", lang, files=", ".join(files)), highlight=False)
+
+
+@analyse_app.command("seats")
+def seats_cmd(
+    ctx: typer.Context,
+    games: GamesOpt = 400,
+    seats: SeatsOpt = 4,
+    bots: BotsOpt = "heuristic",
+    ruleset: Annotated[str | None, typer.Option(
+        "--ruleset", help="club-milano (default), rtu or classic")] = None,
+    last_rounds_at: CallOpt = 8,
+    seed: SeedOpt = 1,
+    workers: WorkersOpt = None,
+    engine: EngineOpt = "pool",
+    address: AddressOpt = None,
+    plots: PlotsOpt = None,
+    lang: LangOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Seat-order advantage: win rate and mean table score per seat, 95 % intervals (the
+    same bot at every seat unless --bots names several)."""
+    lang = check_lang(lang, ctx)
+    need_plots(plots)
+    spec, facts = _simulated_table("seats", games, seats, bots, ruleset, last_rounds_at,
+                                   seed, workers, engine, address, lang, json_out)
+    rows = seats_table(facts)
+    data = {"ruleset": spec.ruleset, "games": len(facts), "bots": list(spec.bots),
+            "seed": seed, "seats": rows}
+    files = _plots(plots, lambda m, d: seats_plots(m, data, d, lang))
+    if json_out:
+        emit_json({**data, "plots": files})
+        return
+    table = Table(title=say("seats_title", lang, games=len(facts), bots=",".join(spec.bots),
+                            ruleset=spec.ruleset, fair=f"{1 / seats:.1%}"))
+    for key in ("seat", "win_rate", "mean_score"):
+        table.add_column(say(key, lang), justify="right")
+    for r in rows:
+        table.add_row(str(r["seat"]), _ci(r["win_rate"]), _ci(r["mean_score"], pct=False))
+    console.print(table)
+    if files:
+        console.print(say("plots", lang, files=", ".join(files)), highlight=False)
+
+
+def record_files(paths: Sequence[Path]) -> list[Path]:
+    """The record files named: a file as given, a folder's ``*.txt`` (sorted)."""
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            found = sorted(p.glob("*.txt"))
+            if not found:
+                fail(NO_RECORDS(path=str(p)))
+            files.extend(found)
+        else:
+            files.append(p)
+    return files
+
+
+@analyse_app.command("luck")
+def luck_cmd(
+    ctx: typer.Context,
+    paths: Annotated[list[Path], typer.Argument(
+        help="game records (risiko play --record, an online table's record) or folders")],
+    plots: PlotsOpt = None,
+    lang: LangOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """A luck index per player from the rolls of game records: armies lost against the
+    exact odds of every roll, as a z-score (the dice alone, not the play)."""
+    lang = check_lang(lang, ctx)
+    need_plots(plots)
+    per_game: list[list[SeatLuck]] = []
+    files_read = record_files(paths)
+    with Progress(TextColumn(REPLAYING().message(lang)), BarColumn(), MofNCompleteColumn(),
+                  console=console, disable=json_out or len(files_read) < 20,
+                  transient=True) as progress:
+        task = progress.add_task("records", total=len(files_read))
+        for f in files_read:
+            try:
+                text = f.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as e:
+                fail(CANNOT_READ(path=str(f), reason=os_reason(e)))
+            try:
+                per_game.append(luck_of_record(text))
+            except InvalidInputError as e:  # RecordError included
+                fail(in_file(f, e), code=1)
+            progress.advance(task)
+    rows = merge_luck(per_game)
+    swing = mean_seat_swing([r for game in per_game for r in game])
+    data = {"records": len(files_read), "players": [r.to_dict() for r in rows],
+            "swing": round(swing, 2)}
+    files = _plots(plots, lambda m, d: luck_plots(m, data, d, lang))
+    if json_out:
+        emit_json({**data, "plots": files})
+        return
+    table = Table(title=say("luck_title", lang, records=len(files_read)))
+    for key in ("player", "rolls", "lost", "expected", "luck", "z", "games", "wins", "score"):
+        table.add_column(say(key, lang), justify="left" if key == "player" else "right")
+    for r in rows:
+        mean = r.mean_score
+        table.add_row(r.player, str(r.rolls), str(r.lost), f"{r.expected:.1f}",
+                      f"{r.luck:+.1f}", f"{r.z:+.2f}", str(r.games), str(r.wins),
+                      "-" if mean is None else f"{mean:.1f}")
+    console.print(table)
+    console.print(say("luck_note", lang, swing=f"{swing:.1f}"), highlight=False)
+    if files:
+        console.print(say("plots", lang, files=", ".join(files)), highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``analyse`` group to ``app``."""
+    app.add_typer(analyse_app, name="analyse")

@@ -1,0 +1,83 @@
+"""The lab's plots (``risiko analyse ... --plots``, the committee's page): bar and line
+charts with 95 % error bars, written as PNG and SVG. matplotlib (the ``lab`` extra) is
+imported only when a plot is drawn; :func:`available` says whether it is installed. The
+callers give every word (Italian first: the CLI from the library's catalogue, the web page
+from Django's), so this module holds none and needs no Django.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from collections.abc import Mapping, Sequence
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+
+def available() -> bool:
+    """True when matplotlib is installed (``pip install 'risiko-club[lab]'``)."""
+    return find_spec("matplotlib") is not None
+
+
+def _pyplot() -> Any:
+    matplotlib: Any = importlib.import_module("matplotlib")  # Any: the extra may be absent
+    matplotlib.use("Agg")  # no display: files and strings only
+    return importlib.import_module("matplotlib.pyplot")
+
+
+def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, xlabel: str,
+              ylabel: str, lows: Sequence[float] | None = None,
+              highs: Sequence[float] | None = None,
+              lines: Sequence[float] = ()) -> Any:
+    """A bar per label (``values``), with error bars from ``lows``/``highs`` (the interval's
+    ends) and dashed reference ``lines`` (a fair share, ±2); returns the figure."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.55 * len(labels) + 2), 3.6), dpi=100)
+    err = None
+    if lows is not None and highs is not None:
+        err = [[v - lo for v, lo in zip(values, lows, strict=True)],
+               [hi - v for v, hi in zip(values, highs, strict=True)]]
+    ax.bar(range(len(labels)), values, yerr=err, capsize=3, color="#b22222")
+    ax.set_xticks(range(len(labels)), labels, rotation=45 if len(labels) > 8 else 0,
+                  ha="right" if len(labels) > 8 else "center")
+    for y in lines:
+        ax.axhline(y, color="#333333", linestyle="--", linewidth=1)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    fig.tight_layout()
+    return fig
+
+
+def line_chart(x: Sequence[float], series: Mapping[str, Sequence[float]], *, title: str,
+               xlabel: str, ylabel: str) -> Any:
+    """One line with markers per named series over ``x``; returns the figure."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 3.6), dpi=100)
+    for name, ys in series.items():
+        ax.plot(list(x)[: len(ys)], list(ys), marker="o", label=name)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def save(fig: Any, folder: Path, stem: str) -> list[Path]:
+    """Write ``fig`` as ``stem.png`` and ``stem.svg`` in ``folder``; the two paths."""
+    paths = [folder / f"{stem}.png", folder / f"{stem}.svg"]
+    for p in paths:
+        fig.savefig(p, metadata={"Date": None} if p.suffix == ".svg" else None)
+    _pyplot().close(fig)
+    return paths
+
+
+def svg_text(fig: Any) -> str:
+    """``fig`` as an SVG document (for a page), closing the figure."""
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None})
+    _pyplot().close(fig)
+    text = buf.getvalue()
+    return text[text.find("<svg"):]  # inline: no XML prologue or doctype

@@ -1,0 +1,80 @@
+"""The committee's lab page (/arbitro/laboratorio/): referees and the committee only,
+Italian first, the exact closing figures of R2, a small simulation, the luck of the club's
+finished online games, and what to do where matplotlib is absent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from risiko.web import labplots
+from risiko.web.online.models import OnlineTable
+from test_lab import tiny_record  # the hand-made record of tests/test_lab.py (tests/ on the path)
+
+pytestmark = [pytest.mark.db, pytest.mark.django_db, pytest.mark.usefixtures("fast_hashing")]
+
+URL = "/arbitro/laboratorio/"
+
+
+def test_the_page_refuses_an_anonymous_user_and_a_plain_account(login: Any,
+                                                                referee: Any) -> None:
+    assert reverse("console_lab") == URL
+    res = Client().get(URL)
+    assert res.status_code == 302 and "/login/" in res["Location"]
+    assert login("socio").get(URL).status_code == 403
+
+
+def test_italian_page_with_the_exact_closing_of_r2(ref_client: Any) -> None:
+    """Club band, 4 seats: closing round 1 ends the game with 1 - (33/36)^4 = 0.294; RTU's
+    2..4 with 1 - (30/36)^4 = 0.518."""
+    html = ref_client.get(URL).content.decode()
+    assert "Il laboratorio del comitato" in html
+    assert "Dadi di chiusura (R2)" in html and "Giro di chiusura" in html
+    assert "<td>0,294</td>" in html and "<td>0,518</td>" in html
+    assert "Ancora nessuna partita online finita" in html
+
+
+def test_english_page(committee: Any) -> None:
+    client = Client()
+    client.force_login(committee)
+    client.post("/i18n/setlang/", {"language": "en", "next": URL})
+    html = client.get(URL).content.decode()
+    assert "The committee's lab" in html and "Closing round" in html
+    assert "<td>0.294</td>" in html
+
+
+def test_a_small_simulation_and_a_bad_value(ref_client: Any) -> None:
+    html = ref_client.get(URL, {"seats": 3, "games": 3, "level": 1}).content.decode()
+    assert "Simulate: 3 partite di bot random" in html
+    assert "Ordine dei posti" in html and "Obiettivi" in html
+    bad = ref_client.get(URL, {"seats": 9, "games": 3, "level": 1})
+    assert bad.status_code == 400 and "Simulate:" not in bad.content.decode()
+
+
+def test_luck_of_a_finished_online_game(ref_client: Any) -> None:
+    """The tiny record: Anna z = +0.24, Bruno -0.24 (worked out in tests/test_lab.py)."""
+    OnlineTable.objects.create(code="LAB1", name="Prova", seats=3, status="over",
+                               seed="0" * 64, commitment="0" * 64, record=tiny_record())
+    OnlineTable.objects.create(code="LAB2", name="Rotta", seats=3, status="over",
+                               seed="0" * 64, commitment="0" * 64, record="rotto")
+    html = ref_client.get(URL).content.decode()
+    assert "Da 1 partita online finita." in html
+    assert ("<td>Anna</td><td>2</td><td>1</td><td>1,2</td><td>0,2</td><td>0,24</td>"
+            "<td>1</td><td>0</td><td>–</td>") in html
+    assert "1 partita registrata non si è potuta rigiocare" in html
+
+
+def test_without_matplotlib_the_page_says_how_to_enable_plots(
+        ref_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(labplots, "available", lambda: False)
+    html = ref_client.get(URL).content.decode()
+    assert "pip install 'risiko-club[lab]'" in html and "<svg" not in html
+
+
+def test_with_matplotlib_the_plots_are_inline_svg(ref_client: Any) -> None:
+    pytest.importorskip("matplotlib")
+    html = ref_client.get(URL).content.decode()
+    assert "<svg" in html and "Giro di chiusura" in html
