@@ -379,3 +379,64 @@ def test_the_in_memory_layer_counts_in_this_process(settings: Any) -> None:
     assert refused is not None and refused.code == "online.too_many_sockets_user"
     asyncio.run(limits.release_socket("user:9", "10.0.0.9"))
     assert not limits.BY_USER and not limits.BY_ADDRESS
+
+
+def test_leave_through_the_socket_at_a_table_without_bots_is_said_to_the_others() -> None:
+    """The table page's "leave" (issue 20): Anna, at a casual table in play with no bots for
+    the absent, sends ``leave``: she gets ``bye`` and the socket closes 1000; Bruno, on the
+    table in Italian, gets the event saying she left and the referee is asked for R13
+    (leaving the table is abandoning it); her seat asks for R13, her socket counts no more."""
+    table, tokens = make_table(bot_for_absent=False)
+
+    async def go() -> dict[str, Any]:
+        anna = await connect(table, tokens[0])
+        bruno = await connect(table, tokens[1], lang="it")
+        await drain(bruno)
+        await anna.send_json_to({"type": "leave"})
+        got = []
+        while True:
+            m = await anna.receive_output(timeout=5)
+            if m["type"] == "websocket.close":
+                assert m["code"] == 1000
+                break
+            got.append(checked(json.loads(m["text"])))
+        assert got[-1] == {"type": "bye"}
+        await anna.disconnect()
+        for _ in range(20):
+            m = checked(await bruno.receive_json_from(timeout=10))
+            entry = m.get("entry") if m["type"] == "event" else None
+            if entry and entry["value"]["code"] == "log.left_r13":
+                await bruno.disconnect()
+                return m
+        raise AssertionError("Bruno was not told")
+
+    event = asyncio.run(go())
+    assert event["entry"]["messages"]["it"] == (
+        "Anna ha lasciato il tavolo: si chiede all'arbitro di dichiarare l'R13")
+    assert [s["r13_requested"] for s in event["table"]["seats"]] == [True, False, False]
+    anna = OnlineSeat.objects.get(table=table, position=1)
+    assert anna.r13_requested and not anna.stand_in and anna.connections == 0
+    assert not limits.BY_USER and not limits.BY_ADDRESS
+
+
+def test_the_table_page_has_the_leave_button_and_its_questions_in_italian() -> None:
+    """The page carries the button, its confirmation and what follows in Italian (drawn by
+    table.js), and the three questions by what leaving does."""
+    from django.test import Client
+    from django.urls import reverse
+
+    table = services.create_table(name="Prova", seats=3, who="test")
+    c = Client(HTTP_ACCEPT_LANGUAGE="it")
+    c.post(reverse("online_join", args=[table.code]), {"as": "guest", "guest_name": "Anna"})
+    page = c.get(reverse("online_table", args=[table.code])).content.decode()
+    for said in ('id="ot-leave-ask">Lascia il tavolo<', ">Sì, lascio il tavolo<",
+                 ">No, resto<", "<p>Hai lasciato il tavolo.</p>",
+                 'href="/online/">Torna ai tavoli online<'):
+        assert said in page, said
+    words = json.loads(page.split('id="online-words" type="application/json">')[1]
+                       .split("</script>")[0])
+    assert (words["leave_lobby"], words["leave_stand_in"], words["leave_r13"]) == (
+        "Lasciare il posto? Torna libero per qualcun altro.",
+        "Lasciare il tavolo? Un bot gioca per te finché non torni.",
+        "Lasciare il tavolo? Lasciare il tavolo è abbandonare la partita (R13): si chiede "
+        "all'arbitro di dichiararlo.")
