@@ -301,10 +301,6 @@ class SharedCounts:
             pipe.pexpire(self._key(kind, key), ms)
         pipe.execute()
 
-    def stop(self) -> None:
-        """This worker stops (a clean shutdown): its sockets stop counting now."""
-        self.redis.delete(self._alive() + self.worker)
-
 
 _SHARED: dict[tuple[str, str], SharedCounts] = {}
 
