@@ -741,10 +741,12 @@ def turns_begun(st: State, seat: int) -> int:
     in play since the start (an eliminated or gone seat missed turns the count includes).
 
     >>> from risiko.game import Game
+    >>> from risiko.rules import turns_begun
+    >>> from risiko.state import Phase
     >>> g = Game.new(["A", "B", "C"], seed=1)
     >>> turns_begun(g.state, 0), turns_begun(g.state, 2)  # the initial placement
     (0, 0)
-    >>> g.state.phase, g.state.round, g.state.seat = ATTACK, 2, 1  # round 2, B to act
+    >>> g.state.phase, g.state.round, g.state.seat = Phase.ATTACK, 2, 1  # round 2, B to act
     >>> [turns_begun(g.state, s) for s in range(3)]
     [2, 2, 1]
     """
