@@ -29,6 +29,7 @@ from risiko.actions import (
     EndGame,
     EndTurn,
     Fortify,
+    Late,
     Place,
     Timeout,
     Trade,
@@ -129,6 +130,126 @@ def test_r3_penalised_turn_may_time_out() -> None:
     game.push(Timeout())
     assert game.seat == 2
     assert game.state.late_left[1] == 2  # one of the 3 penalised turns served
+
+
+# R3 after the start (Late): a seat that arrives once the game has begun (an online table
+# the referee started without him). Its first 3 turns of play are penalised, those already
+# past included (he lost them absent): late_position gives seat 2 (index 1) 1
+# reinforcement a turn, so each penalised turn forfeits 1 under R3.
+
+
+def test_late_in_the_initial_placement_gives_the_three_turns() -> None:
+    """Marked late during the initial placement: no turn of play begun, 3 penalised (as a
+    seat late at the start); its initial armies are still its own to place."""
+    game = new_game(5)
+    game.push(Late(1))
+    assert game.state.late_left == [0, 3, 0, 0, 0]
+    finish_setup(game)
+    assert game.totals[1] == 25  # 125 armies over 5 seats (R1 table) all placed
+    for turn in (1, 2, 3, 4):
+        while game.seat != 1:
+            pass_turn(game)
+        assert game.round == turn and game.penalised_turn is (turn <= 3)
+        pass_turn(game)
+
+
+def test_late_in_his_own_first_turn_penalises_it_and_two_more() -> None:
+    """Round 1, seat 2 to act (its 1st turn, 1 reinforcement not placed) when marked late:
+    this turn is penalised from now on (the 1 army forfeited under R3, no trade), 2 more
+    to come; round 4 is normal. R3 forfeits: 1 + 1 + 1 = 3."""
+    game = late_position([])
+    pass_turn(game)  # seat 1
+    assert (game.round, game.seat, game.phase, game.pending) == (1, 1, REINFORCE, 1)
+    recorded = game.push(Late(1))
+    assert recorded == Late(1) and game.acted_by()[-1] is None  # the referee's
+    assert (game.phase, game.pending, game.penalised_turn) == (ATTACK, 0, True)
+    assert game.state.late_left[1] == 2
+    assert game.forfeits(1) == {"R3": 1, "R4": 0, "R11": 0}
+    with pytest.raises(IllegalActionError):
+        game.push(Trade((T("Quebec"), T("Scandinavia"), T("Siberia"))))
+    with pytest.raises(IllegalActionError):
+        game.push(Attack(T("Brasile"), T("Argentina"), (6, 6, 6), (1,)))
+    game.push(EndTurn())
+    for rnd in (2, 3, 4):
+        while game.seat != 1:
+            pass_turn(game)
+        assert game.round == rnd and game.penalised_turn is (rnd <= 3)
+        pass_turn(game)
+    assert game.forfeits(1) == {"R3": 3, "R4": 0, "R11": 0}
+    game.check_invariants()
+
+
+def test_late_after_two_of_his_turns_penalises_one_more() -> None:
+    """Round 2, seat 4 to act: seat 2 has had its turns of rounds 1 and 2 (2 of the 3), so
+    one penalised turn is left, round 3's; round 4 is normal. R3 forfeits: 1."""
+    game = late_position([])
+    while (game.round, game.seat) != (2, 3):
+        pass_turn(game)
+    game.push(Late(1))
+    assert game.state.late_left == [0, 1, 0, 0, 0]
+    assert not game.penalised_turn and game.forfeits(3)["R3"] == 0  # seat 4's turn stays
+    for rnd in (3, 4):
+        while game.seat != 1:
+            pass_turn(game)
+        assert game.round == rnd and game.penalised_turn is (rnd == 3)
+        pass_turn(game)
+    assert game.forfeits(1) == {"R3": 1, "R4": 0, "R11": 0}
+
+
+def test_late_after_his_third_turn_changes_nothing() -> None:
+    """Round 4, seat 1 to act: seat 2's 3 first turns are past: nothing penalised."""
+    game = late_position([])
+    while (game.round, game.seat) != (4, 0):
+        pass_turn(game)
+    before = game.state.copy()
+    game.push(Late(1))
+    assert game.state == before
+
+
+def test_late_twice_or_late_at_the_start_too_is_the_same_count() -> None:
+    """A seat late at the start, marked late again in its 2nd turn: 1 left (as without the
+    second mark), its turn under way already penalised (nothing more forfeited)."""
+    game = late_position([1])
+    while (game.round, game.seat) != (2, 1):
+        pass_turn(game)
+    assert game.penalised_turn and game.state.late_left[1] == 1
+    before = game.state.copy()
+    game.push(Late(1))
+    assert game.state == before
+
+
+def test_late_is_refused_for_no_seat_a_seat_out_or_a_game_over() -> None:
+    game = late_position([])
+    with pytest.raises(IllegalActionError) as no_seat:
+        game.push(Late(5))
+    assert no_seat.value.fault.code == "game.no_seat"
+    game.push(Abandon(2))
+    with pytest.raises(IllegalActionError) as out:
+        game.push(Late(2))
+    assert out.value.fault.code == "game.seat_out"
+    game.push(EndGame("test"))
+    with pytest.raises(IllegalActionError) as over:
+        game.push(Late(1))
+    assert over.value.fault.code == "game.over"
+
+
+def test_late_record_form_reads_back() -> None:
+    from risiko.actions import parse_action
+    from risiko.record import replay, write_record
+
+    assert Late(1).text() == "late 2" and parse_action("late 2") == Late(1)
+    # the deal 0..41 one at a time in seat order: seat 2 holds territories 1, 6, ..., 41
+    # (9, no whole continent): 9 // 3 = 3 reinforcements in its 1st turn, forfeited (R3)
+    game = new_game(5)
+    finish_setup(game)
+    pass_turn(game)
+    assert game.pending == 3
+    game.push(Late(1))
+    text = write_record(game)
+    assert "R late 2" in text.splitlines()
+    again = replay(text)
+    assert again.state.late_left == [0, 2, 0, 0, 0] and again.penalised_turn
+    assert again.forfeits(1) == {"R3": 3, "R4": 0, "R11": 0}
 
 
 # ------------------------------------------------------------------------ R11

@@ -3,7 +3,7 @@
 Seat actions (by the seat to act): :class:`Place`, :class:`Trade`, :class:`Attack`,
 :class:`Move`, :class:`Fortify`, :class:`EndTurn`. Referee actions (at any time):
 :class:`CallLastRounds` (R2), :class:`WidenClosing` (R2), :class:`EndGame` (R2),
-:class:`Timeout` (R11), :class:`Abandon` (R13).
+:class:`Timeout` (R11), :class:`Abandon` (R13), :class:`Late` (R3).
 
 Chance travels with the action: ``Attack`` carries its dice and the turn-ending actions carry
 the closing dice (R2). Leave them ``None`` and the game draws them from its chance source; the
@@ -227,10 +227,26 @@ class Abandon:
         return f"abandon {self.seat + 1}"
 
 
+@dataclass(frozen=True, slots=True)
+class Late:
+    """Referee: seat ``seat`` (0-based) arrived late (R3) after the game started (an online
+    table the referee started before him). R3 penalises a late seat's first
+    ``late_penalty_turns`` turns of play (3): those he has not begun yet are penalised, the
+    one under way if it is his (what it has not placed is forfeited under R3, and it may no
+    longer trade, attack or move); turns already past count among them (he lost them
+    absent). :func:`risiko.rules.do_late`."""
+
+    seat: int
+
+    def text(self) -> str:
+        """Record form (seats are 1-based in records)."""
+        return f"late {self.seat + 1}"
+
+
 SeatAction: TypeAlias = Place | Trade | Attack | Move | Fortify | EndTurn
-RefereeAction: TypeAlias = CallLastRounds | WidenClosing | EndGame | Timeout | Abandon
+RefereeAction: TypeAlias = CallLastRounds | WidenClosing | EndGame | Timeout | Abandon | Late
 Action: TypeAlias = SeatAction | RefereeAction
-REFEREE_ACTIONS = (CallLastRounds, WidenClosing, EndGame, Timeout, Abandon)
+REFEREE_ACTIONS = (CallLastRounds, WidenClosing, EndGame, Timeout, Abandon, Late)
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,6 +492,9 @@ def parse_action(text: str) -> Action:
     if verb == "abandon":
         need(1)
         return Abandon(num(args[0]) - 1)
+    if verb == "late":
+        need(1)
+        return Late(num(args[0]) - 1)
     raise InvalidInputError(UNKNOWN_ACTION(verb=verb))
 
 

@@ -50,6 +50,7 @@ from .actions import (
     EndGame,
     EndTurn,
     Fortify,
+    Late,
     Legal,
     LegalActions,
     Move,
@@ -838,6 +839,9 @@ class Game:
         if isinstance(action, Abandon):
             _illegal(rules.check_abandon(st, action.seat))
             return action
+        if isinstance(action, Late):
+            _illegal(rules.check_late(st, action.seat))
+            return action
         raise IllegalActionError(rules.UNKNOWN_ACTION(action=repr(action)))
 
     def _apply(self, action: Action) -> None:
@@ -873,6 +877,8 @@ class Game:
             rules.finish(st, EndReason.REFEREE, action.reason or "ended by the referee")
         elif isinstance(action, Abandon):
             rules.do_abandon(st, action.seat)
+        elif isinstance(action, Late):
+            rules.do_late(st, action.seat)
         if closing is not None:
             self.closing_rolls.append(closing)
 

@@ -30,8 +30,10 @@ written in Italian; any accepted name parses. Dice are written as entered or rol
 compare them sorted). A trade line gives the set's value by the cards in hand (R9) and each
 owned-territory bonus. ``<seat> forfeit <clause> <armies>`` lines say what a seat lost after
 the action above them: under R3 (a late seat's penalised turn), R4 (the army limit) or R11 (a
-turn that timed out). A game that starts from a position has one ``position {...}`` line (the
-JSON of :mod:`risiko.position`) instead of the deal, objectives and deck.
+turn that timed out). ``R late <seat>`` marks a seat that arrived late after the start
+(R3, :class:`~risiko.actions.Late`). A game that starts from a position has one
+``position {...}`` line (the JSON of :mod:`risiko.position`) instead of the deal, objectives
+and deck.
 
 The reader is tolerant: older records (dice sorted, trades without value, no forfeit lines)
 replay as before; what a record states (values, bonuses, forfeits when it has forfeit lines,

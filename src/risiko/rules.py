@@ -728,6 +728,33 @@ def check_abandon(st: State, seat: int) -> Fault | None:
     return None
 
 
+def check_late(st: State, seat: int) -> Fault | None:
+    """Why seat ``seat`` (0-based) may not be marked late now (R3): no such seat, or out
+    of play."""
+    return check_abandon(st, seat)
+
+
+def turns_begun(st: State, seat: int) -> int:
+    """The turns of play seat ``seat`` (0-based) has begun, the one under way included: 0
+    in the initial placement; each round goes in seat order (the first seat in play opens
+    it), so ``round - 1`` past rounds plus this round's turn when his has come. For a seat
+    in play since the start (an eliminated or gone seat missed turns the count includes).
+
+    >>> from risiko.game import Game
+    >>> from risiko.rules import turns_begun
+    >>> from risiko.state import Phase
+    >>> g = Game.new(["A", "B", "C"], seed=1)
+    >>> turns_begun(g.state, 0), turns_begun(g.state, 2)  # the initial placement
+    (0, 0)
+    >>> g.state.phase, g.state.round, g.state.seat = Phase.ATTACK, 2, 1  # round 2, B to act
+    >>> [turns_begun(g.state, s) for s in range(3)]
+    [2, 2, 1]
+    """
+    if st.phase is SETUP or st.round < 1:
+        return 0
+    return st.round - 1 + (1 if seat <= st.seat else 0)
+
+
 # ---------------------------------------------------------------------------- transitions
 def do_place(st: State, territory: int, armies: int) -> None:
     """Place ``armies`` on ``territory`` (setup step or reinforcements)."""
@@ -919,6 +946,25 @@ def do_abandon(st: State, seat: int) -> None:
             next_setup_seat(st)
         else:
             advance(st)
+
+
+def do_late(st: State, seat: int) -> None:
+    """Seat ``seat`` arrived late after the start (R3, :class:`~risiko.actions.Late`): of
+    its first ``late_penalty_turns`` turns of play (k), the ``k - turns_begun`` still to
+    come are penalised (``late_left``, never below 0); the turn under way, if it is his and
+    one of the k, is penalised from now on: its reinforcements not placed are forfeited
+    under R3, no trade, attack or move. Marking a seat late twice changes nothing more
+    (nor does marking a seat that was late at the start: its count is the same)."""
+    k = st.ruleset.late_penalty_turns
+    begun = turns_begun(st, seat)
+    st.late_left[seat] = k - begun if k > begun else 0
+    if (seat == st.seat and st.phase is not SETUP and st.phase is not OVER
+            and 1 <= begun <= k and not st.penalised):
+        st.penalised = True
+        st.forfeited[seat][R3] += st.pending
+        st.pending = 0
+        if st.phase is REINFORCE:
+            st.phase = ATTACK
 
 
 # ---------------------------------------------------------------------------- turn flow

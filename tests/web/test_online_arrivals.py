@@ -156,3 +156,113 @@ def test_a_venue_evening_or_no_online_seat_is_refused(club_evening: dict[str, An
     assert r.status_code == 400
     assert "Ezio non ha un posto ai tavoli online" in r.content.decode()
     assert not Arrival.objects.filter(evening=ev).exists()
+
+
+# ------------------------------------------------------------------------------ R3 after the start
+# The referee started the table before Dora (seat 4) came: the start fixed its late seats
+# without her. Her arrival then applies R3 to her seat (the engine's Late, recorded as the
+# referee's line "R late 4"): her first 3 turns of play are penalised, those already past
+# counted among them (lost absent; R3: "i primi tre turni di gioco").
+def _started_without_dora(club_evening: dict[str, Any]) -> OnlineTable:
+    t, table = club_evening["t"], club_evening["table"]
+    for n in NAMES[:3]:
+        with _at(DATE, "21:00"):
+            assert _door(club_evening["browsers"][n], t.slug, DATE).status_code == 302
+    services.start_now(table.pk, who="arbitro")
+    table.refresh_from_db()
+    assert table.status == "playing" and table.settings["late"] == []
+    return table
+
+
+def _play_until(table: OnlineTable, test: Any) -> Any:
+    """Every seat's moves made by the random bot (Dora's absent turns too) until ``test``."""
+    from test_online_ws import _intention
+
+    from risiko.online import adapter
+
+    for _ in range(3000):
+        table.refresh_from_db()
+        game = services.game_of(table)
+        if test(game):
+            return game
+        seat = game.to_act
+        action = adapter.bot_action(game, seat, "random", table.seq)
+        reply = services.apply(table.pk, services.Actor("seat", seat), _intention(action),
+                               client_id=f"x{table.seq}")
+        assert not reply.faults, reply.faults
+    raise AssertionError("never")
+
+
+def _dora_arrives(club_evening: dict[str, Any], table: OnlineTable, hhmm: str) -> Any:
+    with _at(DATE, hhmm):
+        r = _door(club_evening["browsers"]["Dora"], club_evening["t"].slug, DATE)
+    assert r.status_code == 302 and _seated(table, "Dora")
+    table.refresh_from_db()
+    services.clear_cache()  # what follows is read back from the database
+    return services.game_of(table)
+
+
+def _late_events(table: OnlineTable) -> list[Any]:
+    from risiko.web.online.models import TableEvent
+
+    return list(TableEvent.objects.filter(table=table, text__startswith="R late"))
+
+
+def test_late_after_the_start_in_the_initial_placement_gives_three_turns(
+        club_evening: dict[str, Any]) -> None:
+    """Dora at 21:15 (late), the table in its initial placement: no turn of play begun,
+    so 3 penalised turns; the event says so in Italian and English."""
+    table = _started_without_dora(club_evening)
+    game = _dora_arrives(club_evening, table, "21:15")
+    assert game.phase == "setup"
+    assert [game.state.late_left[s] for s in range(4)] == [0, 0, 0, 3]
+    (event,) = _late_events(table)
+    assert (event.text, event.seat) == ("R late 4", 4)
+    assert event.value == {"code": "log.late", "params": {"player": "Dora"}}
+    assert services.entry_of(event)["messages"] == {
+        "it": "Dora è arrivato in ritardo a partita iniziata: "
+              "i suoi primi turni di gioco sono penalizzati",
+        "en": "Dora arrived late, the game begun: his first turns of play are penalised"}
+    game = _play_until(table, lambda g: g.round == 1 and g.to_act == 3)
+    assert game.penalised_turn and game.state.late_left[3] == 2
+
+
+def test_on_time_after_the_start_changes_nothing(club_evening: dict[str, Any]) -> None:
+    """Dora at 21:08 (on time) after the referee's start: no R3, no event."""
+    table = _started_without_dora(club_evening)
+    game = _dora_arrives(club_evening, table, "21:08")
+    assert list(game.state.late_left) == [0, 0, 0, 0] and not _late_events(table)
+
+
+def test_late_after_her_first_turn_leaves_two(club_evening: dict[str, Any]) -> None:
+    """Round 2, Alba to act: Dora's round-1 turn is past (1 of the 3), so 2 are left: her
+    turns of rounds 2 and 3 penalised, round 4's not."""
+    table = _started_without_dora(club_evening)
+    _play_until(table, lambda g: (g.round, g.to_act) == (2, 0))
+    game = _dora_arrives(club_evening, table, "21:16")
+    assert [game.state.late_left[s] for s in range(4)] == [0, 0, 0, 2]
+    view = services.state_message(table, "spectator", None)["game"]
+    assert {s["player"]: s["late_turns"] for s in view["seats"]} == {
+        "Alba": 0, "Bice": 0, "Ciro": 0, "Dora": 2}
+    for rnd in (2, 3, 4):
+        game = _play_until(table, lambda g, r=rnd: (g.round, g.to_act) == (r, 3) or g.over)
+        if game.over:
+            break
+        assert game.penalised_turn is (rnd <= 3), rnd
+        game = _play_until(table, lambda g, r=rnd: g.to_act != 3 or g.over)
+
+
+def test_late_in_her_own_turn_penalises_it(club_evening: dict[str, Any]) -> None:
+    """Round 1, Dora to place her reinforcements when she comes at 21:20 (late): this turn
+    is her 1st of the 3, penalised from now on: what she had to place is forfeited under
+    R3, she may only end it; 2 more are left."""
+    table = _started_without_dora(club_evening)
+    before = _play_until(table, lambda g: (g.round, g.to_act, g.phase) == (1, 3, "reinforce"))
+    to_place = before.pending
+    assert to_place > 0 and before.forfeits(3)["R3"] == 0  # her reinforcements, unplaced
+    game = _dora_arrives(club_evening, table, "21:20")
+    assert (game.phase, game.pending, game.penalised_turn) == ("attack", 0, True)
+    assert game.forfeits(3) == {"R3": to_place, "R4": 0, "R11": 0}
+    assert game.state.late_left[3] == 2
+    legal = services.state_message(table, "seat", 3)["game"]["late_turn"]
+    assert legal is True

@@ -389,3 +389,61 @@ def test_a_phone_plays_a_turn_in_italian_on_a_zoomed_map(server: AsgiServer,
         "Anna", "Bot Bice (livello 1)", "Bot Carlo (livello 1)"]
     assert errors == []
     context.close()
+
+
+def test_a_phone_leaves_the_table_in_italian_after_a_confirmation(server: AsgiServer,
+                                                                   chromium: Any) -> None:
+    """The "leave the table" button at 390 px, in Italian: a 44 px target; a tap asks
+    first (what leaving does at this casual table in play with bots for the absent: one
+    plays for her), "No" sends nothing; "Yes" sends ``leave``, the server's ``bye`` makes
+    the page say she left and offer the lobby (a 44 px link), a bot stands in for her."""
+    table = services.create_table(name="Uscita", seats=3, bots={2: "random", 3: "random"},
+                                  who="test", settings={"clock_seconds": 0,
+                                                        "bot_delay_ms": 200})
+    errors: list[str] = []
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                   has_touch=True, locale="it-IT")
+    pg = context.new_page()
+    pg.on("pageerror", lambda err: errors.append(str(err)))
+    _join(pg, f"{server.url}/online/t/{table.code}/", "Anna")
+    pg.wait_for_function("() => document.getElementById('online-table').dataset.status "
+                         "=== 'playing'", timeout=20000)
+    ask = pg.locator("#ot-leave-ask")
+    ask.wait_for(state="visible")
+    assert ask.inner_text() == "Lascia il tavolo"
+    box = ask.bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44
+    assert pg.locator("#ot-leave-confirm").is_hidden()
+    ask.tap()
+    assert pg.inner_text("#ot-leave-question") == (
+        "Lasciare il tavolo? Un bot gioca per te finché non torni.")
+    for button, words in (("#ot-leave-yes", "Sì, lascio il tavolo"), ("#ot-leave-no", "No, resto")):
+        assert pg.inner_text(button) == words
+        b = pg.locator(button).bounding_box()
+        assert b is not None and b["width"] >= 44 and b["height"] >= 44
+    pg.tap("#ot-leave-no")  # nothing sent: she stays
+    assert pg.locator("#ot-leave-confirm").is_hidden() and ask.is_visible()
+    time.sleep(0.5)
+    anna = lambda: table.seat_set.get(position=1)  # noqa: E731
+    assert not _db(lambda: anna().stand_in) and _root(pg).get("left") is None
+    ask.tap()
+    pg.tap("#ot-leave-yes")
+    pg.wait_for_selector("#ot-left", state="visible", timeout=20000)
+    assert pg.inner_text("#ot-left p:first-child") == "Hai lasciato il tavolo."
+    link = pg.locator("#ot-left a")
+    assert link.inner_text() == "Torna ai tavoli online"
+    assert link.get_attribute("href") == "/online/"
+    b = link.bounding_box()
+    assert b is not None and b["height"] >= 44
+    assert pg.locator("#ot-leave").is_hidden() and pg.locator("#ot-controls").is_hidden()
+    assert pg.evaluate("() => document.documentElement.scrollWidth") <= 390
+    deadline = time.monotonic() + 20
+    while not _db(lambda: anna().stand_in) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _db(lambda: anna().stand_in)  # a bot plays for her
+    time.sleep(1.5)  # no reconnection after bye: the page stays as it is
+    assert pg.locator("#ot-left").is_visible() and pg.inner_text("#ot-conn") == ""
+    link.tap()
+    pg.wait_for_url(f"{server.url}/online/")
+    assert errors == []
+    context.close()

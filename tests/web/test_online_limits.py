@@ -5,7 +5,11 @@ messages, the sockets per user and per address, the origin by scheme, host and p
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
+import os
+import time
+import uuid
 from typing import Any
 
 import pytest
@@ -264,3 +268,175 @@ def test_the_remote_bot_client_sends_its_servers_origin() -> None:
 
     assert TableClient("ws://127.0.0.1:8000/ws/online/abc/").origin == "http://127.0.0.1:8000"
     assert TableClient("wss://club.example/ws/online/abc/").origin == "https://club.example"
+
+
+# ------------------------------------------------------------------------------ caps across workers
+# With the Redis channel layer (REDIS_URL: make unit-redis) the socket caps are counted in
+# its Redis, a field per worker, so two workers share them; a worker that stops beating (a
+# kill -9) stops counting once its key expires. Two "workers" here are two SharedCounts of
+# one Redis, each with its own counts, as two processes would be.
+needs_redis = pytest.mark.skipif(not os.environ.get("REDIS_URL"),
+                                 reason="the shared caps need Redis (REDIS_URL: make unit-redis)")
+
+
+def _worker(prefix: str, name: str, expiry: float = 30.0) -> limits.SharedCounts:
+    return limits.SharedCounts(os.environ["REDIS_URL"], prefix, worker=name, expiry=expiry,
+                               by_user=collections.Counter(), by_address=collections.Counter())
+
+
+@pytest.fixture
+def prefix() -> Any:
+    """A Redis prefix of this test's own; its keys deleted afterwards."""
+    import redis
+
+    name = f"test-caps-{uuid.uuid4().hex[:12]}"
+    yield name
+    r = redis.Redis.from_url(os.environ["REDIS_URL"])
+    for key in r.scan_iter(f"{name}:*"):
+        r.delete(key)
+
+
+@needs_redis
+def test_two_workers_share_the_caps(prefix: str) -> None:
+    """Caps of 3 per user and 4 per address. Worker A holds 2 of Anna's sockets, B one: a
+    4th of hers is refused at either (1: the user's cap), counting nothing. Bruno's first
+    from the same address makes 4 there: his next is refused at B (2: the address's cap).
+    A closes one of Anna's: B may open one for her again (the address has 3 then 4)."""
+    a, b = _worker(prefix, "a"), _worker(prefix, "b")
+    assert [a.claim("user:1", "10.0.0.7", 3, 4) for _ in range(2)] == [0, 0]
+    assert b.claim("user:1", "10.0.0.7", 3, 4) == 0
+    assert a.claim("user:1", "10.0.0.7", 3, 4) == 1
+    assert b.claim("user:1", "10.0.0.7", 3, 4) == 1
+    assert a.claim("user:2", "10.0.0.7", 3, 4) == 0  # the 4th socket of the address
+    assert b.claim("user:2", "10.0.0.7", 3, 4) == 2
+    assert b.claim("user:2", "10.0.0.8", 3, 4) == 0  # another address: Bruno's 2nd
+    assert (dict(a.by_user), dict(a.by_address)) == ({"user:1": 2, "user:2": 1},
+                                                     {"10.0.0.7": 3})
+    assert (dict(b.by_user), dict(b.by_address)) == ({"user:1": 1, "user:2": 1},
+                                                     {"10.0.0.7": 1, "10.0.0.8": 1})
+    a.release("user:1", "10.0.0.7")
+    assert b.claim("user:1", "10.0.0.7", 3, 4) == 0
+    assert b.claim("user:3", "10.0.0.7", 3, 4) == 2  # 4 at the address again
+
+
+@needs_redis
+def test_a_killed_workers_sockets_stop_counting_after_expiry(prefix: str) -> None:
+    """Worker A (its beat lasting 0.6 s) holds both of Anna's sockets (cap 2): B is refused
+    while A beats, 1 s after A's last claim included; A killed (no beat), 0.6 s later its
+    sockets no longer count and B's claim is counted."""
+    a, b = _worker(prefix, "a", expiry=0.6), _worker(prefix, "b")
+    assert [a.claim("user:1", "", 2, 500) for _ in range(2)] == [0, 0]
+    for _ in range(2):
+        time.sleep(0.5)
+        a.beat()
+    assert b.claim("user:1", "", 2, 500) == 1  # 1 s after the claims: A beats, still counts
+    time.sleep(0.8)  # A killed: no beat since 0.8 s (> 0.6)
+    assert b.claim("user:1", "", 2, 500) == 0
+    assert b.claim("user:1", "", 2, 500) == 0
+    assert b.claim("user:1", "", 2, 500) == 1  # B's own two count
+
+
+@needs_redis
+def test_a_socket_over_a_cap_held_by_another_worker_is_refused_as_before(settings: Any) -> None:
+    """The server's Redis layer; caps of 3 per address. Another worker already holds 2
+    sockets from 10.0.0.7: this one accepts one more (the 3rd) and refuses the 4th with
+    online.too_many_sockets_address and close 1008, as with one process. The other worker
+    killed (its beat lasted 0.5 s), a 4th is accepted."""
+    settings.RISIKO_ONLINE_SOCKETS_PER_ADDRESS = 3
+    shared = limits.shared_counts()
+    assert shared is not None  # REDIS_URL: the settings' Redis channel layer
+    other = limits.SharedCounts(os.environ["REDIS_URL"], shared.prefix,
+                                worker=f"other-{uuid.uuid4().hex[:8]}", expiry=0.5,
+                                by_user=collections.Counter(),
+                                by_address=collections.Counter())
+    assert [other.claim("", "10.0.0.7", 30, 3) for _ in range(2)] == [0, 0]
+    table, _ = make_table()
+
+    async def go() -> None:
+        mine = _socket(table)
+        assert (await _opened(mine))["type"] == "welcome"
+        assert dict(limits.BY_ADDRESS) == {"10.0.0.7": 1}  # this worker's own
+        error = await _refused(_socket(table), "online.too_many_sockets_address")
+        assert error["faults"][0]["message"] == (
+            "too many table connections from your network address: at most 3 at once")
+        await asyncio.sleep(0.7)  # the other worker killed: its beat expired
+        again = _socket(table)
+        assert (await _opened(again))["type"] == "welcome"
+        for c in (mine, again):
+            await c.disconnect()
+
+    asyncio.run(go())
+    assert not limits.BY_ADDRESS
+
+
+def test_the_in_memory_layer_counts_in_this_process(settings: Any) -> None:
+    """One process (the in-memory layer): no Redis asked, the caps counted here."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    settings.RISIKO_ONLINE_SOCKETS_PER_USER = 1
+    assert limits.shared_counts() is None
+    assert asyncio.run(limits.claim_socket("user:9", "10.0.0.9")) is None
+    refused = asyncio.run(limits.claim_socket("user:9", "10.0.0.9"))
+    assert refused is not None and refused.code == "online.too_many_sockets_user"
+    asyncio.run(limits.release_socket("user:9", "10.0.0.9"))
+    assert not limits.BY_USER and not limits.BY_ADDRESS
+
+
+def test_leave_through_the_socket_at_a_table_without_bots_is_said_to_the_others() -> None:
+    """The table page's "leave" (issue 20): Anna, at a casual table in play with no bots for
+    the absent, sends ``leave``: she gets ``bye`` and the socket closes 1000; Bruno, on the
+    table in Italian, gets the event saying she left and the referee is asked for R13
+    (leaving the table is abandoning it); her seat asks for R13, her socket counts no more."""
+    table, tokens = make_table(bot_for_absent=False)
+
+    async def go() -> dict[str, Any]:
+        anna = await connect(table, tokens[0])
+        bruno = await connect(table, tokens[1], lang="it")
+        await drain(bruno)
+        await anna.send_json_to({"type": "leave"})
+        got = []
+        while True:
+            m = await anna.receive_output(timeout=5)
+            if m["type"] == "websocket.close":
+                assert m["code"] == 1000
+                break
+            got.append(checked(json.loads(m["text"])))
+        assert got[-1] == {"type": "bye"}
+        await anna.disconnect()
+        for _ in range(20):
+            m = checked(await bruno.receive_json_from(timeout=10))
+            entry = m.get("entry") if m["type"] == "event" else None
+            if entry and entry["value"]["code"] == "log.left_r13":
+                await bruno.disconnect()
+                return m
+        raise AssertionError("Bruno was not told")
+
+    event = asyncio.run(go())
+    assert event["entry"]["messages"]["it"] == (
+        "Anna ha lasciato il tavolo: si chiede all'arbitro di dichiarare l'R13")
+    assert [s["r13_requested"] for s in event["table"]["seats"]] == [True, False, False]
+    anna = OnlineSeat.objects.get(table=table, position=1)
+    assert anna.r13_requested and not anna.stand_in and anna.connections == 0
+    assert not limits.BY_USER and not limits.BY_ADDRESS
+
+
+def test_the_table_page_has_the_leave_button_and_its_questions_in_italian() -> None:
+    """The page carries the button, its confirmation and what follows in Italian (drawn by
+    table.js), and the three questions by what leaving does."""
+    from django.test import Client
+    from django.urls import reverse
+
+    table = services.create_table(name="Prova", seats=3, who="test")
+    c = Client(HTTP_ACCEPT_LANGUAGE="it")
+    c.post(reverse("online_join", args=[table.code]), {"as": "guest", "guest_name": "Anna"})
+    page = c.get(reverse("online_table", args=[table.code])).content.decode()
+    for said in ('id="ot-leave-ask">Lascia il tavolo<', ">Sì, lascio il tavolo<",
+                 ">No, resto<", "<p>Hai lasciato il tavolo.</p>",
+                 'href="/online/">Torna ai tavoli online<'):
+        assert said in page, said
+    words = json.loads(page.split('id="online-words" type="application/json">')[1]
+                       .split("</script>")[0])
+    assert (words["leave_lobby"], words["leave_stand_in"], words["leave_r13"]) == (
+        "Lasciare il posto? Torna libero per qualcun altro.",
+        "Lasciare il tavolo? Un bot gioca per te finché non torni.",
+        "Lasciare il tavolo? Lasciare il tavolo è abbandonare la partita (R13): si chiede "
+        "all'arbitro di dichiararlo.")

@@ -27,6 +27,7 @@ from ..actions import (
     EndGame,
     EndTurn,
     Fortify,
+    Late,
     Move,
     Place,
     Timeout,
@@ -56,6 +57,8 @@ CALL = define("log.call", "R2", "the referee calls the last two rounds")
 WIDEN = define("log.widen", "R2", "the referee widens the closing band: {reason}")
 STOP = define("log.stop", "R2", "the referee ends the game: {reason}")
 ABANDON = define("log.abandon", "R13", "{player} leaves the game")
+LATE = define("log.late", "R3",
+              "{player} arrived late, the game begun: his first turns of play are penalised")
 START = define("log.start", "", "the game starts (commitment of the seed {commitment})")
 DISCONNECTED = define("log.disconnected", "", "{player} disconnected")
 CONNECTION_LOST = define("log.connection_lost", "", "{player}: connection lost")
@@ -132,6 +135,8 @@ def _action_value(seat: int | None, action: Action, players: Sequence[str]) -> d
                      target=territory_name(action.target))
     if isinstance(action, Abandon):
         return value(ABANDON, player=players[action.seat] if action.seat < len(players) else "")
+    if isinstance(action, Late):
+        return value(LATE, player=players[action.seat] if action.seat < len(players) else "")
     if isinstance(action, CallLastRounds):
         return value(CALL)
     if isinstance(action, WidenClosing):

@@ -266,12 +266,15 @@ RISIKO_PUBLISH_MAX_PER_KEY = _int("RISIKO_PUBLISH_MAX_PER_KEY", 30)
 # Online tables, continued (they read the environment through _int):
 #: the limits of one table socket (risiko.web.online.limits): messages per second and the
 #: burst allowed over it, then refused and closed (1008); table sockets at once per user
-#: (or browser session, or seat token) and per client address, per worker process: generous,
-#: the phones of a venue share the address of its Wi-Fi
+#: (or browser session, or seat token) and per client address: generous, the phones of a
+#: venue share the address of its Wi-Fi. With REDIS_URL counted across the workers in the
+#: channel layer's Redis; a killed worker's sockets stop counting RISIKO_ONLINE_SOCKET_EXPIRY
+#: seconds after its last heartbeat (3 heartbeats)
 RISIKO_ONLINE_MESSAGES_PER_SECOND = _int("RISIKO_ONLINE_MESSAGES_PER_SECOND", 20)
 RISIKO_ONLINE_MESSAGE_BURST = _int("RISIKO_ONLINE_MESSAGE_BURST", 60)
 RISIKO_ONLINE_SOCKETS_PER_USER = _int("RISIKO_ONLINE_SOCKETS_PER_USER", 30)
 RISIKO_ONLINE_SOCKETS_PER_ADDRESS = _int("RISIKO_ONLINE_SOCKETS_PER_ADDRESS", 500)
+RISIKO_ONLINE_SOCKET_EXPIRY = _int("RISIKO_ONLINE_SOCKET_EXPIRY", 30)
 
 
 # Behind a reverse proxy: the proxies whose X-Forwarded-For / X-Forwarded-Proto are believed

@@ -125,6 +125,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     beating: bool = False
     seated: bool = False
     claimed: tuple[str, str] | None = None
+    #: a claim under way (shared counts: a Redis call in a thread) and what it claims: a
+    #: socket that ends meanwhile gives it back once it is counted (:meth:`_disconnection`)
+    claiming: tuple[asyncio.Future[Any], tuple[str, str]] | None = None
     left: bool = False
     leaving: asyncio.Task[None] | None = None
     bucket: limits.Bucket
@@ -172,7 +175,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._refuse(services.TOKEN_IN_URL(), close=4400)
             return
         claim = (limits.user_key(self.scope, actor.seat_id), limits.address_of(self.scope))
-        refused = limits.claim(*claim)
+        refused = await self._claim(claim)
         if refused is not None:
             await self._close_with(refused, limits.CLOSE_LIMIT)
             return
@@ -242,13 +245,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         before, address = self.claimed
         if user == before:
             return True
-        refused = limits.claim(user, "")
+        refused = await self._claim((user, ""))
+        if self.left:  # ended meanwhile: its disconnection gives back both claims
+            return False
         if refused is not None:
             await self._close_with(refused, limits.CLOSE_LIMIT)
             return False
-        limits.release(before, "")
         self.claimed = (user, address)
+        await limits.release_socket(before, "")
         return True
+
+    async def _claim(self, claim: tuple[str, str]) -> Any | None:
+        """Count this socket (:func:`limits.claim_socket`: across the workers with Redis);
+        the fault of a cap reached. The claim runs on if the socket's task is cancelled:
+        its disconnection gives it back."""
+        task = asyncio.ensure_future(limits.claim_socket(*claim))
+        self.claiming = (task, claim)
+        refused = await asyncio.shield(task)
+        self.claiming = None
+        return refused
 
     async def disconnect(self, code: int) -> None:
         await self._leave()
@@ -267,14 +282,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         """First what this process counts (the seat stops beating: if the rest fails, the
         sweep makes it absent), then the groups left and the seat's connection closed (its
         grace period, R11, R13)."""
-        if self.claimed is not None:
-            limits.release(*self.claimed)
-            self.claimed = None
         seat_id = self.actor.seat_id
         if self.beating and seat_id is not None and LIVE_SEATS[seat_id] > 0:
             LIVE_SEATS[seat_id] -= 1
             if not LIVE_SEATS[seat_id]:
                 del LIVE_SEATS[seat_id]
+        if self.claimed is not None:  # this process's count at once, then the shared one
+            claimed, self.claimed = self.claimed, None
+            await limits.release_socket(*claimed)
+        if self.claiming is not None:  # ended while its claim was under way
+            (task, claim), self.claiming = self.claiming, None
+            with contextlib.suppress(Exception):
+                if await task is None:
+                    await limits.release_socket(*claim)
         try:
             for group in getattr(self, "joined", []):
                 await self.channel_layer.group_discard(group, self.channel_name)

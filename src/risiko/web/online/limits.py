@@ -12,8 +12,13 @@
   user (a logged-in user, else a browser session, else a seat's token: a remote bot's socket
   counts as its seat's from its ``auth`` message) and
   ``RISIKO_ONLINE_SOCKETS_PER_ADDRESS`` (500: the phones of a venue share its Wi-Fi's
-  address) per client address, counted per worker process; one more is accepted, told the
-  fault (``online.too_many_sockets_user`` / ``_address``) and closed.
+  address) per client address; one more is accepted, told the fault
+  (``online.too_many_sockets_user`` / ``_address``) and closed. With the in-memory channel
+  layer (one process) they are counted in this process (:data:`BY_USER`,
+  :data:`BY_ADDRESS`); with the Redis layer (``REDIS_URL``: several workers) in its Redis too
+  (:class:`SharedCounts`), so the caps hold across the workers, and a killed worker's
+  sockets stop counting once its beat expires (``RISIKO_ONLINE_SOCKET_EXPIRY`` seconds,
+  3 heartbeats: 30).
 
 Close codes (RFC 6455): :data:`CLOSE_MALFORMED` 1003 for a frame that is not one JSON object
 in text, :data:`CLOSE_LIMIT` 1008 for a limit, 1000 after ``leave``.
@@ -21,7 +26,13 @@ in text, :data:`CLOSE_LIMIT` 1008 for a limit, 1000 after ``leave``.
 
 from __future__ import annotations
 
+import asyncio
 import collections
+import hashlib
+import logging
+import os
+import secrets
+import threading
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -46,9 +57,12 @@ TOO_MANY_SOCKETS_ADDRESS = define(
 NOT_TEXT = define("online.not_text", "", "a message is JSON text, not binary data")
 NOT_JSON = define("online.not_json", "", "a message is one JSON object: this one is not")
 
+log = logging.getLogger(__name__)
+
 #: this process's open table sockets by user key and by address
 BY_USER: collections.Counter[str] = collections.Counter()
 BY_ADDRESS: collections.Counter[str] = collections.Counter()
+_LOCK = threading.Lock()  # the counters above, from the loop and the Redis threads
 
 
 def clock() -> float:
@@ -119,29 +133,239 @@ def user_key(scope: dict[str, Any], seat_id: int | None) -> str:
     return f"seat:{seat_id}" if seat_id is not None else ""
 
 
-def claim(user: str, address: str) -> Any | None:
-    """Count one more table socket of ``user`` and ``address``; the fault when a cap is
-    reached (nothing counted then)."""
-    most_user = int(_setting("RISIKO_ONLINE_SOCKETS_PER_USER", 30))
-    most_address = int(_setting("RISIKO_ONLINE_SOCKETS_PER_ADDRESS", 500))
-    if user and BY_USER[user] >= most_user:
+def _most() -> tuple[int, int]:
+    return (int(_setting("RISIKO_ONLINE_SOCKETS_PER_USER", 30)),
+            int(_setting("RISIKO_ONLINE_SOCKETS_PER_ADDRESS", 500)))
+
+
+def _refusal(which: int, most_user: int, most_address: int) -> Any | None:
+    if which == 1:
         return TOO_MANY_SOCKETS_USER(most=most_user)
-    if address and BY_ADDRESS[address] >= most_address:
+    if which == 2:
         return TOO_MANY_SOCKETS_ADDRESS(most=most_address)
-    if user:
-        BY_USER[user] += 1
-    if address:
-        BY_ADDRESS[address] += 1
     return None
+
+
+def claim(user: str, address: str) -> Any | None:
+    """Count one more table socket of ``user`` and ``address`` in this process; the fault
+    when a cap is reached (nothing counted then). The in-memory layer's count
+    (:func:`claim_socket` chooses)."""
+    most_user, most_address = _most()
+    with _LOCK:
+        if user and BY_USER[user] >= most_user:
+            return TOO_MANY_SOCKETS_USER(most=most_user)
+        if address and BY_ADDRESS[address] >= most_address:
+            return TOO_MANY_SOCKETS_ADDRESS(most=most_address)
+        _count(BY_USER, BY_ADDRESS, user, address, 1)
+    return None
+
+
+def _count(by_user: collections.Counter[str], by_address: collections.Counter[str],
+           user: str, address: str, step: int) -> None:
+    """Add ``step`` (1 or -1) to the counts of ``user`` and ``address`` (empty: not
+    counted); a count back to 0 is deleted."""
+    for counter, key in ((by_user, user), (by_address, address)):
+        if key and (step > 0 or counter[key] > 0):
+            counter[key] += step
+            if not counter[key]:
+                del counter[key]
 
 
 def release(user: str, address: str) -> None:
     """One table socket of ``user`` and ``address`` closed (counted by :func:`claim`)."""
-    for counter, key in ((BY_USER, user), (BY_ADDRESS, address)):
-        if key and counter[key] > 0:
-            counter[key] -= 1
-            if not counter[key]:
-                del counter[key]
+    with _LOCK:
+        _count(BY_USER, BY_ADDRESS, user, address, -1)
+
+
+#: the claim, atomic in Redis: every live worker's count of the user and of the address
+#: (a field per worker in a hash per key; a worker is live while its beat key lasts, a dead
+#: one's field is dropped on the way), refused at the cap (1 user, 2 address), else counted
+_CLAIM = """
+local worker, alive = ARGV[1], ARGV[5]
+local most_user, most_address, expiry = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+redis.call('SET', alive .. worker, '1', 'PX', expiry)
+local function total(key)
+  local fields = redis.call('HGETALL', key)
+  local n = 0
+  for i = 1, #fields, 2 do
+    local w = fields[i]
+    if w == worker or redis.call('EXISTS', alive .. w) == 1 then
+      n = n + tonumber(fields[i + 1])
+    else
+      redis.call('HDEL', key, w)
+    end
+  end
+  return n
+end
+if ARGV[6] == '1' and total(KEYS[1]) >= most_user then return 1 end
+if ARGV[7] == '1' and total(KEYS[2]) >= most_address then return 2 end
+for i = 1, 2 do
+  if ARGV[5 + i] == '1' then
+    redis.call('HINCRBY', KEYS[i], worker, 1)
+    redis.call('PEXPIRE', KEYS[i], expiry)
+  end
+end
+return 0
+"""
+
+
+class SharedCounts:
+    """The table sockets of every worker, counted in the channel layer's Redis (``url``,
+    keys under ``prefix``): one hash per user key and per address (their SHA-256: a
+    session key is a secret), a field per worker holding that worker's count; the worker
+    is live while its key ``<prefix>:online:sockets:alive:<worker>`` lasts (``expiry``
+    seconds, refreshed by each claim and by :meth:`beat`, which the scheduler's heartbeat
+    calls), so the sockets of a killed worker stop counting ``expiry`` seconds after its
+    last beat. ``by_user``/``by_address``: this worker's own counts (the module's
+    :data:`BY_USER` and :data:`BY_ADDRESS` for the server's). Calls block on Redis (a
+    socket's timeout of 3 s): the consumer runs them in a thread (:func:`claim_socket`).
+    A Redis error raises (``redis.RedisError``): the caller falls back to this process's
+    count."""
+
+    def __init__(self, url: str, prefix: str = "asgi", *, worker: str | None = None,
+                 expiry: float | None = None,
+                 by_user: collections.Counter[str] | None = None,
+                 by_address: collections.Counter[str] | None = None) -> None:
+        import redis
+
+        self.redis = redis.Redis.from_url(url, socket_timeout=3)
+        self.prefix = prefix
+        self.worker = worker or f"{os.getpid()}-{secrets.token_hex(6)}"
+        self.expiry = expiry
+        self.by_user = BY_USER if by_user is None else by_user
+        self.by_address = BY_ADDRESS if by_address is None else by_address
+        self._script = self.redis.register_script(_CLAIM)
+
+    def _expiry_ms(self) -> int:
+        if self.expiry is not None:
+            seconds = self.expiry
+        else:
+            seconds = _setting("RISIKO_ONLINE_SOCKET_EXPIRY",
+                               3 * _setting("RISIKO_ONLINE_HEARTBEAT", 10.0))
+        return max(1, int(seconds * 1000))
+
+    def _key(self, kind: str, value: str) -> str:
+        digest = hashlib.sha256(value.encode()).hexdigest()[:32]
+        return f"{self.prefix}:online:sockets:{kind}:{digest}"
+
+    def _alive(self) -> str:
+        return f"{self.prefix}:online:sockets:alive:"
+
+    def claim(self, user: str, address: str, most_user: int, most_address: int) -> int:
+        """Count one more socket of ``user`` and ``address`` across the workers: 0 when
+        counted (here and in Redis), 1 at the user's cap, 2 at the address's (nothing
+        counted)."""
+        which = int(self._script(
+            keys=[self._key("user", user), self._key("address", address)],
+            args=[self.worker, most_user, most_address, self._expiry_ms(), self._alive(),
+                  "1" if user else "0", "1" if address else "0"]))
+        if which == 0:
+            with _LOCK:
+                _count(self.by_user, self.by_address, user, address, 1)
+        return which
+
+    def release(self, user: str, address: str) -> None:
+        """One socket of ``user`` and ``address`` closed: this worker's counts less one,
+        then its fields in Redis set to them (a count, not a step: a write lost to a
+        Redis error is put right by the next :meth:`beat`)."""
+        with _LOCK:
+            _count(self.by_user, self.by_address, user, address, -1)
+        self.write(user, address)
+
+    def write(self, user: str, address: str) -> None:
+        """This worker's counts of ``user`` and ``address`` into Redis (0: its field gone)."""
+        with _LOCK:
+            now = [(k, key, c[key]) for k, key, c in (("user", user, self.by_user),
+                                                        ("address", address, self.by_address))
+                   if key]
+        pipe = self.redis.pipeline(transaction=False)
+        for kind, key, count in now:
+            if count > 0:
+                pipe.hset(self._key(kind, key), self.worker, count)
+            else:
+                pipe.hdel(self._key(kind, key), self.worker)
+        pipe.execute()
+
+    def beat(self) -> None:
+        """This worker is alive: its key lasts another ``expiry``, and its counts (every
+        user and address it holds sockets of) are written again, their hashes kept as
+        long."""
+        ms = self._expiry_ms()
+        with _LOCK:
+            held = ([("user", k, n) for k, n in self.by_user.items()]
+                    + [("address", k, n) for k, n in self.by_address.items()])
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(self._alive() + self.worker, "1", px=ms)
+        for kind, key, count in held:
+            pipe.hset(self._key(kind, key), self.worker, count)
+            pipe.pexpire(self._key(kind, key), ms)
+        pipe.execute()
+
+
+_SHARED: dict[tuple[str, str], SharedCounts] = {}
+
+
+def shared_counts() -> SharedCounts | None:
+    """The server's :class:`SharedCounts` when its channel layer is Redis (``REDIS_URL``:
+    the layer's first host and prefix), else None (the in-memory layer: this process's
+    count)."""
+    layer = (getattr(settings, "CHANNEL_LAYERS", {}) or {}).get("default") or {}
+    if "channels_redis" not in str(layer.get("BACKEND", "")):
+        return None
+    config = layer.get("CONFIG") or {}
+    hosts = config.get("hosts") or []
+    host = hosts[0] if hosts else None
+    url = host.get("address") if isinstance(host, dict) else host
+    if not isinstance(url, str) or not url:
+        return None
+    key = (url, str(config.get("prefix", "asgi")))
+    found = _SHARED.get(key)
+    if found is None:
+        found = _SHARED[key] = SharedCounts(url, key[1])
+    return found
+
+
+async def claim_socket(user: str, address: str) -> Any | None:
+    """:func:`claim` across the workers when the server has Redis (:func:`shared_counts`,
+    in a thread: not on the loop), else in this process; the fault when a cap is reached.
+    Redis unreachable: this process's count (one warning)."""
+    shared = shared_counts()
+    if shared is None:
+        return claim(user, address)
+    most_user, most_address = _most()
+    try:
+        which = await asyncio.to_thread(shared.claim, user, address, most_user, most_address)
+    except Exception as e:  # redis.RedisError: the cap of this process still holds
+        log.warning("online sockets: the shared count is unreachable (%s); counted here",
+                    type(e).__name__)
+        return claim(user, address)
+    return _refusal(which, most_user, most_address)
+
+
+async def release_socket(user: str, address: str) -> None:
+    """:func:`release` (this process's count at once), then the shared count."""
+    shared = shared_counts()
+    if shared is None:
+        release(user, address)
+        return
+    with _LOCK:
+        _count(shared.by_user, shared.by_address, user, address, -1)
+    try:
+        await asyncio.to_thread(shared.write, user, address)
+    except Exception as e:  # the next beat writes the counts again
+        log.warning("online sockets: the shared count not updated (%s)", type(e).__name__)
+
+
+async def beat() -> None:
+    """The heartbeat's part (:func:`scheduler.presence`): this worker's sockets keep
+    counting across the workers. Nothing with the in-memory layer."""
+    shared = shared_counts()
+    if shared is None:
+        return
+    try:
+        await asyncio.to_thread(shared.beat)
+    except Exception as e:
+        log.warning("online sockets: the shared count's beat failed (%s)", type(e).__name__)
 
 
 def _origin(value: str) -> tuple[str, str, int] | None:

@@ -22,7 +22,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import OperationalError
 
-from . import services
+from . import limits, services
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +100,7 @@ async def presence() -> int:
     from .consumers import LIVE_SEATS, in_thread, send_outbox
 
     await in_thread(services.heartbeat)(list(LIVE_SEATS))
+    await limits.beat()  # this worker's sockets keep counting across the workers
     outboxes = await in_thread(services.sweep_presence)()
     for outbox in outboxes:
         await send_outbox(layer, outbox)

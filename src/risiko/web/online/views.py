@@ -68,6 +68,11 @@ def _words() -> dict[str, Any]:
                 "referee": _("ended by the referee (R2)"),
                 "all_others_eliminated": _("all the others eliminated")},
         "zoom_in": _("Zoom in"), "zoom_out": _("Zoom out"),
+        # the leave button's question, by what leaving does (services.leave)
+        "leave_lobby": _("Leave your seat? It becomes free for someone else."),
+        "leave_stand_in": _("Leave the table? A bot plays for you until you come back."),
+        "leave_r13": _("Leave the table? Leaving the table is abandoning the game (R13): "
+                       "the referee is asked to declare it."),
     }
 
 

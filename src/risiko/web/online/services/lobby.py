@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from risiko.actions import Late
 from risiko.agents.levels import LEVELS
 from risiko.fair import commitment, new_seed
 from risiko.faults import RisikoError
@@ -29,6 +30,7 @@ from ..models import (
     OnlineSeat,
     OnlineTable,
     SeatKind,
+    TableEvent,
     TableKind,
     TableStatus,
 )
@@ -63,7 +65,7 @@ from .base import (
     settings_of,
     token_hash,
 )
-from .cache import _cache_put
+from .cache import _cache_put, _take_game
 from .evenings import _arrival, _late_seats
 from .messages import _broadcast
 from .rows import _event, _players, _save, _seats, _tournament, _where
@@ -215,11 +217,43 @@ def join(
         outbox = Outbox(table.pk)
         seats = _seats(table)
         game = None
+        entries: list[TableEvent] = []
         if table.status == TableStatus.LOBBY and all(x.kind != SeatKind.OPEN for x in seats):
             game = _start(table, now, seats, outbox)
+        elif (table.game_table is not None
+              and table.status in (TableStatus.PLAYING, TableStatus.PAUSED)):
+            game, entries = _late_arrival(table, target, seats, now, outbox)
         _save(table)
-        _broadcast(table, game, seats, [], outbox)
+        _broadcast(table, game, seats, entries, outbox)
+        if entries and game is not None:
+            final, late_game = table.seq, game
+            transaction.on_commit(lambda: _cache_put(table.pk, final, late_game))
     return target, token, outbox
+
+
+def _late_arrival(table: OnlineTable, seat: OnlineSeat, seats: list[OnlineSeat],
+                  now: dt.datetime, outbox: Outbox) -> tuple[Game | None, list[TableEvent]]:
+    """R3 at a tournament table the referee started before ``seat``'s member arrived (the
+    start fixed its late seats without him): when his arrival (recorded now, or by the
+    referee) is late, the engine's :class:`~risiko.actions.Late` marks the seat, recorded
+    as the referee's line ``R late <seat>``: of his first 3 turns of play those not begun
+    are penalised, the one under way too (his turns already past, lost absent, count among
+    them: R3's "primi tre turni di gioco"). Returns the game and the event, or (None, [])
+    when he is not late."""
+    if not _late_seats(table, [seat]):
+        return None, []
+    game = _take_game(table)
+    before = adapter.draws(game)
+    try:
+        recorded = adapter.push(game, Late(seat.position - 1))
+    except RisikoError:  # his seat is out of play (R13 declared): nothing to penalise
+        _cache_put(table.pk, table.seq, game)
+        return None, []
+    event = _event(table, actor="system", kind=EventKind.SYSTEM, seat=seat.position,
+                   text=adapter.line_of(None, recorded), draws=(before, adapter.draws(game)),
+                   value=olog.action_value(None, recorded, _players(seats)))
+    _after_change(table, game, now, outbox, seats)
+    return game, [event]
 
 
 def _start(table: OnlineTable, now: dt.datetime, seats: list[OnlineSeat],

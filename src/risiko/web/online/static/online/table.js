@@ -9,6 +9,7 @@
   var ws = null, st = { seq: -1 }, me = { role: null, seat: null }, sel = null, mode = "";
   var prefix = Math.random().toString(36).slice(2, 10), counter = 0, clockBase = null;
   var closing = null;  /* the server said why it closes (an error's close code, or bye) */
+  var left = false;  /* this seat left the table (leave, answered by bye) */
   var $ = function (id) { return document.getElementById(id); };
   /* A count and its noun in the right number: "1 carta", "2 carte", "0 carte" ("1 card",
      "0 cards"): Italian and English say the singular for 1 only. */
@@ -67,7 +68,33 @@
     else if (m.type === "ack") { showFaults([]); }
     else if (m.type === "odds_result") { showOdds(m); }
     else if (m.type === "error") { if (m.faults) { showFaults(m.faults); } if (m.close) { closing = m.close; } }
-    else if (m.type === "bye") { closing = "bye"; }
+    else if (m.type === "bye") { closing = "bye"; hasLeft(); }
+  }
+
+  /* Leaving the table (the protocol's leave): a seat may leave a casual table's lobby (its
+     seat is free again) or a game in play (a bot stands in, or the referee is asked for
+     R13); the question says which, and nothing is sent before "Yes". */
+  function canLeave() {
+    var t = st.table || {};
+    if (left || me.role !== "seat") { return false; }
+    if (t.status === "lobby") { return t.kind === "casual"; }
+    return t.status === "playing" || t.status === "paused";
+  }
+  function leaveQuestion() {
+    var t = st.table || {};
+    if (t.status === "lobby") { return T.leave_lobby; }
+    return t.kind === "casual" && t.settings && t.settings.bot_for_absent ? T.leave_stand_in : T.leave_r13;
+  }
+  function askLeave(open) {
+    $("ot-leave-confirm").hidden = !open;
+    $("ot-leave-ask").hidden = open;
+    if (open) { $("ot-leave-question").textContent = leaveQuestion(); $("ot-leave-no").focus(); }
+  }
+  function hasLeft() {
+    left = true; me.role = "left"; root.dataset.role = "left"; root.dataset.left = "1";
+    $("ot-leave").hidden = true; $("ot-controls").hidden = true; $("ot-private").hidden = true;
+    $("ot-left").hidden = false;
+    $("ot-left").querySelector("a").focus();
   }
 
   function showFaults(faults) {
@@ -152,6 +179,8 @@
       $("ot-hint").textContent = phase2 === "attack" ? (mode === "fortify" ? T.hint_fortify : T.hint_attack) : (phase2 === "move" ? "" : T.hint_place);
     }
     $("ot-referee").hidden = me.role !== "referee";
+    $("ot-leave").hidden = !canLeave();
+    if (!canLeave()) { askLeave(false); }
     // log
     var list = $("ot-log"); list.textContent = "";
     (st.log || []).slice(-60).reverse().forEach(function (e) {
@@ -234,6 +263,12 @@
       if (b.dataset.command === "bot_level") { cmd.level = +$("ot-ref-level").value || 1; }
       referee(cmd);
     });
+  });
+  $("ot-leave-ask").addEventListener("click", function () { askLeave(true); });
+  $("ot-leave-no").addEventListener("click", function () { askLeave(false); $("ot-leave-ask").focus(); });
+  $("ot-leave-yes").addEventListener("click", function () {
+    this.disabled = true;
+    send({ type: "leave" });
   });
   setInterval(tickClock, 250);
   connect();
