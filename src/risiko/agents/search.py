@@ -4,7 +4,8 @@ All three play from their seat's view only (:class:`~risiko.view.SeatView`) and 
 position with one hand-built evaluation, in table points (R1, R15, R16):
 
 - ``margin``: this seat's table score less the best other seat's (R16: 4 a territory of the
-  objective, 1 another; R15: a whole continent; a completed objective is RisiKo!, the game);
+  objective, 1 another; R15: a whole continent; a completed objective is RisiKo!, the game),
+  each with the objective's progress (:data:`RACE_POINTS`: the last territories missing);
 - ``threats``: each own territory's value times the exact chance (:mod:`risiko.odds`) that the
   biggest enemy stack beside it takes it (before the closing: :data:`THREAT_WEIGHT`);
 - ``armies``: :data:`ARMY_WEIGHT` a point per own army until the army limit (R4), then the
@@ -31,7 +32,7 @@ Levels (see :data:`LEVEL_3`, ...):
 - 4, ``expectimax``: two attacks deep, over 2 determinised games
   (:meth:`SeatView.determinise`: other seats' objectives drawn by how well they fit the
   conquests they made), the values averaged;
-- 5, ``determinised``: three attacks deep over 3 determinised games, with a bigger budget.
+- 5, ``determinised``: three attacks deep over 6 determinised games, with a bigger budget.
 
 Trades (R9) and the strategic move follow the heuristic bot; a late seat's penalised turn
 (R3) only places and ends.
@@ -91,7 +92,7 @@ class Level:
 
 LEVEL_3: Final = Level("greedy", depth=1, width=12, nodes=80, samples=0, placements=4)
 LEVEL_4: Final = Level("expectimax", depth=2, width=5, nodes=160, samples=2, placements=4)
-LEVEL_5: Final = Level("determinised", depth=3, width=5, nodes=300, samples=3, placements=5)
+LEVEL_5: Final = Level("determinised", depth=3, width=6, nodes=500, samples=6, placements=6)
 
 
 @lru_cache(maxsize=200_000)
@@ -211,7 +212,6 @@ class SearchAgent:
         self._threat_weight = THREAT_WEIGHT
         self._army_weight = ARMY_WEIGHT
         self._card_points = CARD_POINTS
-        self._heuristic_parts: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ worlds
     def _worlds(self, view: SeatView) -> list[_World]:
@@ -472,23 +472,14 @@ class SearchAgent:
             trade = self._heuristic._trade(view)
             if trade is not None:
                 return trade
-            if "place" in self._heuristic_parts:
-                return Place(self._heuristic._placement(view), view.pending)
             return Place(self._placement(view, view.pending), view.pending)
         if phase == "setup":
-            if "place" in self._heuristic_parts:
-                return Place(self._heuristic._placement(view), view.step_left)
             return Place(self._placement(view, view.step_left), view.step_left)
         if phase == "move":
-            if "move" in self._heuristic_parts:
-                return self._heuristic._move(view)
             return self._move(view)
         if view.penalised_turn:
             return EndTurn()
-        if "attack" in self._heuristic_parts:
-            attack = self._heuristic._attack(view)
-        else:
-            attack = self._attack(view)
+        attack = self._attack(view)
         if attack is not None:
             return attack
         fortify = self._heuristic._fortify(view)
