@@ -38,10 +38,11 @@ def register(name: str) -> Callable[[Callable[[random.Random], Agent]], Callable
 
 
 def agent_by_name(name: str, rng: random.Random) -> Agent:
-    """A new agent by name (``random``, ``heuristic``); ``InvalidInputError`` (a ValueError,
+    """A new agent by name (``random``, ``heuristic``, ``greedy``, ``expectimax``,
+    ``determinised``: :data:`risiko.agents.levels.LEVELS`); ``InvalidInputError`` (a ValueError,
     ``cli.unknown_bot``) naming the known ones."""
     # importing the modules registers them
-    from . import heuristic, random_agent  # noqa: F401
+    from . import heuristic, random_agent, search  # noqa: F401
 
     key = name.strip().lower()
     if key not in AGENTS:

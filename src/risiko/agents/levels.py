@@ -1,4 +1,5 @@
-"""Bots by level: 1 = ``random``, 2 = ``heuristic``, higher levels search (issue 19).
+"""Bots by level: 1 = ``random``, 2 = ``heuristic``, 3 to 5 search (:mod:`.search`):
+3 = ``greedy``, 4 = ``expectimax``, 5 = ``determinised``.
 
 The levels are one table, :data:`LEVELS`, from level (1 = weakest) to the registered bot's
 name; the lobby, the referee's stand-ins, ``risiko ladder`` and the benchmarks read it, so a
@@ -6,6 +7,10 @@ new level is one line here and one registered agent.
 
 >>> LEVELS[1], LEVELS[2]
 ('random', 'heuristic')
+>>> [LEVELS[k] for k in (3, 4, 5)]
+['greedy', 'expectimax', 'determinised']
+>>> level_of("Determinised")
+5
 >>> level_of("heuristic")
 2
 >>> level_of("nobody") is None
@@ -19,7 +24,9 @@ import random
 from .base import Agent, agent_by_name
 
 #: level (1 = weakest) -> the name the bot is registered under (:data:`base.AGENTS`)
-LEVELS: dict[int, str] = {1: "random", 2: "heuristic"}
+LEVELS: dict[int, str] = {
+    1: "random", 2: "heuristic", 3: "greedy", 4: "expectimax", 5: "determinised",
+}
 
 
 def level_of(name: str) -> int | None:
