@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import time
 from typing import Any
@@ -138,13 +139,27 @@ async def run() -> None:
         event.clear()
 
 
+def freeze_startup_objects() -> int:
+    """Move every object alive now (the modules, Django's apps, settings, URL patterns,
+    templates' caches: what a worker builds before it serves) out of the garbage collector's
+    reach (:func:`gc.freeze`): a full collection then walks only what was made since, not
+    the tens of thousands of start-up objects that live as long as the process (on this
+    machine a full collection of a started worker took 0.1-0.25 s, the event loop stopped
+    meanwhile: every action in flight waited). Returns how many objects were frozen."""
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
+
+
 class LifespanApp:
-    """ASGI lifespan: start the scheduler with the server, stop it with the server."""
+    """ASGI lifespan: start the scheduler with the server, stop it with the server; at the
+    start, the worker's start-up objects are frozen (:func:`freeze_startup_objects`)."""
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                freeze_startup_objects()
                 ensure_started()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
