@@ -48,19 +48,22 @@ REDIS = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 #: the workers' probe (bench only): each full collection (generation 2) of a process started
-#: with RISIKO_BENCH_GC_DIR set is one line "<time> <pause s>" in gc-<pid>.txt there
+#: with RISIKO_BENCH_GC_DIR set is one line "<time> <pause s> <its thread's CPU s>" in
+#: gc-<pid>.txt there (on a busy machine the pause is longer than the CPU: the worker waited
+#: for a core in the middle of it)
 _GC_PROBE = """\
 import gc, os, time
 _dir = os.environ.get("RISIKO_BENCH_GC_DIR")
 if _dir:
-    _path, _t = os.path.join(_dir, "gc-%d.txt" % os.getpid()), [0.0]
+    _path, _t = os.path.join(_dir, "gc-%d.txt" % os.getpid()), [0.0, 0.0]
 
     def _probe(phase, info):
         if phase == "start":
-            _t[0] = time.perf_counter()
+            _t[0], _t[1] = time.perf_counter(), time.thread_time()
         elif info["generation"] == 2:
             with open(_path, "a") as f:
-                f.write("%.3f %.6f\\n" % (time.time(), time.perf_counter() - _t[0]))
+                f.write("%.3f %.6f %.6f\\n" % (time.time(), time.perf_counter() - _t[0],
+                                               time.thread_time() - _t[1]))
 
     gc.callbacks.append(_probe)
 """
@@ -256,20 +259,21 @@ def _per_minute(result: dict[str, Any], run_start: float, samples: list[tuple[fl
                 workers: list[int], probe_dir: Path) -> list[dict[str, Any]]:
     """Each minute of play (from the first action): its actions, those over 50 ms, ack
     p50/p99 ms, the workers' CPU per action (ms) and full collections (count, longest pause
-    in ms) - flat when an action's cost does not grow with the games."""
+    and longest CPU in ms) - flat when an action's cost does not grow with the games."""
     acts = sorted(zip(result["ack_times"], result["latencies"], strict=True))
     if not acts:
         return []
     first = acts[0][0]
-    pauses: list[tuple[float, float]] = []
+    pauses: list[tuple[float, float, float]] = []
     for pid in workers:
         path = probe_dir / f"gc-{pid}.txt"
         if path.exists():
-            pauses += [(float(a), float(b)) for a, b in
+            pauses += [(float(a), float(b), float(c)) for a, b, c in
                        (line.split() for line in path.read_text().splitlines() if line)]
     out = []
     minute = 0
-    while first + 60 * minute <= acts[-1][0]:
+    # whole minutes, and a last part of at least 30 s (the actions in flight at the stop)
+    while first + 60 * minute + 30 <= acts[-1][0]:
         lo, hi = first + 60 * minute, first + 60 * (minute + 1)
         lat = sorted(x for t, x in acts if lo <= t < hi)
         cpu = [c for t, c in samples if lo <= t < hi]
@@ -280,9 +284,10 @@ def _per_minute(result: dict[str, Any], run_start: float, samples: list[tuple[fl
             row.update(p50_ms=round(1000 * q[49], 1), p99_ms=round(1000 * q[98], 1))
         if len(cpu) >= 2 and lat:
             row["workers_cpu_ms_per_action"] = round(1000 * (cpu[-1] - cpu[0]) / len(lat), 2)
-        full = [p for t, p in pauses if lo <= t < hi]
+        full = [(p, c) for t, p, c in pauses if lo <= t < hi]
         row["full_gc"] = len(full)
-        row["full_gc_max_ms"] = round(1000 * max(full), 1) if full else 0.0
+        row["full_gc_max_ms"] = round(1000 * max(p for p, _ in full), 1) if full else 0.0
+        row["full_gc_cpu_max_ms"] = round(1000 * max(c for _, c in full), 1) if full else 0.0
         out.append(row)
         minute += 1
     return out
