@@ -255,21 +255,27 @@ def _percentiles(values: list[float]) -> dict[str, float | None]:
             "p99": round(1000 * q[98], 1), "max": round(1000 * v[-1], 1)}
 
 
+def _gc_lines(path: Path) -> list[tuple[float, float, float]]:
+    """The probe's lines of one process: (time, pause s, CPU s) of each full collection."""
+    if not path.exists():
+        return []
+    return [(float(a), float(b), float(c)) for a, b, c in
+            (line.split() for line in path.read_text().splitlines() if line)]
+
+
 def _per_minute(result: dict[str, Any], run_start: float, samples: list[tuple[float, float]],
-                workers: list[int], probe_dir: Path) -> list[dict[str, Any]]:
+                workers: list[int], probe_dir: Path, bots_pid: int) -> list[dict[str, Any]]:
     """Each minute of play (from the first action): its actions, those over 50 ms, ack
     p50/p99 ms, the workers' CPU per action (ms) and full collections (count, longest pause
-    and longest CPU in ms) - flat when an action's cost does not grow with the games."""
+    and longest CPU in ms), and the bots' process's full collections (its event loop stops
+    meanwhile: every bot's latency grows) - flat when an action's cost does not grow with
+    the games."""
     acts = sorted(zip(result["ack_times"], result["latencies"], strict=True))
     if not acts:
         return []
     first = acts[0][0]
-    pauses: list[tuple[float, float, float]] = []
-    for pid in workers:
-        path = probe_dir / f"gc-{pid}.txt"
-        if path.exists():
-            pauses += [(float(a), float(b), float(c)) for a, b, c in
-                       (line.split() for line in path.read_text().splitlines() if line)]
+    pauses = [x for pid in workers for x in _gc_lines(probe_dir / f"gc-{pid}.txt")]
+    bots = _gc_lines(probe_dir / f"gc-{bots_pid}.txt")
     out = []
     minute = 0
     # whole minutes, and a last part of at least 30 s (the actions in flight at the stop)
@@ -288,6 +294,9 @@ def _per_minute(result: dict[str, Any], run_start: float, samples: list[tuple[fl
         row["full_gc"] = len(full)
         row["full_gc_max_ms"] = round(1000 * max(p for p, _ in full), 1) if full else 0.0
         row["full_gc_cpu_max_ms"] = round(1000 * max(c for _, c in full), 1) if full else 0.0
+        theirs = [p for t, p, _ in bots if lo <= t < hi]
+        row["bots_full_gc"] = len(theirs)
+        row["bots_full_gc_max_ms"] = round(1000 * max(theirs), 1) if theirs else 0.0
         out.append(row)
         minute += 1
     return out
@@ -358,11 +367,16 @@ def main() -> int:
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         run_start = time.time()
-        bots = subprocess.run(
+        bots = subprocess.Popen(
             [sys.executable, __file__, "--bots", f"ws://127.0.0.1:{port}",
              "--tables-file", str(tables_file), "--out", str(out), "--seconds",
              str(args.seconds), "--think", str(args.think)],
-            env=_env(data_dir), cwd=ROOT, timeout=args.seconds + 300)
+            env=server_env, cwd=ROOT)  # the probe too: the bots' process collects as well
+        try:
+            bots.wait(timeout=args.seconds + 300)
+        except subprocess.TimeoutExpired:
+            bots.kill()
+            bots.wait()
         if bots.returncode:
             print("the bots' process failed", file=sys.stderr)
             return 1
@@ -429,7 +443,8 @@ def main() -> int:
             bucket = int((t - run_start) // 5) * 5
             slow[bucket] = slow.get(bucket, 0) + 1
     report["over_50ms_per_5s"] = {f"{k}-{k + 5}s": v for k, v in sorted(slow.items())}
-    report["per_minute"] = _per_minute(result, run_start, samples, workers, probe_dir)
+    report["per_minute"] = _per_minute(result, run_start, samples, workers, probe_dir,
+                                       bots.pid)
     report["load_average"] = {"start": [round(x, 2) for x in load_start],
                               "end": [round(x, 2) for x in os.getloadavg()]}
     print(json.dumps(report, indent=2))

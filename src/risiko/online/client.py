@@ -11,15 +11,18 @@ its first message (``{"type": "auth", "token": ...}``) and waits for the server'
 that seat.
 
 The client keeps the latest ``table``, ``game`` (public), ``private`` (its seat's secrets),
-``clock`` and ``seq``; an ``event`` whose ``seq`` is not the next one makes it ask for a full
-``state`` (``sync``). :meth:`act` sends an intention with a fresh ``id`` and the ``seq`` of its
-view and returns the ``ack`` or ``refused`` answering it. :func:`play_remote_bot` plays a
+``clock`` and ``seq``, and the last :data:`LOG_MOST` entries of the ``log`` (as a ``state``
+sends them: what a client holds does not grow with the game's length); an ``event`` whose
+``seq`` is not the next one makes it ask for a full ``state`` (``sync``). :meth:`act` sends an
+intention with a fresh ``id`` and the ``seq`` of its view and returns the ``ack`` or
+``refused`` answering it. :func:`play_remote_bot` plays a
 seat with a simple random strategy from the JSON alone.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import json
 import random
@@ -29,6 +32,9 @@ from collections.abc import Callable
 from typing import Any
 
 import websockets
+
+#: the log entries a client keeps (the last ones; a ``state`` sends the server's last 200)
+LOG_MOST = 200
 
 
 class TableClient:
@@ -51,8 +57,8 @@ class TableClient:
         self.game: dict[str, Any] | None = None
         self.private: dict[str, Any] | None = None
         self.clock: dict[str, Any] = {}
-        self.log: list[dict[str, Any]] = []
-        self.events_seen: list[int] = []
+        self.log: collections.deque[dict[str, Any]] = collections.deque(maxlen=LOG_MOST)
+        self.events_seen: collections.deque[int] = collections.deque(maxlen=LOG_MOST)
         self._ws: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -129,7 +135,8 @@ class TableClient:
         elif kind == "state":
             self.seq, self.viewed = m["seq"], True
             self.table, self.game, self.private = m["table"], m["game"], m["private"]
-            self.clock, self.log = m["clock"], list(m["log"])
+            self.clock = m["clock"]
+            self.log = collections.deque(m["log"], maxlen=LOG_MOST)
         elif kind == "event":
             if m["seq"] <= self.seq:
                 pass  # already seen (a state after a sync may be newer)
