@@ -154,3 +154,30 @@ def test_on_postgresql_the_tables_row_is_rewritten_in_its_page() -> None:
         cursor.execute("SELECT pg_relation_size(%s)", [name])
         after = cursor.fetchone()[0]
     assert after - before <= 8192  # at most one more page (the table's own)
+
+
+def test_a_client_keeps_the_last_200_log_entries_not_the_whole_game() -> None:
+    """A remote bot (the benchmark's 400 of them in one process) plays a long game: its
+    client keeps the last ``LOG_MOST`` (200) entries, the newest last; a ``state`` replaces
+    them with the server's."""
+    import asyncio
+
+    from risiko.online.client import LOG_MOST, TableClient
+
+    client = TableClient("ws://127.0.0.1:1/ws/online/X/")
+    client.seq = 0
+
+    async def feed() -> None:
+        for seq in range(1, 601):
+            await client._handle({"type": "event", "seq": seq, "table": {}, "game": {},
+                                  "private": None, "clock": {},
+                                  "entries": [{"seq": seq, "text": f"{seq}"}]})
+        assert client.seq == 600
+        assert LOG_MOST == 200 and [e["seq"] for e in client.log] == list(range(401, 601))
+        assert list(client.events_seen) == list(range(401, 601))
+        await client._handle({"type": "state", "seq": 600, "table": {}, "game": {},
+                              "private": None, "clock": {},
+                              "log": [{"seq": s} for s in range(300, 601)]})
+        assert [e["seq"] for e in client.log] == list(range(401, 601))
+
+    asyncio.run(feed())
