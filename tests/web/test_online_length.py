@@ -103,8 +103,8 @@ def test_an_action_at_round_15_does_the_same_statements_as_at_round_1() -> None:
     # the same statement), the seats, then the event and the row written (one statement on
     # PostgreSQL, two on SQLite inside its write transaction)
     if connection.vendor == "postgresql":
-        expected = ["SELECT online_onlinetable", "SELECT online_onlineseat",
-                    "WITH INSERT online_tableevent UPDATE online_onlinetable"]
+        expected = ["BEGIN", "SELECT online_onlinetable", "SELECT online_onlineseat",
+                    "WITH INSERT online_tableevent UPDATE online_onlinetable", "COMMIT"]
     else:
         expected = ["BEGIN", "SELECT online_onlinetable", "SELECT online_onlineseat",
                     "INSERT online_tableevent", "UPDATE online_onlinetable", "COMMIT"]
