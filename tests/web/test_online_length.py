@@ -181,3 +181,8 @@ def test_a_client_keeps_the_last_200_log_entries_not_the_whole_game() -> None:
         assert [e["seq"] for e in client.log] == list(range(401, 601))
 
     asyncio.run(feed())
+    bot = TableClient("ws://127.0.0.1:1/ws/online/X/", log_most=0)  # a remote bot's: none
+    bot.seq = 0
+    asyncio.run(bot._handle({"type": "event", "seq": 1, "table": {}, "game": {},
+                             "private": None, "clock": {}, "entries": [{"seq": 1}]}))
+    assert bot.seq == 1 and list(bot.log) == []
