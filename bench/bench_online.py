@@ -15,7 +15,12 @@ was lost or applied twice (every ack has its event, events are numbered 1..N per
 without a gap, no message id twice), the memory of the workers per table, PostgreSQL's CPU per
 action (its server processes for the benchmark's database) and the connections the workers
 hold when the bots have stopped (their pools: at most workers x ``RISIKO_DB_POOL_MAX``). uvicorn
-runs as ``risiko serve`` runs it (no permessage-deflate). Needs PostgreSQL
+runs as ``risiko serve`` runs it (no permessage-deflate). Through the run, per minute of play
+(``per_minute``): the actions, those over 50 ms (``slow``), p50/p99, the workers' CPU per
+action and their full garbage collections (count, longest pause; read by a probe the
+benchmark puts on the workers' ``PYTHONPATH``, ``sitecustomize``): a cost that grows as
+the games grow shows there. The load average is printed at the start and the end. Needs
+PostgreSQL
 (``RISIKO_BENCH_POSTGRES_URL``, default the local server, database ``risiko_bench``) and
 Redis (``REDIS_URL``, default 127.0.0.1:6379).
 """
@@ -40,6 +45,28 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 PG = os.environ.get("RISIKO_BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/risiko_bench")
 REDIS = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+#: the workers' probe (bench only): each full collection (generation 2) of a process started
+#: with RISIKO_BENCH_GC_DIR set is one line "<time> <pause s> <its thread's CPU s>" in
+#: gc-<pid>.txt there (on a busy machine the pause is longer than the CPU: the worker waited
+#: for a core in the middle of it)
+_GC_PROBE = """\
+import gc, os, time
+_dir = os.environ.get("RISIKO_BENCH_GC_DIR")
+if _dir:
+    _path, _t = os.path.join(_dir, "gc-%d.txt" % os.getpid()), [0.0, 0.0]
+
+    def _probe(phase, info):
+        if phase == "start":
+            _t[0], _t[1] = time.perf_counter(), time.thread_time()
+        elif info["generation"] == 2:
+            with open(_path, "a") as f:
+                f.write("%.3f %.6f %.6f\\n" % (time.time(), time.perf_counter() - _t[0],
+                                               time.thread_time() - _t[1]))
+
+    gc.callbacks.append(_probe)
+"""
 
 
 def _env(data_dir: str) -> dict[str, str]:
@@ -228,6 +255,53 @@ def _percentiles(values: list[float]) -> dict[str, float | None]:
             "p99": round(1000 * q[98], 1), "max": round(1000 * v[-1], 1)}
 
 
+def _gc_lines(path: Path) -> list[tuple[float, float, float]]:
+    """The probe's lines of one process: (time, pause s, CPU s) of each full collection."""
+    if not path.exists():
+        return []
+    return [(float(a), float(b), float(c)) for a, b, c in
+            (line.split() for line in path.read_text().splitlines() if line)]
+
+
+def _per_minute(result: dict[str, Any], run_start: float, samples: list[tuple[float, float]],
+                workers: list[int], probe_dir: Path, bots_pid: int) -> list[dict[str, Any]]:
+    """Each minute of play (from the first action): its actions, those over 50 ms, ack
+    p50/p99 ms, the workers' CPU per action (ms) and full collections (count, longest pause
+    and longest CPU in ms), and the bots' process's full collections (its event loop stops
+    meanwhile: every bot's latency grows) - flat when an action's cost does not grow with
+    the games."""
+    acts = sorted(zip(result["ack_times"], result["latencies"], strict=True))
+    if not acts:
+        return []
+    first = acts[0][0]
+    pauses = [x for pid in workers for x in _gc_lines(probe_dir / f"gc-{pid}.txt")]
+    bots = _gc_lines(probe_dir / f"gc-{bots_pid}.txt")
+    out = []
+    minute = 0
+    # whole minutes, and a last part of at least 30 s (the actions in flight at the stop)
+    while first + 60 * minute + 30 <= acts[-1][0]:
+        lo, hi = first + 60 * minute, first + 60 * (minute + 1)
+        lat = sorted(x for t, x in acts if lo <= t < hi)
+        cpu = [c for t, c in samples if lo <= t < hi]
+        row: dict[str, Any] = {"minute": minute + 1, "actions": len(lat),
+                               "slow": sum(1 for x in lat if x > 0.05)}
+        if len(lat) >= 100:
+            q = statistics.quantiles(lat, n=100)
+            row.update(p50_ms=round(1000 * q[49], 1), p99_ms=round(1000 * q[98], 1))
+        if len(cpu) >= 2 and lat:
+            row["workers_cpu_ms_per_action"] = round(1000 * (cpu[-1] - cpu[0]) / len(lat), 2)
+        full = [(p, c) for t, p, c in pauses if lo <= t < hi]
+        row["full_gc"] = len(full)
+        row["full_gc_max_ms"] = round(1000 * max(p for p, _ in full), 1) if full else 0.0
+        row["full_gc_cpu_max_ms"] = round(1000 * max(c for _, c in full), 1) if full else 0.0
+        theirs = [p for t, p, _ in bots if lo <= t < hi]
+        row["bots_full_gc"] = len(theirs)
+        row["bots_full_gc_max_ms"] = round(1000 * max(theirs), 1) if theirs else 0.0
+        out.append(row)
+        minute += 1
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tables", type=int, default=100)
@@ -247,6 +321,7 @@ def main() -> int:
         Path(args.out).write_text(json.dumps(result))
         return 0
     data_dir = tempfile.mkdtemp(prefix="risiko-bench-online-")
+    load_start = os.getloadavg()
     os.environ.update(_env(data_dir))
     sys.path.insert(0, str(ROOT / "src"))
     _create_database()
@@ -254,13 +329,20 @@ def main() -> int:
     tables_file = Path(data_dir) / "tables.json"
     tables_file.write_text(json.dumps(tables))
     port = _free_port()
+    probe_dir = Path(data_dir) / "probe"
+    probe_dir.mkdir()
+    (probe_dir / "sitecustomize.py").write_text(_GC_PROBE)
+    server_env = _env(data_dir)
+    server_env["PYTHONPATH"] = os.pathsep.join(
+        x for x in (str(probe_dir), os.environ.get("PYTHONPATH", "")) if x)
+    server_env["RISIKO_BENCH_GC_DIR"] = str(probe_dir)
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "risiko.web.asgi:application", "--host", "127.0.0.1",
          "--port", str(port), "--workers", str(args.workers), "--ws", "websockets-sansio",
          "--lifespan", "on", "--log-level", "warning", "--no-access-log",
          # as risiko serve: no permessage-deflate
          "--ws-per-message-deflate", "false", *args.server_arg],
-        env=_env(data_dir), cwd=ROOT)
+        env=server_env, cwd=ROOT)
     try:
         for _ in range(300):
             try:
@@ -285,11 +367,16 @@ def main() -> int:
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         run_start = time.time()
-        bots = subprocess.run(
+        bots = subprocess.Popen(
             [sys.executable, __file__, "--bots", f"ws://127.0.0.1:{port}",
              "--tables-file", str(tables_file), "--out", str(out), "--seconds",
              str(args.seconds), "--think", str(args.think)],
-            env=_env(data_dir), cwd=ROOT, timeout=args.seconds + 300)
+            env=server_env, cwd=ROOT)  # the probe too: the bots' process collects as well
+        try:
+            bots.wait(timeout=args.seconds + 300)
+        except subprocess.TimeoutExpired:
+            bots.kill()
+            bots.wait()
         if bots.returncode:
             print("the bots' process failed", file=sys.stderr)
             return 1
@@ -356,6 +443,10 @@ def main() -> int:
             bucket = int((t - run_start) // 5) * 5
             slow[bucket] = slow.get(bucket, 0) + 1
     report["over_50ms_per_5s"] = {f"{k}-{k + 5}s": v for k, v in sorted(slow.items())}
+    report["per_minute"] = _per_minute(result, run_start, samples, workers, probe_dir,
+                                       bots.pid)
+    report["load_average"] = {"start": [round(x, 2) for x in load_start],
+                              "end": [round(x, 2) for x in os.getloadavg()]}
     print(json.dumps(report, indent=2))
     ok = (len(lat) > 0 and checked["lost"] == 0 and checked["duplicated"] == 0
           and checked["tables_with_gaps"] == 0)

@@ -124,6 +124,32 @@ def restore(data: bytes, seed: bytes, ruleset: str) -> Game:
     return game
 
 
+#: the most actions a kept game holds behind its position (:func:`bounded`)
+HISTORY_MOST = 64
+
+
+def bounded(game: Game, most: int = HISTORY_MOST) -> Game:
+    """``game`` as a server keeps it between actions: itself while its history holds fewer
+    than ``most`` actions, else the same position without the history (:func:`snapshot` read
+    back by :func:`restore`, as a game rebuilt from a table's snapshot is), so that what a
+    kept game holds does not grow with the game's length. A table's history is its events;
+    the online tables never read a kept game's history (the record and an undo replay the
+    events). A game whose chance is not fair (a test's scripted dice) is returned as it is.
+
+    >>> game = new_game(["Anna", "Bruno", "Carla"], "club-milano", b"s" * 32)
+    >>> for _ in range(3):
+    ...     _ = game.push(Place(game.owned[game.to_act].bit_length() - 1, 3))
+    >>> bounded(game, most=4) is game, len(bounded(game, most=3).history)
+    (True, 0)
+    >>> snapshot(bounded(game, most=3)) == snapshot(game)
+    True
+    """
+    chance = game.chance
+    if len(game.history) < most or not isinstance(chance, FairChance):
+        return game
+    return restore(snapshot(game), chance.seed, game.ruleset.label)
+
+
 def parse_line(text: str) -> tuple[int | None, Action]:
     """A record line (``"3 attack Cina Siam 6-5-1 4-4"``) as (seat 0-based or None, action),
     read by :func:`risiko.actions.parse_action` (the reverse of :func:`line_of`).

@@ -11,15 +11,18 @@ its first message (``{"type": "auth", "token": ...}``) and waits for the server'
 that seat.
 
 The client keeps the latest ``table``, ``game`` (public), ``private`` (its seat's secrets),
-``clock`` and ``seq``; an ``event`` whose ``seq`` is not the next one makes it ask for a full
-``state`` (``sync``). :meth:`act` sends an intention with a fresh ``id`` and the ``seq`` of its
-view and returns the ``ack`` or ``refused`` answering it. :func:`play_remote_bot` plays a
+``clock`` and ``seq``, and the last :data:`LOG_MOST` entries of the ``log`` (as a ``state``
+sends them: what a client holds does not grow with the game's length); an ``event`` whose
+``seq`` is not the next one makes it ask for a full ``state`` (``sync``). :meth:`act` sends an
+intention with a fresh ``id`` and the ``seq`` of its view and returns the ``ack`` or
+``refused`` answering it. :func:`play_remote_bot` plays a
 seat with a simple random strategy from the JSON alone.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import json
 import random
@@ -30,12 +33,17 @@ from typing import Any
 
 import websockets
 
+#: the log entries a client keeps (the last ones; a ``state`` sends the server's last 200)
+LOG_MOST = 200
+
 
 class TableClient:
-    """One connection to one table. ``messages`` keeps every message received (tests)."""
+    """One connection to one table. ``messages`` keeps every message received (tests);
+    ``log_most``: how many of the last log entries ``log`` keeps (0: none)."""
 
     def __init__(self, url: str, *, token: str | None = None, lang: str = "en",
-                 origin: str | None = None, keep: bool = False) -> None:
+                 origin: str | None = None, keep: bool = False,
+                 log_most: int = LOG_MOST) -> None:
         sep = "&" if "?" in url else "?"
         self.url = url + sep + f"lang={lang}"
         self.token = token
@@ -51,8 +59,9 @@ class TableClient:
         self.game: dict[str, Any] | None = None
         self.private: dict[str, Any] | None = None
         self.clock: dict[str, Any] = {}
-        self.log: list[dict[str, Any]] = []
-        self.events_seen: list[int] = []
+        self.log_most = log_most  # the log entries kept (a remote bot reads none: 0)
+        self.log: collections.deque[dict[str, Any]] = collections.deque(maxlen=log_most)
+        self.events_seen: collections.deque[int] = collections.deque(maxlen=log_most)
         self._ws: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -129,7 +138,8 @@ class TableClient:
         elif kind == "state":
             self.seq, self.viewed = m["seq"], True
             self.table, self.game, self.private = m["table"], m["game"], m["private"]
-            self.clock, self.log = m["clock"], list(m["log"])
+            self.clock = m["clock"]
+            self.log = collections.deque(m["log"], maxlen=self.log_most)
         elif kind == "event":
             if m["seq"] <= self.seq:
                 pass  # already seen (a state after a sync may be newer)
@@ -251,7 +261,9 @@ async def play_remote_bot(url: str, token: str, *, think: float = 1.0, seed: int
     appended to ``ready`` again and the socket stays open until ``close``.
     Returns the final status."""
     rng = random.Random(seed)
-    async with TableClient(url, token=token, origin=origin) as c:
+    # the bot plays from the game and its private view: it keeps no log (400 bots of a
+    # load test in one process would otherwise hold 200 entries each for the collector)
+    async with TableClient(url, token=token, origin=origin, log_most=0) as c:
         if ready is not None:
             ready.append(token)
         if begin is not None:

@@ -1,5 +1,10 @@
 """Online tables: this process's cached game of each table (one cache, owned here), and a game
-rebuilt from the table's snapshot and events when the cache does not hold it."""
+rebuilt from the table's snapshot and events when the cache does not hold it.
+
+A cached game is kept without its history once that reaches
+:data:`risiko.online.adapter.HISTORY_MOST` actions (:func:`risiko.online.adapter.bounded`):
+what a worker holds for a table, and what its garbage collector walks, does not grow with
+the game's length (docs/benchmarks.md, "Issue 20")."""
 
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ def _cache_take(table_id: int, seq: int) -> Game | None:
 
 
 def _cache_put(table_id: int, seq: int, game: Game) -> None:
+    game = adapter.bounded(game)
     with _CACHE_LOCK:
         _CACHE[table_id] = (seq, game)
 
@@ -55,6 +61,7 @@ def advance_cached(table_id: int, seq_from: int, seq_to: int, lines: list[str],
         log.warning("table %s: cached game not advanced to %s (%s)", table_id, seq_to, e)
         return False
     adapter.set_draws(game, draws)
+    game = adapter.bounded(game)
     with _CACHE_LOCK:
         held = _CACHE.get(table_id)
         if held is not None and held[0] >= seq_to:  # this worker has gone further meanwhile
