@@ -7,7 +7,6 @@ matplotlib (the ``lab`` extra) is installed."""
 from __future__ import annotations
 
 import base64
-
 from typing import Any
 
 from django import forms
