@@ -520,3 +520,24 @@ def test_a_season_file_of_the_file_mode_is_published_as_its_report(tmp_path: Pat
     assert [(p["national_id"], p["name"]) for p in stored.report["players"]
             if p["national_id"]] == [(555, "Alba")]
     assert json.loads(sent.stdout)["anonymous"][:2] == ["Bice", "Ciro"]
+
+
+@pytest.mark.db
+@pytest.mark.django_db
+def test_a_clubs_committee_is_not_the_national_officer() -> None:
+    """The committee holds every permission of its club's admin, never the national
+    officer's: the officer's page and the approval are refused to it (clubs on one server)."""
+    from django.contrib.auth.models import Group, User
+
+    committee = User.objects.create_user("comitato", password="x-y-z-123456")
+    committee.groups.add(Group.objects.get_or_create(name="committee")[0])
+    assert not committee.has_perm("national.approve_report")
+    assert not committee.has_perm("national.manage_club_keys")
+    assert committee.has_perm("tournaments.change_tournament")
+    client = Client()
+    client.force_login(committee)
+    assert client.get("/nazionale/ufficiale/").status_code == 403
+    officer = User.objects.create_user("ufficiale", password="x-y-z-123456")
+    officer.groups.add(Group.objects.get_or_create(name="national_officer")[0])
+    client.force_login(officer)
+    assert client.get("/nazionale/ufficiale/").status_code == 200

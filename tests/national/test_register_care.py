@@ -1,7 +1,7 @@
 """The register's care (issue 21 item 2): RisiKoDataManager's possible duplicates (distances
 worked by hand), merges with their audit (results moved, the old id kept for later reports),
 pairs declared different (never listed again, once), suspensions with dates and a reason;
-the page (Italian first, the committee's only)."""
+the page (Italian first, the national officer's only: the register is every club's)."""
 
 from __future__ import annotations
 
@@ -149,7 +149,7 @@ def test_a_suspension_has_dates_and_a_reason_and_leaves_the_list(twins: None) ->
 
 @pytest.mark.db
 @pytest.mark.django_db
-def test_the_page_is_the_committees_and_speaks_italian(twins: None) -> None:
+def test_the_page_is_the_national_officers_and_speaks_italian(twins: None) -> None:
     from django.contrib.auth.models import Group, User
 
     from risiko.web.national.models import MergedPlayer
@@ -158,8 +158,13 @@ def test_the_page_is_the_committees_and_speaks_italian(twins: None) -> None:
     someone = Client()
     someone.force_login(User.objects.create_user("giocatore", password="x-y-z-123456"))
     assert someone.get("/nazionale/registro/").status_code == 403
+    club_committee = User.objects.create_user("comitato", password="x-y-z-123456")
+    club_committee.groups.add(Group.objects.get_or_create(name="committee")[0])
+    one_club = Client()
+    one_club.force_login(club_committee)
+    assert one_club.get("/nazionale/registro/").status_code == 403  # a club's, not national
     officer = User.objects.create_user("ufficiale", password="x-y-z-123456")
-    officer.groups.add(Group.objects.get_or_create(name="committee")[0])
+    officer.groups.add(Group.objects.get_or_create(name="national_officer")[0])
     client = Client()
     client.force_login(officer)
     html = client.get("/nazionale/registro/").content.decode()

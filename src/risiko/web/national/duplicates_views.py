@@ -1,5 +1,5 @@
-"""The register's care page (committee; the national officer's role when clubs have their
-own): ``/nazionale/registro/``, Italian first.
+"""The register's care page (the national officer's: the register is every club's; a club's
+committee is refused): ``/nazionale/registro/``, Italian first.
 
 It lists the possible duplicates (RisiKoDataManager's rule), each with the forms to merge
 one into the other or to declare them different (a reason each), the pairs declared
@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods
 
 from ..core.faults import ServiceError
 from ..core.tokens import once
-from ..site.permissions import committee_required
+from ..site.permissions import officer_required
 from . import duplicates_services as svc
 from .duplicates_models import DeclaredDifferent, MergedPlayer
 from .models import Exclusion
@@ -68,7 +68,7 @@ def _apply(action: str, d: dict[str, Any], who: str) -> str:
     return _("Suspension saved.")
 
 
-@committee_required
+@officer_required
 @require_http_methods(["GET", "POST"])
 @once
 def register_care(request: HttpRequest) -> HttpResponseBase:

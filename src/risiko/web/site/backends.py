@@ -12,8 +12,14 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from .permissions import COMMITTEE, group_names
 
 
+#: the national officer's permissions: a club's committee never holds them through this
+#: backend (it approves its own club's reports otherwise; issue 21, clubs on one server)
+NATIONAL_PERMISSIONS = frozenset({"national.approve_report", "national.manage_club_keys"})
+
+
 class CommitteeBackend(BaseBackend):
-    """Answers only permission questions: yes for active committee members."""
+    """Answers only permission questions: yes for active committee members, except the
+    national officer's (:data:`NATIONAL_PERMISSIONS`)."""
 
     def authenticate(self, request: Any, **credentials: Any) -> None:
         return None
@@ -21,7 +27,7 @@ class CommitteeBackend(BaseBackend):
     def has_perm(
         self, user_obj: AbstractBaseUser | AnonymousUser, perm: str, obj: Any = None
     ) -> bool:
-        return COMMITTEE in group_names(user_obj)
+        return perm not in NATIONAL_PERMISSIONS and COMMITTEE in group_names(user_obj)
 
     def has_module_perms(
         self, user_obj: AbstractBaseUser | AnonymousUser, app_label: str
