@@ -11,7 +11,6 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from .permissions import COMMITTEE, group_names
 
-
 #: the national officer's permissions: a club's committee never holds them through this
 #: backend (it approves its own club's reports otherwise; issue 21, clubs on one server)
 NATIONAL_PERMISSIONS = frozenset({"national.approve_report", "national.manage_club_keys"})
