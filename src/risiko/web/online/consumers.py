@@ -28,6 +28,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.http import Http404
 
 from risiko.faults import RisikoError
 from risiko.online import adapter
@@ -64,13 +65,25 @@ def _lang(scope: dict[str, Any], query: dict[str, list[str]]) -> str:
 
 def _identify(code: str, scope: dict[str, Any]) -> tuple[OnlineTable, Actor] | None:
     """:func:`services.identify` by the connection's cookies: the guest's token this
-    browser's session holds for the table (``online_tokens``), the logged-in user."""
+    browser's session holds for the table (``online_tokens``), the logged-in user. Only a
+    table of the socket's club: ``c/<club>/ws/online/<code>/`` a club's, ``ws/online/<code>/``
+    the default club's (None, a 404 close, for another club's table or an unknown club)."""
+    from risiko.web.clubs import club_named
+
     from .views import SESSION_KEY
+
+    try:
+        club = club_named(scope["url_route"]["kwargs"].get("club"))
+    except Http404:
+        return None
+    if club is None:
+        return None
 
     session = scope.get("session")
     tokens = session.get(SESSION_KEY) if session is not None else None
     token = tokens.get(code) if isinstance(tokens, dict) else None
-    return services.identify(code, scope.get("user"), token if isinstance(token, str) else None)
+    return services.identify(code, scope.get("user"), token if isinstance(token, str) else None,
+                             club=club)
 
 
 def _text(value: Any, limit: int = 64) -> str:

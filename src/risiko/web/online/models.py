@@ -90,6 +90,10 @@ class OnlineTable(models.Model):
     ``call_at`` ("HH:MM", club time), ``bot_delay_ms``. ``seq``: the last event's number."""
 
     code = models.CharField(max_length=16, unique=True)
+    #: the club the table belongs to (issue 21 item 1): a casual table the club whose lobby
+    #: created it, a tournament's table its tournament's club
+    club = models.ForeignKey("national.Club", on_delete=models.PROTECT,
+                             related_name="online_tables", verbose_name=_("club"))
     name = models.CharField(max_length=80)
     ruleset = models.CharField(max_length=40, default="club-milano")
     seats = models.PositiveSmallIntegerField()

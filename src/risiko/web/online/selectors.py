@@ -26,9 +26,9 @@ def events_of(table: OnlineTable) -> list[TableEvent]:
     return list(TableEvent.objects.filter(table=table).order_by("seq"))
 
 
-def lobby_tables() -> list[OnlineTable]:
-    """Open and running tables, newest first."""
-    return list(OnlineTable.objects.filter(
+def lobby_tables(club: Any) -> list[OnlineTable]:
+    """``club``'s open and running tables, newest first (none for None)."""
+    return list(OnlineTable.objects.filter(club=club).filter(
         Q(status=TableStatus.LOBBY) | Q(status=TableStatus.PLAYING) |
         Q(status=TableStatus.PAUSED)).order_by("-created")[:50])
 

@@ -28,6 +28,7 @@ from risiko.faults import Fault, RisikoError
 from risiko.online import adapter
 from risiko.online import log as olog
 from risiko.web import services as club
+from risiko.web.clubs import request_club
 from risiko.web.core.tokens import once
 from risiko.web.players.models import Player
 from risiko.web.site.permissions import committee_required, is_referee, referee_required
@@ -87,11 +88,19 @@ def _member(request: HttpRequest) -> Member | None:
     return Member.objects.filter(user=request.user).select_related("player").first()
 
 
+def _table(request: HttpRequest, code: str, **where: Any) -> OnlineTable:
+    """The table of ``code`` of the request's club (issue 21 item 1); Http404 for another
+    club's table or none."""
+    return get_object_or_404(OnlineTable.objects.select_related("club"), code=code,
+                             club=request_club(request), **where)
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
-    """The open tables and, for a logged-in user, the form of a new table."""
+    """The request's club's open tables and, for a logged-in user, the form of a new table."""
     return render(request, "online/lobby.html", {
-        "tables": services.lobby_tables(),
-        "finished": OnlineTable.objects.filter(status="over").order_by("-finished")[:20],
+        "tables": services.lobby_tables(request_club(request)),
+        "finished": OnlineTable.objects.filter(
+            status="over", club=request_club(request)).order_by("-finished")[:20],
         "can_create": request.user.is_authenticated,
     })
 
@@ -143,10 +152,11 @@ def create(request: HttpRequest) -> HttpResponse:
             settings["call_at"] = str(p.get("call_at"))
         table = services.create_table(
             name=str(p.get("name") or ""), seats=seats, bots=bots, settings=settings,
-            ruleset=str(p.get("ruleset") or "club-milano"), who=request.user.get_username())
+            ruleset=str(p.get("ruleset") or "club-milano"), who=request.user.get_username(),
+            club=request_club(request))
     except RisikoError as e:
         return render(request, "online/lobby.html", {
-            "tables": services.lobby_tables(), "can_create": True,
+            "tables": services.lobby_tables(request_club(request)), "can_create": True,
             "errors": e.messages(_lang())}, status=400)
     return HttpResponseRedirect(reverse("online_table", args=[table.code]))
 
@@ -157,9 +167,9 @@ def _qr(url: str) -> str:
 
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
     """The table: lobby (seats, invitation link and QR code), the live board, the log."""
-    table = get_object_or_404(OnlineTable, code=code)
+    table = _table(request, code)
     token = _tokens(request).get(code)
-    found = services.identify(code, request.user, token)
+    found = services.identify(code, request.user, token, club=table.club)
     actor = found[1] if found else services.Actor("spectator")
     member = _member(request)
     invite_url = request.build_absolute_uri(reverse("online_table", args=[code]))
@@ -177,7 +187,8 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             request.user.get_full_name() or request.user.get_username()
             if request.user.is_authenticated else ""),
         "can_start": table.status == "lobby" and table.kind == "casual" and (
-            request.user.get_username() == table.created_by or is_referee(request.user)),
+            request.user.get_username() == table.created_by
+            or is_referee(request.user, table.club)),
         "invite_url": invite_url,
         "qr_svg": _qr(invite_url),
         "guest_link": guest_link,
@@ -208,7 +219,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     """Sit down: as the logged-in member, or as a guest with a name (a secret link). A form
     sent twice sits once without a one-time token: one seat per user and per browser
     session (:func:`services.join`, behind constraints), the second post is refused."""
-    table = get_object_or_404(OnlineTable, code=code)
+    table = _table(request, code)
     as_member = request.POST.get("as") == "member"
     if not request.session.session_key:
         request.session.save()  # a key for this browser: one seat per browser session
@@ -235,7 +246,8 @@ def seat_link(request: HttpRequest, token: str) -> HttpResponse:
     session at once and the browser is sent to the table's address, without it (no secret
     in an address that is logged or kept in the history)."""
     seat = OnlineSeat.objects.filter(
-        token_hash=services.token_hash(token)).select_related("table").first()
+        token_hash=services.token_hash(token), table__club=request_club(request),
+    ).select_related("table").first()
     if seat is None:
         raise Http404("no such seat")
     tokens = _tokens(request)
@@ -249,8 +261,9 @@ def seat_link(request: HttpRequest, token: str) -> HttpResponse:
 @once
 def start(request: HttpRequest, code: str) -> HttpResponse:
     """Start a casual table now: bots take the free seats."""
-    table = get_object_or_404(OnlineTable, code=code)
-    if request.user.get_username() != table.created_by and not is_referee(request.user):
+    table = _table(request, code)
+    if (request.user.get_username() != table.created_by
+            and not is_referee(request.user, table.club)):
         raise Http404("not your table")
     with contextlib.suppress(RisikoError):
         _deliver(services.start_now(table.pk, who=request.user.get_username()))
@@ -259,7 +272,7 @@ def start(request: HttpRequest, code: str) -> HttpResponse:
 
 def replay(request: HttpRequest, code: str) -> HttpResponse:
     """A finished table step by step or by turn, with the dice and the scores."""
-    table = get_object_or_404(OnlineTable, code=code, status="over")
+    table = _table(request, code, status="over")
     game = adapter.new_game(
         [s.name for s in table.seat_set.select_related("player").order_by("position")],
         table.ruleset, bytes.fromhex(table.seed),
@@ -288,7 +301,7 @@ def _slim(view: dict[str, Any]) -> dict[str, Any]:
 
 def record(request: HttpRequest, code: str) -> HttpResponse:
     """The record of a finished table as text (``risiko replay --verify`` checks it)."""
-    table = get_object_or_404(OnlineTable, code=code, status="over")
+    table = _table(request, code, status="over")
     response = HttpResponse(table.record, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="online-{code}.txt"'
     return response
@@ -425,7 +438,7 @@ def evening_arrive(request: HttpRequest, slug: str, date: str) -> HttpResponse:
             _deliver(outbox)
     except RisikoError as e:
         return render(request, "online/lobby.html", {
-            "tables": services.lobby_tables(), "can_create": True,
+            "tables": services.lobby_tables(request_club(request)), "can_create": True,
             "errors": e.messages(_lang())}, status=400)
     return HttpResponseRedirect(reverse("online_table", args=[table.code]))
 

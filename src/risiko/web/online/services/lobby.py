@@ -21,6 +21,7 @@ from risiko.online import adapter
 from risiko.online import log as olog
 from risiko.ruleset import new_ruleset
 from risiko.web import services as club
+from risiko.web.clubs import club_for_new_row
 from risiko.web.site.permissions import is_referee
 
 from ..models import (
@@ -80,13 +81,15 @@ def _new_code() -> str:
 def create_table(
     *, name: str, seats: int, bots: Mapping[int, str] | None = None, who: str,
     ruleset: str = "club-milano", kind: str = "casual", settings: Mapping[str, Any] | None = None,
-    tournament: Any = None,
+    tournament: Any = None, club: Any = None,
 ) -> OnlineTable:
     """A new table in the lobby: ``seats`` (3-6), ``bots`` {position: a level (``3``) or a
     bot's name of :data:`~risiko.agents.levels.LEVELS`} for seats the server's bots take
     (stored by the bot's name); the setting ``stand_in_level``: the level of the bot that
     plays for an absent person (a casual table, R13); a fresh 256-bit seed, its commitment
     public at once; audited in ``tournament``'s log when it is one of its evening's tables.
+    The table belongs to ``tournament``'s club, else to ``club`` (the lobby's), else to the
+    request scope's club or the default club (:func:`risiko.web.clubs.club_for_new_row`).
     OnlineError (``online.bad_setting``) for a bad number or setting."""
     if not 3 <= seats <= 6:
         raise OnlineError(SEATS_RANGE(value=seats))
@@ -120,8 +123,10 @@ def create_table(
     bots = chosen
     seed = new_seed()
     with transaction.atomic():
+        owner = (tournament.club if tournament is not None
+                 else club if club is not None else club_for_new_row())
         table = OnlineTable.objects.create(
-            code=_new_code(), name=title or "Tavolo online", ruleset=rs.label,
+            code=_new_code(), club=owner, name=title or "Tavolo online", ruleset=rs.label,
             seats=seats, kind=kind, settings=s, seed=seed.hex(), commitment=commitment(seed),
             created_by=who,
         )
@@ -308,10 +313,14 @@ def start_now(table_id: int, *, who: str) -> Outbox:
     return outbox
 
 
-def identify(code: str, user: Any, token: str | None) -> tuple[OnlineTable, Actor] | None:
+def identify(code: str, user: Any, token: str | None, *, club: Any = None
+             ) -> tuple[OnlineTable, Actor] | None:
     """The table of ``code`` and who connects: a guest's or bot's token, a member's seat, a
-    referee, else a spectator. None when there is no such table."""
-    table = OnlineTable.objects.filter(code=code).first()
+    referee of the table's club, else a spectator. None when there is no such table (or,
+    ``club`` given, when it is another club's)."""
+    tables = OnlineTable.objects.select_related("club")
+    table = (tables.filter(code=code) if club is None
+             else tables.filter(code=code, club=club)).first()
     if table is None:
         return None
     if token:
@@ -323,7 +332,7 @@ def identify(code: str, user: Any, token: str | None) -> tuple[OnlineTable, Acto
             "player").first()
         if seat is not None:
             return table, Actor("seat", seat.position - 1, seat.name, seat.pk)
-        if is_referee(user):
+        if is_referee(user, table.club):
             return table, Actor("referee", None, user.get_username())
     return table, Actor("spectator")
 

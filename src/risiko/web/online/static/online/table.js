@@ -35,7 +35,9 @@
 
   function connect() {
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
-    var url = proto + location.host + "/ws/online/" + code + "/?lang=" + lang;  // the seat: by the session cookie
+    // a club's table (``/c/<club>/online/...``) is served by its club's socket
+    var club = location.pathname.match(/^\/c\/[-A-Za-z0-9_]+\//);
+    var url = proto + location.host + (club ? club[0] : "/") + "ws/online/" + code + "/?lang=" + lang;  // the seat: by the session cookie
     ws = new WebSocket(url);
     $("ot-conn").textContent = T.connecting;
     ws.onopen = function () { $("ot-conn").textContent = ""; };
