@@ -21,6 +21,7 @@ from risiko.online import adapter
 from risiko.online import log as olog
 from risiko.ruleset import new_ruleset
 from risiko.web import services as club
+from risiko.web import services as web_services
 from risiko.web.clubs import club_for_new_row
 from risiko.web.site.permissions import is_referee
 
@@ -134,11 +135,11 @@ def create_table(
             bot = (bots or {}).get(pos, "")
             OnlineSeat.objects.create(table=table, position=pos,
                                       kind=SeatKind.BOT if bot else SeatKind.OPEN, bot=bot)
-        club.audit(who, "online create", tournament, table,
-                   f"online table {table.code}: {seats} seats",
-                   {"settings": s, "bots": {str(k): v for k, v in (bots or {}).items()},
-                    "commitment": table.commitment},
-                   params={"code": table.code, "seats": seats})
+        web_services.audit(who, "online create", tournament, table,
+                           f"online table {table.code}: {seats} seats",
+                           {"settings": s, "bots": {str(k): v for k, v in (bots or {}).items()},
+                            "commitment": table.commitment},
+                           params={"code": table.code, "seats": seats})
     return table
 
 
