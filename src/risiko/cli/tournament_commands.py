@@ -113,8 +113,13 @@ def _group(
     write: Annotated[bool, typer.Option(
         "--write", help="with --file: rewrite the file with the change (else only checked)")
     ] = False,
+    club: Annotated[str | None, typer.Option(
+        "--club", metavar="SLUG",
+        help="the club whose tournaments are read and written (default: the tournament's "
+        "club when only one club has it; a new tournament: the default club)",
+        show_default=False)] = None,
 ) -> None:
-    ctx.obj = FileStore(file, write=write) if file is not None else DatabaseStore()
+    ctx.obj = FileStore(file, write=write) if file is not None else DatabaseStore(club)
 
 
 def _store(ctx: typer.Context) -> Store:

@@ -32,6 +32,12 @@ if TYPE_CHECKING:
 __all__ = ["DatabaseStore", "FileStore", "Store", "key_values"]
 
 
+#: ``--club`` names no club (R: issue 21 item 1)
+UNKNOWN_CLUB = define("cli.unknown_club", "", "no club {club}: the clubs are {known}")
+#: a tournament named without ``--club`` that two or more clubs have
+CLUB_AMBIGUOUS = define("cli.club_ambiguous", "",
+                        "{tournament} is a tournament of more than one club ({clubs}): "
+                        "choose one with --club")
 POINTS_NOT_WHOLE = define("cli.points_not_whole", "",
                           "{player}={value}: the points must be a whole number")
 
@@ -181,14 +187,50 @@ class DatabaseStore:
     :func:`~risiko.cli.common.start_django`, the one place the command line starts the web
     app; a refusal ends the command with its faults)."""
 
+    def __init__(self, club: str | None = None) -> None:
+        #: ``--club``: the slug of the club whose tournaments are read and written (None:
+        #: the tournament's own club when one club has it, a new one goes to the default club)
+        self.club = club
+
+    def _club(self, tournament: str | None) -> Any:
+        """The club to act as: ``--club``'s (an unknown slug ends the command); without it
+        the one club that has ``tournament`` (two or more: the command ends naming them),
+        else the default club (:func:`risiko.web.clubs.default_club`)."""
+        from risiko.web.clubs import club_scope, default_club
+        from risiko.web.national.models import Club
+        from risiko.web.tournaments.models import Tournament
+
+        if self.club is not None:
+            found = Club.objects.filter(slug=self.club).first()
+            if found is None:
+                known = ", ".join(Club.objects.order_by("slug").values_list("slug", flat=True))
+                fail(UNKNOWN_CLUB(club=self.club[:60], known=known or "-"))
+            return found
+        if tournament:
+            having = []
+            for club in Club.objects.filter(club_tournaments__isnull=False).distinct(
+                    ).order_by("slug"):
+                with club_scope(club):
+                    if Tournament.objects.by_key(tournament) is not None:
+                        having.append(club)
+            if len(having) > 1:
+                fail(CLUB_AMBIGUOUS(tournament=tournament[:80],
+                                    clubs=", ".join(f"{c.slug} ({c.name})" for c in having)))
+            if having:
+                return having[0]
+        return default_club()
+
     @contextmanager
-    def _refusals(self) -> Iterator[None]:
-        """Start Django; a ServiceError inside the block ends the command."""
+    def _refusals(self, tournament: str | None = None) -> Iterator[None]:
+        """Start Django and act as the club of :meth:`_club` (its club scope); a
+        ServiceError inside the block ends the command."""
         start_django()
+        from risiko.web.clubs import club_scope
         from risiko.web.core.faults import ServiceError
 
         try:
-            yield
+            with club_scope(self._club(tournament)):
+                yield
         except ServiceError as e:
             fail_faults(e)
 
@@ -206,20 +248,20 @@ class DatabaseStore:
                 "ruleset": t.ruleset_label}
 
     def tournaments(self) -> list[dict[str, Any]]:
-        start_django()
-        from risiko.web.tournaments import selectors
+        with self._refusals():
+            from risiko.web.tournaments import selectors
 
-        return selectors.summaries()
+            return selectors.summaries()
 
     def set_current(self, tournament: str, *, by: str) -> str:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             return s.set_current(s.get_tournament(tournament), who=who(by)).name
 
     def add_players(self, tournament: str, names: Sequence[str], *, by: str
                     ) -> tuple[list[str], list[str]]:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             return s.register_players(s.get_tournament(tournament), names, who=who(by))
@@ -236,14 +278,14 @@ class DatabaseStore:
         return {"name": t.name, "slug": t.slug}
 
     def export(self, tournament: str) -> dict[str, Any]:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             return s.export_season(s.get_tournament(tournament))
 
     def import_sheet(self, tournament: str, rows: Sequence[SheetRow], *, by: str
                      ) -> dict[str, Any]:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             t = s.get_tournament(tournament)
@@ -253,7 +295,7 @@ class DatabaseStore:
 
     def open_evening(self, tournament: str, date: str, *, stage: str, chief: str,
                      by: str) -> tuple[str, str]:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             e = s.open_evening(s.get_tournament(tournament), date, stage=stage,
@@ -262,7 +304,7 @@ class DatabaseStore:
 
     def arrive(self, tournament: str, date: str, player: str, at: str, *, phoned: bool,
                phoned_at: str | None, by: str, reason: str = "") -> tuple[str, dict[str, Any]]:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             e = s.get_evening(s.get_tournament(tournament), date)
@@ -272,7 +314,7 @@ class DatabaseStore:
 
     def seat(self, tournament: str, date: str, *, seed: str | None, by: str
              ) -> list[list[str]]:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             e = s.get_evening(s.get_tournament(tournament), date)
@@ -281,7 +323,7 @@ class DatabaseStore:
 
     def seat_by_hand(self, tournament: str, date: str, tables: list[list[str]], *, by: str,
                      reason: str = "") -> list[list[str]]:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             e = s.get_evening(s.get_tournament(tournament), date)
@@ -290,7 +332,7 @@ class DatabaseStore:
 
     def swap(self, tournament: str, date: str, a: str, b: str, *, by: str, reason: str = ""
              ) -> list[list[str]]:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             e = s.get_evening(s.get_tournament(tournament), date)
@@ -305,7 +347,7 @@ class DatabaseStore:
 
     def seat_stage(self, tournament: str, stage: str, date: str, *, by: str
                    ) -> list[list[str]]:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             return _tables_of(s.seat_stage(s.get_tournament(tournament), date, stage,
@@ -313,7 +355,7 @@ class DatabaseStore:
 
     def enter_sheet(self, tournament: str, date: str, table: int, sheet: dict[str, Any], *,
                     abandoned: list[str], by: str, reason: str = "") -> bool:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             e = s.get_evening(s.get_tournament(tournament), date)
@@ -323,7 +365,7 @@ class DatabaseStore:
 
     def enter_scores(self, tournament: str, date: str, table: int, scores: dict[str, int], *,
                      risiko: list[str], abandoned: list[str], by: str, reason: str = "") -> bool:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             e = s.get_evening(s.get_tournament(tournament), date)
@@ -333,7 +375,7 @@ class DatabaseStore:
 
     def penalty(self, tournament: str, date: str, player: str, points: int, *, unit: str,
                 reason: str, referee: str, by: str) -> tuple[int, str]:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             e = s.get_evening(s.get_tournament(tournament), date)
@@ -343,7 +385,7 @@ class DatabaseStore:
 
     def appeal(self, tournament: str, penalty_id: int, outcome: str, *, points: int | None,
                referee: str, reason: str, by: str) -> None:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
             from risiko.web.results.selectors import penalty_count, penalty_of
 
@@ -359,7 +401,7 @@ class DatabaseStore:
 
     def discipline(self, tournament: str, date: str, player: str, level: str, *,
                    reason: str, referee: str, table: int | None, by: str) -> str:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             e = s.get_evening(s.get_tournament(tournament), date)
@@ -369,7 +411,7 @@ class DatabaseStore:
 
     def carry_over(self, tournament: str, player: str, points: int, *, referee: str,
                    by: str) -> str:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             row = s.set_carry_over(s.get_tournament(tournament), player, points,
@@ -378,7 +420,7 @@ class DatabaseStore:
 
     def draw(self, tournament: str, stage: str, order: Sequence[str], *, referee: str,
              by: str) -> list[str]:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import services as s
 
             row = s.record_draw(s.get_tournament(tournament), stage, order,
@@ -386,14 +428,14 @@ class DatabaseStore:
         return [str(n) for n in row.order]
 
     def report(self, tournament: str = "") -> dict[str, Any]:
-        with self._refusals():
+        with self._refusals(tournament):
             from risiko.web import selectors
             from risiko.web import services as s
 
             return selectors.season_report_of(s.get_tournament(tournament))
 
     def log(self, tournament: str, limit: int) -> list[dict[str, Any]]:
-        with self._refusals():
+        with self._refusals(tournament):
             from django.utils import timezone
 
             from risiko.web import services as s
