@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from risiko.web import labplots
+from risiko.web.clubs import default_club
 from risiko.web.online.models import OnlineTable
 from test_lab import tiny_record  # the hand-made record of tests/test_lab.py (tests/ on the path)
 
@@ -56,9 +57,10 @@ def test_a_small_simulation_and_a_bad_value(ref_client: Any) -> None:
 
 def test_luck_of_a_finished_online_game(ref_client: Any) -> None:
     """The tiny record: Anna z = +0.24, Bruno -0.24 (worked out in tests/test_lab.py)."""
-    OnlineTable.objects.create(code="LAB1", name="Prova", seats=3, status="over",
+    home = default_club()  # the console at today's URLs: the default club's tables
+    OnlineTable.objects.create(code="LAB1", name="Prova", seats=3, status="over", club=home,
                                seed="0" * 64, commitment="0" * 64, record=tiny_record())
-    OnlineTable.objects.create(code="LAB2", name="Rotta", seats=3, status="over",
+    OnlineTable.objects.create(code="LAB2", name="Rotta", seats=3, status="over", club=home,
                                seed="0" * 64, commitment="0" * 64, record="rotto")
     html = ref_client.get(URL).content.decode()
     assert "Da 1 partita online finita." in html

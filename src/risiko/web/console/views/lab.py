@@ -22,6 +22,7 @@ from risiko.agents.levels import LEVELS
 from risiko.faults import InvalidInputError
 from risiko.ruleset import PRESETS, new_ruleset
 from risiko.web import labplots
+from risiko.web.clubs import request_club
 from risiko.web.online.models import OnlineTable
 from risiko.web.site.permissions import referee_required
 
@@ -84,8 +85,10 @@ def _bars(rows: list[dict[str, Any]], labels: list[str], title: str, xlabel: str
         title=title, xlabel=xlabel, ylabel=_("Win rate"), lines=[fair]))
 
 
-def _luck(plots: bool) -> tuple[list[lab.SeatLuck], int, list[str], SafeString | None]:
-    texts = list(OnlineTable.objects.filter(status="over").exclude(record="")
+def _luck(plots: bool, club: Any) -> tuple[list[lab.SeatLuck], int, list[str],
+                                          SafeString | None]:
+    """The luck of ``club``'s finished online games (issue 21 item 1: its tables only)."""
+    texts = list(OnlineTable.objects.filter(status="over", club=club).exclude(record="")
                  .order_by("-finished", "-pk").values_list("record", flat=True)[:LUCK_GAMES])
     games: list[list[lab.SeatLuck]] = []
     bad: list[str] = []
@@ -140,6 +143,6 @@ def _render(request: HttpRequest, form: LabForm, plots: bool, seats: int, games:
                 obj_svg=_bars(obj_rows, [str(r["objective"]) for r in obj_rows],
                               _("Win rate by objective, with its confidence interval"),
                               _("Objective"), 1 / seats))
-    luck, luck_games, bad, luck_svg = _luck(plots)
+    luck, luck_games, bad, luck_svg = _luck(plots, request_club(request))
     context.update(luck=luck, luck_games=luck_games, luck_bad=bad, luck_svg=luck_svg)
     return render(request, "console/lab.html", context, status=status)
