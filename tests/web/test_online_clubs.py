@@ -155,3 +155,23 @@ def test_the_socket_refuses_another_clubs_table_and_the_referee_command_on_it(
         await mine.disconnect()
 
     run(go)
+
+
+def test_a_clubs_referee_cannot_keep_another_clubs_online_result(clubs, django_user_model):
+    from test_online_results import TYPED, _end, _evening
+
+    from risiko.web.online.models import OnlineResult
+
+    with club_scope(clubs["roma"]):
+        _t, _ev, (table,) = _evening(1)
+        club_services.enter_scores(table.game_table, TYPED, who="arbitro")
+    assert table.club == clubs["roma"]  # an evening's table: its tournament's club
+    _end(table)
+    waiting = OnlineResult.objects.get(table=table)
+    ref = _referee_of(django_user_model, clubs["milano"])
+    browser = Client()
+    browser.force_login(ref)
+    r = browser.post(f"/c/milano/online/risultato/{waiting.pk}/",
+                     {"keep": "online", "reason": "non è il mio club"})
+    assert r.status_code == 404
+    assert OnlineResult.objects.get(pk=waiting.pk).decision == ""

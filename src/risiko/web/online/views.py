@@ -483,8 +483,9 @@ def keep_result(request: HttpRequest, pk: int) -> HttpResponse:
     his), with a reason; back to the console's evening page (issue 20 item 4)."""
     from django.contrib import messages
 
-    waiting = get_object_or_404(
-        OnlineResult.objects.select_related("game_table__evening__tournament", "table"), pk=pk)
+    waiting = get_object_or_404(  # another club's result: not found (issue 21 item 1)
+        OnlineResult.objects.select_related("game_table__evening__tournament", "table"), pk=pk,
+        table__club=request_club(request))
     ev = waiting.game_table.evening
     try:
         services.keep_result(waiting, str(request.POST.get("keep") or ""),
