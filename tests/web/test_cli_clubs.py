@@ -86,3 +86,17 @@ def test_an_unknown_club_is_refused_naming_the_clubs(clubs):
     assert code == 2
     assert "no club napoli" in out and "milano" in out and "roma" in out
     assert not Tournament.all_clubs.filter(name="Nuovo").exists()
+
+
+def test_backup_and_restore_of_a_season_file_by_club(clubs, tmp_path):
+    path = tmp_path / "roma.json"
+    assert _run("backup", str(path), "--tournament", "torneo")[0] == 2  # two clubs have it
+    assert not path.exists()
+    code, out = _run("backup", str(path), "--tournament", "torneo", "--club", "roma")
+    assert code == 0, out
+    assert json.loads(path.read_text(encoding="utf-8"))["players"] == ["Carlo"]
+    code, out = _run("restore", str(path), "--yes", "--name", "Copia", "--club", "milano")
+    assert code == 0, out
+    copy = Tournament.all_clubs.get(name="Copia")
+    assert (copy.club, list(copy.entries.values_list("player__name", flat=True))) == (
+        clubs["milano"], ["Carlo"])

@@ -51,6 +51,11 @@ err_console = Console(stderr=True)
 JsonOpt = Annotated[bool, typer.Option("--json", help="machine-readable output")]
 #: ``--by``: who makes the change (audit log; default: the login name)
 ByOpt = Annotated[str, typer.Option("--by", help="who makes the change (audit log)")]
+#: ``--club SLUG``: the club whose tournaments a command reads and writes (issue 21 item 1)
+ClubOpt = Annotated[str | None, typer.Option(
+    "--club", metavar="SLUG", help="the club whose tournament it is (default: the "
+    "tournament's club when only one club has it; a new one: the default club)",
+    show_default=False)]
 #: ``--ruleset``: a ruleset preset
 RulesetOpt = Annotated[
     str | None, typer.Option("--ruleset", help="club-milano (default), rtu or classic")

@@ -16,7 +16,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, runtime_checkable
 
@@ -233,6 +233,11 @@ class DatabaseStore:
                 yield
         except ServiceError as e:
             fail_faults(e)
+
+    def acting(self, tournament: str | None = None) -> AbstractContextManager[None]:
+        """Act as the club of :meth:`_club` (``risiko backup``/``restore`` of a season file):
+        Django started, that club's scope; a ServiceError inside ends the command."""
+        return self._refusals(tournament)
 
     def create(self, name: str, *, ruleset: str | None, format: Mapping[str, Any] | None,
                previous: str | None, by: str) -> dict[str, Any]:

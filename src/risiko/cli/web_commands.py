@@ -35,6 +35,7 @@ from .common import (
     AT_LEAST_ONE,
     CANNOT_READ,
     ByOpt,
+    ClubOpt,
     JsonOpt,
     console,
     emit_json,
@@ -363,9 +364,17 @@ def _service_call(services: Any, fn: Any) -> Any:
         fail_faults(e)
 
 
-def export_season_file(path: Path, tournament: str | None) -> str:
-    """Write the season file of ``tournament`` (default: the current one) to ``path``,
-    private (``0600``) from its first byte; return the tournament's slug."""
+def export_season_file(path: Path, tournament: str | None, club: str | None = None) -> str:
+    """Write the season file of ``tournament`` (default: the current one) of club ``club``
+    (a slug; see :class:`~risiko.cli.tournament_store.DatabaseStore`) to ``path``, private
+    (``0600``) from its first byte; return the tournament's slug."""
+    from .tournament_store import DatabaseStore
+
+    with DatabaseStore(club).acting(tournament):
+        return _export_season_file(path, tournament)
+
+
+def _export_season_file(path: Path, tournament: str | None) -> str:
     services = start_django()
     from risiko.web.tournaments.selectors import current_or_newest
 
@@ -383,9 +392,16 @@ def export_season_file(path: Path, tournament: str | None) -> str:
     return str(t.slug)
 
 
-def import_season_file(path: Path, name: str | None, by: str) -> str:
-    """Create a tournament from the season file ``path`` (a key given twice is refused);
-    return its slug."""
+def import_season_file(path: Path, name: str | None, by: str, club: str | None = None) -> str:
+    """Create a tournament of club ``club`` (a slug; default: the default club) from the
+    season file ``path`` (a key given twice is refused); return its slug."""
+    from .tournament_store import DatabaseStore
+
+    with DatabaseStore(club).acting():
+        return _import_season_file(path, name, by)
+
+
+def _import_season_file(path: Path, name: str | None, by: str) -> str:
     from risiko.tournament.season import read_season_json
 
     try:
@@ -513,6 +529,7 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option(help="FILE.json: the tournament (slug, name or id; default current)"),
         ] = None,
+        club: ClubOpt = None,
         json_out: JsonOpt = False,
     ) -> None:
         """Back up the SQLite database (online, safe while serving) or a season file, into
@@ -523,7 +540,7 @@ def register(app: typer.Typer) -> None:
         except ValueError as e:
             fail(e)  # its fault, in --lang
         if file.suffix.lower() == ".json":
-            slug = export_season_file(file, tournament)
+            slug = export_season_file(file, tournament, club)
             report: dict[str, Any] = {"backup": str(file), "kind": "season", "tournament": slug}
         else:
             from risiko.web.core.pgdump import pg_dump_path
@@ -558,6 +575,7 @@ def register(app: typer.Typer) -> None:
         name: Annotated[
             str | None, typer.Option(help="FILE.json: create the tournament under this name")
         ] = None,
+        club: ClubOpt = None,
         by: ByOpt = "",
         json_out: JsonOpt = False,
     ) -> None:
@@ -567,7 +585,7 @@ def register(app: typer.Typer) -> None:
         if file.suffix.lower() == ".json":
             if not yes:
                 fail(RESTORE_SEASON_YES(path=str(file)))
-            slug = import_season_file(file, name, who(by))
+            slug = import_season_file(file, name, who(by), club)
             report: dict[str, Any] = {"restored_from": str(file), "kind": "season",
                                       "tournament": slug}
         else:
