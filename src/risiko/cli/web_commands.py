@@ -394,15 +394,11 @@ def _export_season_file(path: Path, tournament: str | None) -> str:
 
 def import_season_file(path: Path, name: str | None, by: str, club: str | None = None) -> str:
     """Create a tournament of club ``club`` (a slug; default: the default club) from the
-    season file ``path`` (a key given twice is refused); return its slug."""
-    from .tournament_store import DatabaseStore
-
-    with DatabaseStore(club).acting():
-        return _import_season_file(path, name, by)
-
-
-def _import_season_file(path: Path, name: str | None, by: str) -> str:
+    season file ``path`` (a key given twice is refused; a bad file touches no database);
+    return its slug."""
     from risiko.tournament.season import read_season_json
+
+    from .tournament_store import DatabaseStore
 
     try:
         text = path.read_text(encoding="utf-8")
@@ -412,8 +408,9 @@ def _import_season_file(path: Path, name: str | None, by: str) -> str:
         data = read_season_json(text)
     except ValueError as e:
         fail_faults(e)
-    services = start_django()
-    t = _service_call(services, lambda: services.import_season(data, who=by, name=name))
+    with DatabaseStore(club).acting():
+        services = start_django()
+        t = _service_call(services, lambda: services.import_season(data, who=by, name=name))
     return str(t.slug)
 
 
