@@ -104,6 +104,37 @@ def test_merge_moves_the_results_keeps_the_old_id_and_is_audited(twins: None) ->
 
 @pytest.mark.db
 @pytest.mark.django_db(transaction=True)
+def test_a_report_naming_a_merged_id_and_its_target_is_refused(twins: None) -> None:
+    from risiko.national.report import ReportError
+    from risiko.web.national import duplicates_services as svc
+    from risiko.web.national.models import NationalResult, NationalTournament, TournamentRevision
+    from risiko.web.national.services import import_report
+
+    svc.merge_players(202, 201, reason="stessa persona", who="ufficiale")
+    before = (NationalTournament.objects.count(), TournamentRevision.objects.count(),
+              NationalResult.objects.count())
+    # Maria Rossi's old id 201 (merged into 202, Mario Rossi) at p1, 202 itself at p8
+    both = [*TWINS[:7], ("p8", 202, "Mario", "Rossi")]
+    with pytest.raises(ReportError) as caught:
+        import_report(read_report(report("Open C", dates=("2024-09-07", "2024-09-14"),
+                                         players=both)), by="t")
+    fault = caught.value.fault
+    assert fault.code == "national.register_merged_twice"
+    assert fault.message("en") == (
+        "players[0]: national ids 201 and 202 are one player, Mario Rossi (201 was merged"
+        " into 202): the report names him twice")
+    assert fault.message("it") == (
+        "players[0]: gli ID nazionali 201 e 202 sono un solo giocatore, Mario Rossi (201 è"
+        " stato unito a 202): il resoconto lo nomina due volte")
+    assert len(caught.value.faults) == 1
+    # nothing imported: no tournament, revision or result written
+    assert (NationalTournament.objects.count(), TournamentRevision.objects.count(),
+            NationalResult.objects.count()) == before
+    assert not NationalTournament.objects.filter(name="Open C").exists()
+
+
+@pytest.mark.db
+@pytest.mark.django_db(transaction=True)
 def test_refusals_and_pairs_declared_different(twins: None) -> None:
     from risiko.web.core.faults import ServiceError
     from risiko.web.national import duplicates_services as svc

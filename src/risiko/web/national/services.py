@@ -5,7 +5,8 @@
   tournament found by club, name and first date (created the first time), a new revision
   when the report differs from the one in force (the same report again writes nothing), its
   results; audit-logged. A national id the register knows under another
-  name refuses the whole report (a fault per player), nothing written.
+  name refuses the whole report (a fault per player), nothing written; so does a report
+  naming a merged-away national id and the id it was merged into (one player twice).
 - :func:`tournament_results` / :func:`ranking`: the year's list recomputed from the revisions
   in force (:func:`risiko.national.ranking.national_ranking`), tournaments in the order they
   were first published.
@@ -36,6 +37,7 @@ from risiko.national.ranking import (
 from risiko.national.ranking import (
     NationalRanking,
     Participation,
+    PlayerRanking,
     TournamentResult,
     national_ranking,
 )
@@ -53,8 +55,9 @@ from .models import (
     TournamentRevision,
 )
 
-__all__ = ["Imported", "Stored", "exclusions", "find_player", "import_report", "ranking",
-           "register_lookup", "store_revision", "tournament_results"]
+__all__ = ["ClubYear", "Imported", "Stored", "club_year", "exclusions", "find_club",
+           "find_player", "import_report", "ranking", "register_lookup", "store_revision",
+           "tournament_results"]
 
 REGISTER_NAME = define(
     "national.register_name", "",
@@ -62,6 +65,10 @@ REGISTER_NAME = define(
 REGISTER_BIRTH = define(
     "national.register_birth", "",
     "{at}: national id {national_id} was born on {registered} in the register, not {given}")
+REGISTER_MERGED_TWICE = define(
+    "national.register_merged_twice", "",
+    "{at}: national ids {national_id} and {into} are one player, {player} ({national_id} was "
+    "merged into {into}): the report names him twice")
 
 
 @dataclass(frozen=True)
@@ -78,14 +85,23 @@ class Imported:
 
 def _players(report: Report) -> dict[str, NationalPlayer]:
     """The register's player of each named key (new ones created); refuses the report when
-    a national id is registered under another name or birth date."""
+    a national id is registered under another name or birth date, or when it names a
+    merged-away national id and the one it was merged into
+    (``national.register_merged_twice``: one player twice in one tournament)."""
     faults = []
     people: dict[str, NationalPlayer] = {}
     merged = dict(MergedPlayer.objects.filter(
         national_id__in=[p.national_id for p in report.players if p.national_id is not None])
         .values_list("national_id", "into__national_id"))
+    named = {p.national_id: i for i, p in enumerate(report.players) if p.national_id is not None}
     for i, p in enumerate(report.players):
         if p.national_id is None:
+            continue
+        if p.national_id in merged and merged[p.national_id] in named:
+            into = NationalPlayer.objects.get(national_id=merged[p.national_id])
+            faults.append(REGISTER_MERGED_TWICE(
+                at=f"players[{i}]", national_id=p.national_id, into=into.national_id,
+                player=f"{into.name} {into.surname}"))
             continue
         if p.national_id in merged:  # merged into another player: his (no name check)
             people[p.key] = NationalPlayer.objects.get(national_id=merged[p.national_id])
@@ -292,3 +308,54 @@ def register_lookup(name: str) -> tuple[int, str, str, date | None] | None:
         return None
     p = found[0]
     return (p.national_id, p.name, p.surname, p.birth_date)
+
+
+@dataclass(frozen=True)
+class ClubYear:
+    """A club's page of a year's national list (issue 21 item 4, "per club"): the ``club``,
+    its ``players`` (the year's list entries whose club, as the ranking gives it, is the
+    club's name; their national positions kept) and its ``tournaments`` of the year, each
+    a dict ``{"name", "category", "first_date", "last_date", "finished", "revision",
+    "status"}`` (``revision``: the number in force, 0 when none is yet; ``status``: the
+    newest revision's, ``approved``, ``published`` (waiting for the officer) or
+    ``refused``), by first date."""
+
+    year: int
+    club: Club
+    players: tuple[PlayerRanking, ...]
+    tournaments: tuple[dict[str, Any], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"year", "club": {"id", "name"}, "players": [...], "tournaments": [...]}``,
+        each player as the year list's JSON has him (``position`` his national one)."""
+        return {"year": self.year, "club": {"id": self.club.key, "name": self.club.name},
+                "players": [p.to_json() for p in self.players],
+                "tournaments": [{**t, "first_date": t["first_date"].isoformat(),
+                                 "last_date": t["last_date"].isoformat()}
+                                for t in self.tournaments]}
+
+
+def find_club(text: str) -> Club | None:
+    """The club whose identifier (``key``) is ``text``, else the one whose URL name
+    (``slug``) is; None when there is none."""
+    return (Club.objects.filter(key=text).first()
+            or Club.objects.filter(slug=text).first())
+
+
+def club_year(club: Club, year: int, ranking_: NationalRanking | None = None) -> ClubYear:
+    """``club``'s players in the national list of ``year`` and its tournaments of the year
+    (:class:`ClubYear`); ``ranking_``: the year's list when the caller has it already."""
+    listed = ranking_ if ranking_ is not None else ranking(year)
+    players = tuple(p for p in listed.players if p.club == club.name)
+    tournaments = []
+    for t in (NationalTournament.objects.filter(club=club, year=year)
+              .order_by("first_date", "name", "pk")):
+        newest = t.revisions.order_by("-number").first()
+        shown = (t.revisions.filter(number=t.current).first() if t.current else None) or newest
+        if shown is None or newest is None:
+            continue
+        tournaments.append({"name": t.name, "category": shown.category,
+                            "first_date": t.first_date, "last_date": shown.last_date,
+                            "finished": shown.finished, "revision": t.current,
+                            "status": newest.status})
+    return ClubYear(year, club, players, tuple(tournaments))

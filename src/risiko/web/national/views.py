@@ -7,6 +7,10 @@ contracts).
   category, results counted, tournaments played, games, wins, win %;
 - ``national_year_json`` / ``national_year_csv`` (``/nazionale/<year>.json``, ``.csv``);
 - ``national_tournaments`` (``/nazionale/<year>/tornei/``): the year's tournaments;
+- ``national_club`` (``/nazionale/<year>/club/<club id or URL name>/``, ``.json``, ``.csv``):
+  the club's players in the year's list (their national positions) and its tournaments of
+  the year with their revision in force and status; an unknown club answers 404 (a year
+  outside the calendar too, as every page here);
 - ``national_player`` (``/nazionale/giocatore/<national id>/``): every year he played, each
   tournament's position and points, counted or not and why (never lost: every year is
   recomputed from the revisions in force); while a report of his waits for the national
@@ -27,12 +31,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
-from risiko.national.categories import CODES
+from risiko.national.categories import CODES, Category
 from risiko.national.ranking import HistoryLine, display_points
 
 from . import services
 from .models import (
     CATEGORY_NAMES,
+    Club,
     NationalPlayer,
     NationalResult,
     NationalTournament,
@@ -69,9 +74,10 @@ def national_year(request: HttpRequest, year: int) -> HttpResponse:
     """The national list of ``year``."""
     ranking = services.ranking(year)
     categories = list(ranking.counts)
-    rows = [{
+    slugs = _club_slugs()
+    rows: list[dict[str, Any]] = [{
         "position": p.position, "national_id": p.national_id, "name": p.name,
-        "club": p.club, "points": _points(p.points),
+        "club": p.club, "club_slug": slugs.get(p.club), "points": _points(p.points),
         "by_category": [_points(p.by_category[c]) for c in categories],
         "tournaments": p.tournaments, "played": p.played, "games": p.games, "wins": p.wins,
         "win_rate": f"{100 * p.wins / p.games:.0f}%" if p.games else "–",
@@ -105,8 +111,74 @@ def national_year_csv(request: HttpRequest, year: int) -> HttpResponse:
 def national_tournaments(request: HttpRequest, year: int) -> HttpResponse:
     """The tournaments of ``year`` (revisions in force), in order of publication."""
     tournaments = services.tournament_results(year)
+    slugs = _club_slugs()
     return render(request, "national/tournaments.html", {
-        "year": year, "tournaments": [(t, CATEGORY_NAMES[t.category]) for t in tournaments]})
+        "year": year, "tournaments": [(t, CATEGORY_NAMES[t.category], slugs.get(t.club))
+                                      for t in tournaments]})
+
+
+def _club_year(year: int, club: str, ranking: Any = None) -> services.ClubYear:
+    found = services.find_club(club)
+    if found is None:
+        raise Http404
+    return services.club_year(found, year, ranking)
+
+
+def _club_slugs() -> dict[str, str]:
+    """Each club's URL name by its name (a name two clubs share links nowhere)."""
+    out: dict[str, str] = {}
+    shared: set[str] = set()
+    for name, slug in Club.objects.values_list("name", "slug"):
+        if name in out:
+            shared.add(name)
+        out[name] = slug
+    return {n: s for n, s in out.items() if n not in shared}
+
+
+@require_safe
+def national_club(request: HttpRequest, year: int, club: str) -> HttpResponse:
+    """A club's page of the national list of ``year``."""
+    ranking = services.ranking(year)
+    data = _club_year(year, club, ranking)
+    categories = list(ranking.counts)
+    rows = [{
+        "position": p.position, "national_id": p.national_id, "name": p.name,
+        "points": _points(p.points),
+        "by_category": [_points(p.by_category[c]) for c in categories],
+        "tournaments": p.tournaments, "played": p.played, "games": p.games, "wins": p.wins,
+        "win_rate": f"{100 * p.wins / p.games:.0f}%" if p.games else "–",
+    } for p in data.players]
+    statuses = dict(RevisionStatus.choices)
+    return render(request, "national/club.html", {
+        "year": year, "club": data.club, "rows": rows,
+        "categories": [(CATEGORY_NAMES[c], CODES[c]) for c in categories],
+        "tournaments": [{**t, "category": CATEGORY_NAMES[Category(t["category"])],
+                         "status": statuses[t["status"]]} for t in data.tournaments]})
+
+
+@require_safe
+def national_club_json(request: HttpRequest, year: int, club: str) -> JsonResponse:
+    """The club's page as JSON (:meth:`.services.ClubYear.to_json`)."""
+    response = JsonResponse(_club_year(year, club).to_json(),
+                            json_dumps_params={"ensure_ascii": False})
+    response["Access-Control-Allow-Origin"] = "*"  # public, read-only data
+    return response
+
+
+@require_safe
+def national_club_csv(request: HttpRequest, year: int, club: str) -> HttpResponse:
+    """The club's players as CSV: the year list's CSV columns, its rows of the club."""
+    ranking = services.ranking(year)
+    data = _club_year(year, club, ranking)
+    rows = ranking.csv_rows()
+    ids = {str(p.national_id) for p in data.players}
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(
+        [rows[0], *(r for r in rows[1:] if r[1] in ids)])
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="ranking-{year}-{data.club.slug}.csv"')
+    return response
 
 
 def _line(line: HistoryLine) -> dict[str, Any]:
