@@ -541,3 +541,48 @@ def test_a_clubs_committee_is_not_the_national_officer() -> None:
     officer.groups.add(Group.objects.get_or_create(name="national_officer")[0])
     client.force_login(officer)
     assert client.get("/nazionale/ufficiale/").status_code == 200
+
+
+def test_a_stored_tournament_is_published_for_the_club_that_owns_it() -> None:
+    """Clubs on one server (issue 21 item 1): ``publish`` of a stored tournament reports it
+    for its own club; ``--club`` naming another club with tournaments on this server is
+    refused naming the owner, and a name two clubs share must be told apart with
+    ``--club``. Nothing is written by a refusal."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web import services
+    from risiko.web.clubs import club_scope
+    from risiko.web.national.models import Club, TournamentRevision
+
+    app = typer.Typer()
+    national_commands.register(app)
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(app, ["national", "publish", *args, "--json",
+                                        "--by", "arb"])
+
+    season = json.loads(SEASON.read_text(encoding="utf-8"))
+    roma = Club.objects.create(key="ROMA", name="ROMA [Roma Club]", slug="roma")
+    milano = Club.objects.create(key="MILANO", name="MILANO [Club Milano]", slug="milano")
+    with club_scope(roma):
+        t = services.import_season(season, who="arbitro")
+    with club_scope(milano):  # MILANO runs its own tournaments on this server
+        services.create_tournament("Torneo di Milano", who="arbitro")
+    other = run(t.slug, "--club", "MILANO")
+    assert other.exit_code == 2 and "ROMA (ROMA [Roma Club])" in other.output
+    assert TournamentRevision.objects.count() == 0
+    own = run(t.slug)
+    assert own.exit_code == 0, own.output
+    assert TournamentRevision.objects.get().report["club"] == {
+        "id": "ROMA", "name": "ROMA [Roma Club]"}
+    with club_scope(milano):
+        services.import_season(season, who="arbitro")
+    shared = run(t.slug)
+    assert shared.exit_code == 2 and "milano" in shared.output and "roma" in shared.output
+    assert TournamentRevision.objects.count() == 1
+    chosen = run(t.slug, "--club", "milano")
+    assert chosen.exit_code == 0, chosen.output
+    assert sorted(r.report["club"]["id"] for r in TournamentRevision.objects.all()) == [
+        "MILANO", "ROMA"]

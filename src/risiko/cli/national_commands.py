@@ -275,6 +275,8 @@ ANONYMOUS = define("national.cli_anonymous", "",
                    "not in the national register, sent as anonymous: {names}")
 NO_TOURNAMENT = define("national.cli_no_tournament", "",
                        "{tournament}: no such tournament here (and no such report file)")
+OTHER_CLUB = define("national.cli_other_club", "",
+                    "{tournament} is a tournament of {owner}, not of --club {club}")
 NO_CLUB_ID = define("national.cli_no_club", "",
                     "--club: the club's identifier in the national ranking (or "
                     "RISIKO_NATIONAL_CLUB_ID)")
@@ -433,6 +435,46 @@ def _season_report(path: Path, club_id: str, club_name: str | None, category: An
                              club_name=name, category=category, register=register)
 
 
+def _own_club_tournament(tournament: str, club: str | None) -> Any:
+    """The stored tournament ``tournament`` (issue 21 item 1: a tournament is published for
+    the club that owns it). ``--club`` naming a club with tournaments on this server (its
+    identifier or slug) picks that club's tournament, and ends the command naming the
+    owner when that club does not have it (``national.cli_other_club``); ``--club`` naming
+    any other club is this server's club's national identifier (a club's own server, whose
+    local club may be named otherwise), so it picks nothing. A
+    name that two clubs share, not told apart, ends the command naming them
+    (``cli.club_ambiguous``)."""
+    from django.db.models import Q
+
+    from risiko.web.clubs import club_scope
+    from risiko.web.national.models import Club
+    from risiko.web.tournaments.models import Tournament
+
+    from .tournament_store import CLUB_AMBIGUOUS
+
+    having = []
+    for owner in Club.objects.filter(club_tournaments__isnull=False).distinct().order_by(
+            "slug"):
+        with club_scope(owner):
+            found = Tournament.objects.by_key(tournament)
+        if found is not None:
+            having.append((owner, found))
+    if club:
+        mine = [(o, f) for o, f in having if club in (o.key, o.slug)]
+        if mine:
+            having = mine
+        elif having and Club.objects.filter(Q(key=club) | Q(slug=club),
+                                            club_tournaments__isnull=False).exists():
+            fail(OTHER_CLUB(tournament=tournament[:80], club=club[:60],
+                            owner=", ".join(f"{o.key} ({o.name})" for o, _ in having)), code=2)
+    if len(having) > 1:
+        fail(CLUB_AMBIGUOUS(tournament=tournament[:80],
+                            clubs=", ".join(f"{o.slug} ({o.name})" for o, _ in having)), code=2)
+    if not having:
+        fail(NO_TOURNAMENT(tournament=tournament), code=1)
+    return having[0][1]
+
+
 @national_app.command("publish")
 def publish(
     tournament: Annotated[str, typer.Argument(
@@ -442,8 +484,9 @@ def publish(
         "--to", help="the national server's address (https://...); default: this server")
     ] = None,
     club: Annotated[str | None, typer.Option(
-        "--club", help="the club's identifier in the national ranking "
-        "(default RISIKO_NATIONAL_CLUB_ID)")] = None,
+        "--club", help="the club's identifier in the national ranking (default "
+        "RISIKO_NATIONAL_CLUB_ID, else the club that owns the tournament; a club of this "
+        "server must be the tournament's own)")] = None,
     club_name: Annotated[str | None, typer.Option(
         "--club-name", help="the club's name as clubs write it (default: the registered "
         "club's, else RISIKO_CLUB_NAME)")] = None,
@@ -497,12 +540,11 @@ def publish(
         elif found is None:
             fail(NO_TOURNAMENT(tournament=tournament), code=1)
         else:
-            if not club_id:
-                fail(NO_CLUB_ID(), code=2)
+            found = _own_club_tournament(tournament, club)
+            if not club_id or club_id in (found.club.key, found.club.slug):
+                club_id = found.club.key  # the club that owns it, by its identifier
             registered = Club.objects.filter(key=club_id).first()
-            from django.conf import settings
-
-            name = club_name or (registered.name if registered else settings.RISIKO_CLUB_NAME)
+            name = club_name or (registered.name if registered else found.club.name)
             report = club_report(found, club_id=club_id, club_name=name, category=chosen,
                                  national_ids=ids)
     except OSError as e:
