@@ -446,19 +446,11 @@ def _own_club_tournament(tournament: str, club: str | None) -> Any:
     (``cli.club_ambiguous``)."""
     from django.db.models import Q
 
-    from risiko.web.clubs import club_scope
     from risiko.web.national.models import Club
-    from risiko.web.tournaments.models import Tournament
 
-    from .tournament_store import CLUB_AMBIGUOUS
+    from .tournament_store import CLUB_AMBIGUOUS, clubs_having
 
-    having = []
-    for owner in Club.objects.filter(club_tournaments__isnull=False).distinct().order_by(
-            "slug"):
-        with club_scope(owner):
-            found = Tournament.objects.by_key(tournament)
-        if found is not None:
-            having.append((owner, found))
+    having = clubs_having(tournament)
     if club:
         mine = [(o, f) for o, f in having if club in (o.key, o.slug)]
         if mine:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ..tournament.clubsheet import SheetRow
     from ..tournament.commands import Command
 
-__all__ = ["DatabaseStore", "FileStore", "Store", "key_values"]
+__all__ = ["DatabaseStore", "FileStore", "Store", "clubs_having", "key_values"]
 
 
 #: ``--club`` names no club (R: issue 21 item 1)
@@ -182,6 +182,23 @@ def _added_and_already(before: set[str], registered: list[str]) -> tuple[list[st
     return [n for n in names if n not in before], [n for n in names if n in before]
 
 
+def clubs_having(tournament: str) -> list[tuple[Any, Any]]:
+    """``(club, its tournament)`` for every club with a tournament named ``tournament`` (id,
+    slug or name, as :meth:`TournamentQuerySet.by_key` reads it), by club slug; Django
+    started by the caller."""
+    from risiko.web.clubs import club_scope
+    from risiko.web.national.models import Club
+    from risiko.web.tournaments.models import Tournament
+
+    having = []
+    for club in Club.objects.filter(club_tournaments__isnull=False).distinct().order_by("slug"):
+        with club_scope(club):
+            found = Tournament.objects.by_key(tournament)
+        if found is not None:
+            having.append((club, found))
+    return having
+
+
 class DatabaseStore:
     """The tournaments of the database, through :mod:`risiko.web.services` (imported after
     :func:`~risiko.cli.common.start_django`, the one place the command line starts the web
@@ -196,9 +213,8 @@ class DatabaseStore:
         """The club to act as: ``--club``'s (an unknown slug ends the command); without it
         the one club that has ``tournament`` (two or more: the command ends naming them),
         else the default club (:func:`risiko.web.clubs.default_club`)."""
-        from risiko.web.clubs import club_scope, default_club
+        from risiko.web.clubs import default_club
         from risiko.web.national.models import Club
-        from risiko.web.tournaments.models import Tournament
 
         if self.club is not None:
             found = Club.objects.filter(slug=self.club).first()
@@ -207,12 +223,7 @@ class DatabaseStore:
                 fail(UNKNOWN_CLUB(club=self.club[:60], known=known or "-"))
             return found
         if tournament:
-            having = []
-            for club in Club.objects.filter(club_tournaments__isnull=False).distinct(
-                    ).order_by("slug"):
-                with club_scope(club):
-                    if Tournament.objects.by_key(tournament) is not None:
-                        having.append(club)
+            having = [club for club, _found in clubs_having(tournament)]
             if len(having) > 1:
                 fail(CLUB_AMBIGUOUS(tournament=tournament[:80],
                                     clubs=", ".join(f"{c.slug} ({c.name})" for c in having)))
