@@ -17,6 +17,7 @@ from risiko.lab import (
     SimSpec,
     batches,
     closing_exact,
+    luck_of_game,
     luck_of_record,
     luck_table,
     mean_ci,
@@ -25,8 +26,13 @@ from risiko.lab import (
     roll_moments,
     run_games,
     seats_table,
+    simulated_luck,
 )
-from risiko.record import RecordError
+from risiko.actions import Attack
+from risiko.board import parse_territory
+from risiko.game import Game
+from risiko.match import play_bots
+from risiko.record import RecordError, write_record
 from risiko.ruleset import CLUB_MILANO, RTU
 
 runner = CliRunner()
@@ -188,6 +194,94 @@ def test_analyse_luck_command_it_and_en(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "nessuna partita registrata" in res.stderr
 
 
+# ---------------------------------------------------------------------------- luck, simulated
+def test_luck_of_a_scripted_game_three_dice_against_two_by_hand() -> None:
+    """One roll, 3 dice against 2 (R8: Brasile has 4 armies, Argentina 2): 6 5 4 against
+    6 1, so 6-6 goes to the defender and 5-1 to the attacker: each side loses 1. The exact
+    odds of 3 against 2 (7776 outcomes): the attacker loses 0 in 2890, 1 in 2611, 2 in
+    2275, so he expects (2611 + 2·2275)/7776 = 7161/7776 = 0.92091 and the defender
+    2 - 7161/7776 = 1.07909; the variance is (2611 + 4·2275)/7776 - (7161/7776)² =
+    0.657968. Anna's luck 0.92091 - 1 = -0.07909, z = -0.07909/√0.657968 = -0.09750;
+    Bruno's the opposite. Carla took no roll."""
+    pos = position("attack", anna={"Brasile": 4, "Perù": 2}, bruno={"Argentina": 2})
+    game = Game.from_position(pos)
+    game.push(Attack(parse_territory("Brasile"), parse_territory("Argentina"), (6, 5, 4),
+                     (6, 1)))
+    anna, bruno, carla = luck_of_game(game)
+    mean = Fraction(7161, 7776)
+    var = Fraction(2611 + 4 * 2275, 7776) - mean * mean
+    assert (anna.rolls, anna.lost, bruno.rolls, bruno.lost) == (1, 1, 1, 1)
+    assert anna.expected == pytest.approx(float(mean))
+    assert bruno.expected == pytest.approx(float(2 - mean))
+    assert anna.variance == pytest.approx(float(var)) == pytest.approx(0.657968, abs=1e-6)
+    assert anna.z == pytest.approx(-0.09750, abs=1e-5)
+    assert bruno.z == pytest.approx(0.09750, abs=1e-5)
+    assert (carla.rolls, carla.z) == (0, 0.0)
+
+
+def test_luck_of_a_game_is_the_luck_of_its_record() -> None:
+    """A bot game read from its history and from its record (write_record, replayed with
+    every check) gives the same dice, seat by seat."""
+    game = play_bots(["heuristic"] * 4, 4, seed=5)
+    from_game = luck_of_game(game)
+    from_record = luck_of_record(write_record(game))
+    assert [(r.player, r.rolls, r.lost) for r in from_game] == [
+        (r.player, r.rolls, r.lost) for r in from_record]
+    assert [r.expected for r in from_game] == pytest.approx([r.expected for r in from_record])
+    # every roll is counted once for each side
+    assert sum(r.rolls for r in from_game) == 2 * game.rolls > 0
+
+
+def test_simulated_luck_same_for_one_and_two_workers() -> None:
+    """Same seeds, same figures: one process, or two in batches of 1; by seat and by bot."""
+    spec = SimSpec(("heuristic", "random", "random"), "club-milano@2", 4, True, 3, luck=True)
+    one = run_games(spec, 4, workers=1)
+    two = run_games(spec, 4, workers=2, batch=1)
+    assert one == two
+    a, b = simulated_luck(one), simulated_luck(two)
+    for key in ("seats", "bots"):
+        assert [r.to_dict() for r in a[key]] == [r.to_dict() for r in b[key]]
+    assert sorted(r.player for r in a["seats"]) == ["1", "2", "3"]
+    assert sorted(r.player for r in a["bots"]) == ["heuristic", "random"]
+    # 4 games of 3 seats; the heuristic bot rotates: one seat a game
+    assert sum(r.games for r in a["seats"]) == 12
+    assert {r.player: r.games for r in a["bots"]} == {"heuristic": 4, "random": 8}
+    assert sum(r.rolls for r in a["seats"]) == 2 * sum(f["rolls"] for f in one)
+
+
+def test_simulated_luck_needs_games_played_with_luck() -> None:
+    facts = run_games(SimSpec(("random",) * 3, last_rounds_at=3), 1, workers=1)
+    assert facts[0]["luck"] is None
+    with pytest.raises(ValueError, match="luck"):
+        simulated_luck(facts)
+
+
+def test_analyse_luck_simulated_json_and_italian_table() -> None:
+    res = runner.invoke(app, ["analyse", "luck", "--games", "3", "--seats", "3", "--bots",
+                              "1", "--workers", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert (data["records"], data["players"]) == (0, [])
+    sim = data["simulated"]
+    assert sim["games"] == 3 and sim["bots"] == ["random"] * 3
+    assert [r["player"] for r in sim["seats"]] == ["1", "2", "3"]
+    assert [r["player"] for r in sim["by_bot"]] == ["random"]
+    assert sum(r["games"] for r in sim["seats"]) == 9
+    # the same figures for 2 workers
+    two = runner.invoke(app, ["analyse", "luck", "--games", "3", "--seats", "3", "--bots",
+                              "1", "--workers", "2", "--json"])
+    assert json.loads(two.output)["simulated"] == sim
+    it = runner.invoke(app, ["analyse", "luck", "--games", "2", "--seats", "3", "--bots",
+                             "2,1", "--workers", "1"])
+    assert "Fortuna ai dadi, simulazione: 2 partite" in it.output
+    assert "per posto" in it.output and "per bot" in it.output
+
+
+def test_analyse_luck_without_records_or_games_is_refused() -> None:
+    res = runner.invoke(app, ["--lang", "it", "analyse", "luck"])
+    assert res.exit_code == 2 and "--games N per simulare" in res.stderr
+
+
 # ---------------------------------------------------------------------------- scale
 def test_batches_cover_every_game_once_in_order() -> None:
     assert batches(10, 2, 4) == [(0, 4), (4, 8), (8, 10)]
@@ -255,6 +349,20 @@ def test_plots_png_and_svg(tmp_path: Path) -> None:
     assert (tmp_path / "closing.png").read_bytes()[:4] == b"\x89PNG"
     svg = (tmp_path / "closing.svg").read_text(encoding="utf-8")
     assert "Giro di chiusura" in svg or "Giro" in svg
+
+
+def test_luck_plots_of_records_and_simulation(tmp_path: Path) -> None:
+    """analyse luck --plots: luck.* from the records, luck-simulated.* by seat."""
+    pytest.importorskip("matplotlib")
+    (tmp_path / "a.txt").write_text(tiny_record(), encoding="utf-8")
+    out = tmp_path / "plots"
+    res = runner.invoke(app, ["analyse", "luck", str(tmp_path / "a.txt"), "--games", "1",
+                              "--seats", "3", "--bots", "1", "--workers", "1", "--plots",
+                              str(out)])
+    assert res.exit_code == 0, res.output
+    assert sorted(p.name for p in out.iterdir()) == [
+        "luck-simulated.png", "luck-simulated.svg", "luck.png", "luck.svg"]
+    assert "posto" in (out / "luck-simulated.svg").read_text(encoding="utf-8")
 
 
 def test_without_ray_or_matplotlib_the_commands_say_what_to_install(

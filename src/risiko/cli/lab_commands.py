@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -30,6 +31,7 @@ from ..lab import (
     objectives_table,
     run_games,
     seats_table,
+    simulated_luck,
 )
 from ..ruleset import PRESETS, new_ruleset
 from .common import (
@@ -57,6 +59,8 @@ NO_RAY = define("cli.no_ray", "",
 NO_MATPLOTLIB = define("cli.no_matplotlib", "",
                        "--plots needs matplotlib: pip install 'risiko-club[lab]'")
 NO_RECORDS = define("cli.no_records", "", "{path}: no game record (*.txt) here")
+LUCK_NOTHING = define("cli.luck_nothing", "",
+                      "risiko analyse luck: name game records, or --games N to simulate")
 SIMULATING = define("lab.simulating", "", "simulating")
 REPLAYING = define("lab.replaying", "", "reading records")
 
@@ -81,6 +85,10 @@ W = {k: define(f"lab.{k}", "", v) for k, v in {
     "seats_title": "Seat order: {games} games of {bots} ({ruleset}); fair share {fair}",
     "seat": "Seat",
     "luck_title": "Luck of the dice: {records} records",
+    "luck_sim_title": "Luck of the dice, simulated: {games} games of {bots} ({ruleset}), "
+                      "by {by}",
+    "by_seat": "seat",
+    "by_bot": "bot",
     "player": "Player",
     "rolls": "Rolls",
     "lost": "Armies lost",
@@ -273,12 +281,23 @@ def seats_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[P
 
 
 def luck_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[Path]:
-    """The luck index (z) per player, ±2 dashed."""
+    """The luck index (z) per player (``luck``), and per seat of the simulated games
+    (``luck-simulated``), ±2 dashed."""
+    paths: list[Path] = []
     rows = data["players"]
-    fig = m.bar_chart([r["player"] for r in rows], [r["z"] for r in rows],
-                      title=say("luck_title", lang, records=data["records"]),
-                      xlabel=say("player", lang), ylabel=say("z", lang), lines=[-2, 0, 2])
-    paths: list[Path] = m.save(fig, folder, "luck")
+    if rows:
+        fig = m.bar_chart([r["player"] for r in rows], [r["z"] for r in rows],
+                          title=say("luck_title", lang, records=data["records"]),
+                          xlabel=say("player", lang), ylabel=say("z", lang), lines=[-2, 0, 2])
+        paths += m.save(fig, folder, "luck")
+    sim = data.get("simulated")
+    if sim:
+        fig = m.bar_chart([r["player"] for r in sim["seats"]], [r["z"] for r in sim["seats"]],
+                          title=say("luck_sim_title", lang, games=sim["games"],
+                                    bots=",".join(sim["bots"]), ruleset=sim["ruleset"],
+                                    by=say("by_seat", lang)),
+                          xlabel=say("seat", lang), ylabel=say("z", lang), lines=[-2, 0, 2])
+        paths += m.save(fig, folder, "luck-simulated")
     return paths
 
 
@@ -484,18 +503,37 @@ def record_files(paths: Sequence[Path]) -> list[Path]:
 @analyse_app.command("luck")
 def luck_cmd(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(
-        help="game records (risiko play --record, an online table's record) or folders")],
+    paths: Annotated[list[Path] | None, typer.Argument(
+        help="game records (risiko play --record, an online table's record) or folders",
+        show_default=False)] = None,
+    games: Annotated[int, typer.Option(
+        help="games to simulate beside the records (0: none)")] = 0,
+    seats: SeatsOpt = 4,
+    bots: BotsOpt = "heuristic",
+    ruleset: Annotated[str | None, typer.Option(
+        "--ruleset", help="club-milano (default), rtu or classic")] = None,
+    last_rounds_at: CallOpt = 8,
+    rotate: Annotated[bool, typer.Option(
+        help="turn the bots round the seats game by game")] = False,
+    seed: SeedOpt = 1,
+    workers: WorkersOpt = None,
+    engine: EngineOpt = "pool",
+    address: AddressOpt = None,
     plots: PlotsOpt = None,
     lang: LangOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """A luck index per player from the rolls of game records: armies lost against the
-    exact odds of every roll, as a z-score (the dice alone, not the play)."""
+    """A luck index per player from the rolls of game records, and with ``--games N`` per
+    seat and per bot from simulated games (every roll is known there): armies lost against
+    the exact odds of every roll, as a z-score (the dice alone, not the play)."""
     lang = check_lang(lang, ctx)
+    if not paths and games == 0:
+        fail(LUCK_NOTHING())
+    if games < 0:
+        fail(AT_LEAST_ONE(option="--games", value=games))
     need_plots(plots)
     per_game: list[list[SeatLuck]] = []
-    files_read = record_files(paths)
+    files_read = record_files(paths or [])
     with Progress(TextColumn(REPLAYING().message(lang)), BarColumn(), MofNCompleteColumn(),
                   console=console, disable=json_out or len(files_read) < 20,
                   transient=True) as progress:
@@ -512,13 +550,55 @@ def luck_cmd(
             progress.advance(task)
     rows = merge_luck(per_game)
     swing = mean_seat_swing([r for game in per_game for r in game])
-    data = {"records": len(files_read), "players": [r.to_dict() for r in rows],
-            "swing": round(swing, 2)}
+    data: dict[str, Any] = {"records": len(files_read), "players": [r.to_dict() for r in rows],
+                            "swing": round(swing, 2), "simulated": None}
+    sim: dict[str, list[SeatLuck]] = {}
+    if games:
+        spec = replace(make_spec(bots, seats, ruleset, last_rounds_at, seed, rotate),
+                       luck=True)
+        facts, _ = simulate_facts(spec, games, workers=workers, engine=engine,
+                                  address=address, quiet=json_out,
+                                  label=SIMULATING().message(lang))
+        sim = simulated_luck(facts)
+        data["simulated"] = {
+            "games": len(facts), "bots": list(spec.bots), "ruleset": spec.ruleset,
+            "seed": seed, "last_rounds_at": last_rounds_at, "rotate": rotate,
+            "seats": [r.to_dict() for r in sorted(sim["seats"], key=lambda r: int(r.player))],
+            "by_bot": [r.to_dict() for r in sim["bots"]],
+            "swing": round(simulated_swing(facts), 2),
+        }
     files = _plots(plots, lambda m, d: luck_plots(m, data, d, lang))
     if json_out:
         emit_json({**data, "plots": files})
         return
-    table = Table(title=say("luck_title", lang, records=len(files_read)))
+    tables: list[tuple[str, list[SeatLuck], float]] = []
+    if files_read:
+        tables.append((say("luck_title", lang, records=len(files_read)), rows, swing))
+    if data["simulated"] is not None:
+        s = data["simulated"]
+        for by, key in (("by_seat", "seats"), ("by_bot", "bots")):
+            luck_rows = sim[key]
+            if key == "seats":
+                luck_rows = sorted(luck_rows, key=lambda r: int(r.player))
+            elif len(luck_rows) < 2:
+                continue  # one bot at every seat: its row is the whole table
+            tables.append((say("luck_sim_title", lang, games=s["games"],
+                               bots=",".join(s["bots"]), ruleset=s["ruleset"],
+                               by=say(by, lang)), luck_rows, s["swing"]))
+    for title, luck_rows, table_swing in tables:
+        _luck_table(title, luck_rows, table_swing, lang)
+    if files:
+        console.print(say("plots", lang, files=", ".join(files)), highlight=False)
+
+
+def simulated_swing(facts: Sequence[Facts]) -> float:
+    """:func:`~risiko.lab.mean_seat_swing` of simulated games (every seat of every game)."""
+    return mean_seat_swing([SeatLuck("", int(x[0]), int(x[1]), x[2], x[3])
+                            for f in facts for x in f["luck"]])
+
+
+def _luck_table(title: str, rows: Sequence[SeatLuck], swing: float, lang: str) -> None:
+    table = Table(title=title)
     for key in ("player", "rolls", "lost", "expected", "luck", "z", "games", "wins", "score"):
         table.add_column(say(key, lang), justify="left" if key == "player" else "right")
     for r in rows:
@@ -528,8 +608,6 @@ def luck_cmd(
                       "-" if mean is None else f"{mean:.1f}")
     console.print(table)
     console.print(say("luck_note", lang, swing=f"{swing:.1f}"), highlight=False)
-    if files:
-        console.print(say("plots", lang, files=", ".join(files)), highlight=False)
 
 
 def register(app: typer.Typer) -> None:
