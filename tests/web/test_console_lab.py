@@ -7,11 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
 from risiko.web import labplots
 from risiko.web.clubs import default_club
+from risiko.web.console.views import lab as lab_view
 from risiko.web.online.models import OnlineTable
 from test_lab import tiny_record  # the hand-made record of tests/test_lab.py (tests/ on the path)
 
@@ -49,7 +51,7 @@ def test_english_page(committee: Any) -> None:
 
 def test_a_small_simulation_and_a_bad_value(ref_client: Any) -> None:
     html = ref_client.get(URL, {"seats": 3, "games": 3, "level": 1}).content.decode()
-    assert "Simulate: 3 partite di bot random" in html
+    assert "Simulate: 3 partite di bot random (club-milano" in html
     assert "Ordine dei posti" in html and "Obiettivi" in html
     bad = ref_client.get(URL, {"seats": 9, "games": 3, "level": 1})
     assert bad.status_code == 400 and "Simulate:" not in bad.content.decode()
@@ -87,3 +89,100 @@ def test_with_matplotlib_the_plots_are_svg_images(ref_client: Any) -> None:
     images = re.findall(r'src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', html)
     assert images and "Giro di chiusura" in html and "<svg" not in html
     assert all(base64.b64decode(i).decode("utf-8").startswith("<svg") for i in images)
+
+
+# ---------------------------------------------------------------------------- levels 1-5, bounded
+def test_the_bound_of_each_level_is_said_and_kept(ref_client: Any) -> None:
+    """4 seats, SIM_BUDGET 5 s: level 4 at 0.25 s a seat pays for 5 / 1.0 = 5 games, among
+    level-2 bots for 5 / (0.25 + 3 · 0.005) = 18.9, so 18; level 5 at every seat
+    (2.5 · 4 = 10 s a game) for none, among level-2 bots (2.5 + 3 · 0.005 s) for 1."""
+    html = ref_client.get(URL).content.decode()
+    assert "<td>4 (expectimax)</td><td>5</td><td>18</td>" in html
+    assert "<td>5 (determinised)</td><td>0</td><td>1</td>" in html
+    over = ref_client.get(URL, {"seats": 4, "games": 6, "level": 4, "opponents": 0})
+    assert over.status_code == 400
+    assert "Al massimo 5 partite con questi bot e posti" in over.content.decode()
+    slow = ref_client.get(URL, {"seats": 4, "games": 1, "level": 5, "opponents": 0})
+    assert slow.status_code == 400 and "troppo lenti per la pagina" in slow.content.decode()
+
+
+def test_level_3_among_random_bots_with_luck_by_seat_and_by_bot(ref_client: Any) -> None:
+    """One game, greedy at one seat and random at the others: the luck by seat (3 rows)
+    and by bot (2 rows); a game's rolls count for both sides."""
+    res = ref_client.get(URL, {"seats": 3, "games": 1, "level": 3, "opponents": 1})
+    assert res.status_code == 200
+    html = res.content.decode()
+    assert "Simulate: 1 partite di bot greedy, random, random" in html
+    assert "Fortuna ai dadi, per posto" in html and "Fortuna ai dadi, per bot" in html
+    seats = res.context["sim_luck_seats"]
+    assert [r.player for r in seats] == ["1", "2", "3"]
+    assert {r.player for r in res.context["sim_luck_bots"]} == {"greedy", "random"}
+    assert sum(r.games for r in seats) == 3
+
+
+def test_the_same_level_everywhere_has_no_table_by_bot(ref_client: Any) -> None:
+    res = ref_client.get(URL, {"seats": 3, "games": 2, "level": 1})
+    assert res.status_code == 200 and res.context["sim_luck_bots"] == []
+    assert "Fortuna ai dadi, per bot" not in res.content.decode()
+
+
+# ---------------------------------------------------------------------------- uploads
+def _upload(client: Any, *files: tuple[str, bytes]) -> Any:
+    return client.post(URL, {"records": [SimpleUploadedFile(n, b, "text/plain")
+                                         for n, b in files]})
+
+
+def test_uploaded_records_give_the_luck_table_and_nothing_is_stored(ref_client: Any) -> None:
+    """Two copies of the tiny record: Anna's luck doubles, z = 0.2390·√2 = 0.338."""
+    before = OnlineTable.objects.count()
+    rec = tiny_record().encode("utf-8")
+    res = _upload(ref_client, ("a.txt", rec), ("b.txt", rec))
+    assert res.status_code == 200
+    html = res.content.decode()
+    assert "Da 2 partite registrate caricate." in html
+    assert ("<td>Anna</td><td>4</td><td>2</td><td>2,3</td><td>0,3</td><td>0,34</td>"
+            "<td>2</td><td>0</td><td>–</td>") in html
+    assert OnlineTable.objects.count() == before
+
+
+def test_a_bad_record_is_refused_naming_file_and_line(ref_client: Any) -> None:
+    """Line 6 of the tiny record is its second attack; without the defender's die it does
+    not parse: the whole upload is refused, the good file too."""
+    bad = tiny_record().replace("5 2", "5").encode("utf-8")
+    res = _upload(ref_client, ("buono.txt", tiny_record().encode("utf-8")),
+                  ("rotto.txt", bad))
+    assert res.status_code == 400
+    html = res.content.decode()
+    assert "Le partite registrate non sono state lette" in html
+    assert "rotto.txt, riga 6:" in html and "buono.txt" not in html.split("role=\"alert\"")[1]
+    assert "<td>Anna</td>" not in html
+
+
+def test_not_utf8_too_large_and_too_many_files_are_refused(
+        ref_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    res = _upload(ref_client, ("latin.txt", "Perù".encode("latin-1")))
+    assert res.status_code == 400 and "latin.txt: non è testo UTF-8 (byte 4)" in \
+        res.content.decode()
+    monkeypatch.setattr(lab_view, "MAX_RECORD_BYTES", 10)
+    res = _upload(ref_client, ("big.txt", b"x" * 11))
+    assert res.status_code == 400
+    assert "big.txt: 11 byte, una partita registrata può averne al massimo 10." in res.content.decode()
+    monkeypatch.setattr(lab_view, "MAX_RECORD_FILES", 1)
+    res = _upload(ref_client, ("a.txt", b"x"), ("b.txt", b"y"))
+    assert res.status_code == 400 and "Al massimo 1 file alla volta, non 2." in \
+        res.content.decode()
+
+
+def test_an_upload_needs_a_file_and_a_referee(ref_client: Any, login: Any) -> None:
+    assert ref_client.post(URL, {}).status_code == 400
+    rec = SimpleUploadedFile("a.txt", tiny_record().encode("utf-8"))
+    assert login("socio").post(URL, {"records": [rec]}).status_code == 403
+
+
+def test_the_english_page_reads_uploads_too(committee: Any) -> None:
+    client = Client()
+    client.force_login(committee)
+    client.post("/i18n/setlang/", {"language": "en", "next": URL})
+    bad = tiny_record().replace("5 2", "5").encode("utf-8")
+    html = _upload(client, ("broken.txt", bad)).content.decode()
+    assert "The records were not read" in html and "broken.txt, line 6:" in html

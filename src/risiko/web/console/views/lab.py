@@ -128,10 +128,11 @@ class RecordsField(forms.FileField):
     widget = MultipleFileInput
 
     def clean(self, data: Any, initial: Any = None) -> Any:
-        """Each file checked as a FileField checks one."""
-        if isinstance(data, (list, tuple)):
+        """Each file checked as a FileField checks one; none is the field's required
+        error."""
+        if isinstance(data, (list, tuple)) and data:
             return [super(RecordsField, self).clean(d, initial) for d in data]
-        return [super().clean(data, initial)]
+        return [super().clean(None if isinstance(data, (list, tuple)) else data, initial)]
 
 
 class RecordsForm(forms.Form):
