@@ -40,7 +40,8 @@ from install_check import ROOT, copy_project
 #: the engine's test files (globs under tests/) and what they need beside them
 ENGINE_TESTS = (
     "test_game_*.py", "test_engine_api.py", "test_properties.py", "test_positions.py",
-    "test_record.py", "test_agents.py", "test_build.py",
+    "test_record.py", "test_agents.py", "test_agents_levels.py", "test_lab_engine.py",
+    "test_build.py",
 )
 TEST_SUPPORT = ("conftest.py", "helpers.py", "pool_watch.py", "golden")
 TEST_REQUIREMENTS = ("pytest>=8", "hypothesis>=6.100")

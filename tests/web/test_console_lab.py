@@ -15,7 +15,7 @@ from risiko.web import labplots
 from risiko.web.clubs import default_club
 from risiko.web.console.views import lab as lab_view
 from risiko.web.online.models import OnlineTable
-from test_lab import tiny_record  # the hand-made record of tests/test_lab.py (tests/ on the path)
+from test_lab_engine import tiny_record  # tests/ is on the path
 
 pytestmark = [pytest.mark.db, pytest.mark.django_db, pytest.mark.usefixtures("fast_hashing")]
 
@@ -166,7 +166,8 @@ def test_not_utf8_too_large_and_too_many_files_are_refused(
     monkeypatch.setattr(lab_view, "MAX_RECORD_BYTES", 10)
     res = _upload(ref_client, ("big.txt", b"x" * 11))
     assert res.status_code == 400
-    assert "big.txt: 11 byte, una partita registrata può averne al massimo 10." in res.content.decode()
+    assert ("big.txt: 11 byte, una partita registrata può averne al massimo 10."
+            in res.content.decode())
     monkeypatch.setattr(lab_view, "MAX_RECORD_FILES", 1)
     res = _upload(ref_client, ("a.txt", b"x"), ("b.txt", b"y"))
     assert res.status_code == 400 and "Al massimo 1 file alla volta, non 2." in \
