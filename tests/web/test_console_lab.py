@@ -187,3 +187,19 @@ def test_the_english_page_reads_uploads_too(committee: Any) -> None:
     bad = tiny_record().replace("5 2", "5").encode("utf-8")
     html = _upload(client, ("broken.txt", bad)).content.decode()
     assert "The records were not read" in html and "broken.txt, line 6:" in html
+
+
+def test_the_new_plots_are_images_too(ref_client: Any) -> None:
+    """The simulated luck and the uploaded records' luck: SVG images, nothing inline (CSP)."""
+    import re
+
+    pytest.importorskip("matplotlib")
+    html = ref_client.get(URL, {"seats": 3, "games": 1, "level": 1}).content.decode()
+    assert "Fortuna ai dadi per posto (simulazione)" in html  # the plot's alt text
+    up = _upload(ref_client, ("a.txt", tiny_record().encode("utf-8"))).content.decode()
+    assert "Fortuna ai dadi: partite registrate caricate" in up
+    for page in (html, up):
+        assert "<svg" not in page and " style=" not in page
+        # the site's own scripts, from files; none inline
+        assert all(re.fullmatch(r'<script src="/static/[\w/.-]+\.js" defer>', tag)
+                   for tag in re.findall(r"<script[^>]*>", page))

@@ -209,7 +209,8 @@ def _lang() -> str:
     return "en" if (get_language() or "it").startswith("en") else "it"
 
 
-def read_records(files: Sequence[UploadedFile[bytes]]) -> tuple[list[list[lab.SeatLuck]], list[str]]:
+def read_records(files: Sequence[UploadedFile[bytes]]
+                 ) -> tuple[list[list[lab.SeatLuck]], list[str]]:
     """The luck of each uploaded record, or the refusals: one line per bad file naming it
     (too large, not UTF-8 text, or the line of the record that does not replay and why, in
     the page's language). Nothing is stored; any refusal refuses the whole upload."""
