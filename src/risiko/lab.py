@@ -61,8 +61,8 @@ class SimSpec:
     ``rotate`` turn the bots round the seats game by game (game ``i`` starts the list at
     ``i % seats``), ``seed`` the master seed, ``luck`` read every roll's dice against their
     odds (:func:`luck_of_game`; it replays the game: 72 % more instructions for random
-    bots, 6 % for heuristic ones, docs/benchmarks.md, so only when asked). Plain data, so it pickles to any
-    worker."""
+    bots, 6 % for heuristic ones, docs/benchmarks.md, so only when asked). Plain data, so
+    it pickles to any worker."""
 
     bots: tuple[str, ...]
     ruleset: str = "club-milano"
