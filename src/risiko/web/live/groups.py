@@ -89,8 +89,9 @@ def console_group(slug: str | None, lang: str, club: str | None = None) -> str:
 def page_of(path: str, lang: str, *, referee: bool) -> Page | None:
     """The page a socket asks to follow, or None when it may not: ``path`` as the browser's
     ``location.pathname`` (percent-encoded; a club's, ``/c/<club>/...``, too), a public page
-    or a national page (:data:`NATIONAL_VIEWS`) for anyone, a console page for a referee (``referee``: the socket's session is a referee's
-    or the committee's at the page's club, :func:`referee_at`)."""
+    or a national page (:data:`NATIONAL_VIEWS`) for anyone, a console page for a referee
+    (``referee``: the socket's session is a referee's or the committee's at the page's
+    club, :func:`referee_at`)."""
     if not path.startswith("/") or len(path) > MAX_PATH or lang not in LANGUAGES:
         return None
     decoded = unquote(path)

@@ -30,6 +30,7 @@ results, the national officer runs any; other clubs' people only see its public 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django import forms
@@ -273,25 +274,34 @@ def may_run(user: Any, event: InterclubEvent, action: str | None = None) -> bool
     return is_referee(user, event.club) and (action is None or action in REFEREE_ACTIONS)
 
 
-def _allowed(request: HttpRequest, event: InterclubEvent, action: str | None) -> None:
-    """The login page for an anonymous user; 403 (PermissionDenied) for who may not."""
-    if not may_run(request.user, event, action):
-        raise PermissionDenied
+def _running(view: Any) -> Any:
+    """403 (PermissionDenied) before anything else (the form's one-time token is not even
+    looked at) for who may not open the event's console or send its action
+    (:func:`may_run`)."""
+
+    @functools.wraps(view)
+    def checked(request: HttpRequest, event_id: int) -> HttpResponseBase:
+        event = _event(event_id)
+        action = request.POST.get("action", "") if request.method == "POST" else None
+        if not may_run(request.user, event, action):
+            raise PermissionDenied
+        return view(request, event_id)  # type: ignore[no-any-return]
+
+    return checked
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@_running
 @once
 def interclub_event_manage(request: HttpRequest, event_id: int) -> HttpResponseBase:
     """An event's teams, rosters, rounds and the forms that change them (its organising
     club's committee and referees, :func:`may_run`)."""
     event = _event(event_id)
-    _allowed(request, event, None)
     if request.method == "POST":
         action = request.POST.get("action", "")
         if action not in _ACTIONS:
             raise Http404
-        _allowed(request, event, action)
         form = _bound(event, action, request.POST)
         if form.is_valid():
             try:

@@ -179,9 +179,9 @@ def _decide(revision_id: int, by: str, status: RevisionStatus, reason: str = ""
                 tournament=label, number=revision.number, decision=str(revision.status),
                 by=revision.decided_by))
         revision.refresh_from_db()
+        decided = "approve" if status == RevisionStatus.APPROVED else "refuse"
         touch_national({revision.last_date.year, tournament.year},  # the live pages
-                       service=f"national_{'approve' if status == RevisionStatus.APPROVED else 'refuse'}",
-                       who=by)
+                       service=f"national_{decided}", who=by)
         if status == RevisionStatus.APPROVED:
             tournament.current, tournament.year = revision.number, revision.last_date.year
             tournament.save(update_fields=["current", "year"])
