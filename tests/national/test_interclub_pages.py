@@ -200,6 +200,7 @@ def test_an_event_is_run_by_its_organising_club_and_the_national_officer() -> No
     assert page.status_code == 200
     html = page.content.decode()
     assert 'value="result"' in html and 'value="team"' not in html
+    assert "Organizzato da ROMA [Roma Club]." in html
     assert _post(roma_referee, url, {"action": "team", "team-club": roma.pk,
                                      "team-name": ""}).status_code == 403  # type: ignore[attr-defined]
     assert not InterclubTeam.objects.exists()
