@@ -312,3 +312,64 @@ def test_an_approval_by_another_process_and_the_hubs_thread_restarted(
         await phone.disconnect()
 
     run(go)
+
+
+NATIONAL_JS_HARNESS = r"""
+const fs = require("fs"), vm = require("vm");
+const sockets = [], out = [];
+let now = 0, tick = null, pending = [];
+const main = {innerHTML: "old"};
+const ctx = {
+  document: {
+    querySelector: () => ({getAttribute: () => "national"}),
+    documentElement: {getAttribute: () => "it"},
+    addEventListener: () => {},
+    getElementById: (id) => (id === "main" ? main : null),
+  },
+  location: {protocol: "http:", host: "localhost", pathname: "/nazionale/2019/"},
+  setTimeout: () => 0, setInterval: (fn, ms) => { tick = fn; out.push(["every", ms]); },
+  JSON: JSON, Math: Math, encodeURIComponent: encodeURIComponent, Date: {now: () => now},
+  fetch: (url) => { out.push(["fetch", now / 1000, url]);
+    return {then: (f) => { pending.push(f); return {then: () => ({catch: () => 0})}; }}; },
+  DOMParser: function () {
+    this.parseFromString = (t) => ({getElementById: () => ({innerHTML: t})}); },
+};
+ctx.window = {WebSocket: true, fetch: true};
+ctx.WebSocket = function (url) { sockets.push(this); };
+vm.createContext(ctx);
+vm.runInContext(fs.readFileSync(process.argv[2], "utf8"), ctx);
+function at(s) { now = s * 1000; tick(); }
+at(10);                                    // no socket open: the page fetches itself
+sockets[0].onopen();
+at(20); at(69);                            // open: within a minute of the last, none
+at(71);                                    // a minute since the fetch at 10: one
+now = 100000;                              // a pushed fragment at 100 s
+sockets[0].onmessage({data: JSON.stringify({kind: "page", seq: 5, html: "pushed"})});
+out.push(["main", main.innerHTML]);
+at(150);                                   // fresh from the push: none
+sockets[0].onclose({code: 1006});          // the socket failed: every 10 s again
+at(160);
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_a_national_page_fetches_itself_while_its_socket_is_not_open(tmp_path: Any) -> None:
+    """live.js (Node, a stand-in page) on a national page: no htmx poll there, so the page
+    fetches itself every 10 s while the socket is not open, once a minute while it is; a
+    pushed fragment replaces its ``<main>``."""
+    import shutil
+    import subprocess
+
+    import risiko.web.live
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no Node.js")
+    script = Path(risiko.web.live.__file__).parent / "static" / "live" / "live.js"
+    harness = tmp_path / "harness.js"
+    harness.write_text(NATIONAL_JS_HARNESS, encoding="utf-8")
+    done = subprocess.run([node, str(harness), str(script)], capture_output=True, text=True,
+                          timeout=30, check=True)
+    assert json.loads(done.stdout) == [
+        ["every", 10000], ["fetch", 10, "/nazionale/2019/"], ["fetch", 71, "/nazionale/2019/"],
+        ["main", "pushed"], ["fetch", 160, "/nazionale/2019/"]]
