@@ -22,6 +22,15 @@ referees' consoles get no notice (who wrote is not known). Each round notes the 
 before reading the standings; a look with the key unmoved costs that one query. With nobody
 following a page in this process the thread ends (no look at all).
 
+The national ranking's pages (``audience`` ``national``, issue 21) are followed the same
+way: a change of the ranking (:attr:`.Change.national`, the years it changed, handed by
+:func:`risiko.web.core.writes.touch_national` after a publication, a decision, a merge or a
+suspension) renders each followed national page of those years and every followed player's
+page once per language, after the tournaments' pages of the round, and sends what changed;
+it gives the consoles no notice. A look also reads :func:`national_change_key` while a
+national page is followed here, and when it moved since the last national round, runs one
+for every year (a decision made by ``risiko national approve`` in another process).
+
 Ways it dies, each kept to itself: a page whose render raises is logged and skipped (the
 others are sent; the phones on it keep polling); a send that fails is logged (the other
 groups get theirs); a round that fails altogether is logged and the thread takes the next;
