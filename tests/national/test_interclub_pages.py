@@ -145,3 +145,71 @@ def test_regional_standings_and_an_unknown_region() -> None:
     assert "Campionati regionali:" in html and "?regione=Piemonte" in html
     assert Client().get(f"/nazionale/interclub/{event.pk}/",
                         {"regione": "Sicilia"}).status_code == 404
+
+
+def _member(name: str, club: object, role: str) -> Client:
+    from django.contrib.auth.models import User
+
+    from risiko.web.site.models import ClubMembership
+
+    user = User.objects.create_user(name, password="tavolo-rosso-42")
+    ClubMembership.objects.create(user=user, club=club, role=role)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_an_event_is_run_by_its_organising_club_and_the_national_officer() -> None:
+    """Roma's committee creates an event at its URLs: Roma organises it. Milano's committee
+    gets 403 on its console (reading or sending), nothing written, no audit entry; Roma's
+    referee opens it and may record a result but not add a team; the national officer runs
+    it."""
+    from django.contrib.auth.models import Group, User
+
+    from risiko.web.auditlog.models import AuditEntry
+    from risiko.web.national.models import Club, InterclubEvent, InterclubTeam
+
+    roma = Club.objects.create(key="ROMA", name="ROMA [Roma Club]", slug="roma")
+    milano = Club.objects.create(key="MILANO", name="MILANO", slug="milano")
+    roma_committee = _member("comitato-roma", roma, "committee")
+    milano_committee = _member("comitato-milano", milano, "committee")
+    roma_referee = _member("arbitro-roma", roma, "referee")
+    made = _post(roma_committee, "/c/roma/nazionale/interclub/gestione/",
+                 {"name": "Coppa di Roma", "year": 2027, "region": "", "rounds": 3,
+                  "counted_games": 9})
+    event = InterclubEvent.objects.get()
+    assert event.club == roma
+    url = f"/nazionale/interclub/{event.pk}/gestione/"
+    assert made.url == f"/c/roma{url}"  # type: ignore[attr-defined]
+    # Milano's list shows none of Roma's events; its committee may not open Roma's console
+    listing = milano_committee.get("/c/milano/nazionale/interclub/gestione/")
+    assert listing.status_code == 200 and "Coppa di Roma" not in listing.content.decode()
+    audited = AuditEntry.objects.count()
+    for prefix in ("", "/c/milano", "/c/roma"):
+        assert milano_committee.get(f"{prefix}{url}").status_code == 403
+        refused = milano_committee.post(f"{prefix}{url}", {
+            "action": "team", "team-club": milano.pk, "team-name": "", "once": "x" * 32})
+        assert refused.status_code == 403
+    assert not InterclubTeam.objects.exists()
+    assert AuditEntry.objects.count() == audited  # no entry for the refused
+    # its public pages are everyone's
+    assert milano_committee.get(f"/nazionale/interclub/{event.pk}/").status_code == 200
+    # Roma's committee runs it (200), Roma's referee sees it and its results form only
+    assert roma_committee.get(url).status_code == 200
+    page = roma_referee.get(url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'value="result"' in html and 'value="team"' not in html
+    assert "Organizzato da ROMA [Roma Club]." in html
+    assert _post(roma_referee, url, {"action": "team", "team-club": roma.pk,
+                                     "team-name": ""}).status_code == 403  # type: ignore[attr-defined]
+    assert not InterclubTeam.objects.exists()
+    # the national officer runs any event
+    officer = User.objects.create_user("ufficiale", password="tavolo-rosso-42")
+    officer.groups.add(Group.objects.get_or_create(name="national_officer")[0])
+    client = Client()
+    client.force_login(officer)
+    done = _post(client, url, {"action": "team", "team-club": milano.pk, "team-name": ""})
+    assert done.status_code == 302  # type: ignore[attr-defined]
+    assert list(InterclubTeam.objects.values_list("club__key", flat=True)) == ["MILANO"]
+    assert AuditEntry.objects.filter(action="interclub.team").count() == 1

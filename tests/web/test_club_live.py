@@ -102,3 +102,45 @@ def test_a_clubs_console_page_is_followed_by_its_referees_only(make_user: Any) -
     assert page is not None and page.group == console_group(SLUG, "it", "roma")
     assert page.group != console_group(SLUG, "it")
     assert roma.slug == page.club
+
+
+def test_a_follower_of_one_clubs_page_gets_nothing_from_another_clubs_change() -> None:
+    """Over the sockets: Roma's result reaches the phone on Roma's standings (Alba 100
+    first) and nothing reaches the phone on Milano's page of the same slug."""
+    import json
+
+    from channels.db import database_sync_to_async
+    from test_online_ws import WebsocketCommunicator, run
+
+    from risiko.web.asgi import application
+
+    milano = default_club()
+    roma = Club.objects.create(key="ROMA", name="ROMA [Roma Club]", slug="roma")
+    _build(milano)
+    _roma_t, roma_table = _build(roma)
+
+    async def follow(path: str) -> WebsocketCommunicator:
+        comm = WebsocketCommunicator(application, f"/ws/live/?path={path}&lang=it",
+                                     headers=[(b"origin", b"http://localhost"),
+                                              (b"host", b"localhost")])
+        ok, code = await comm.connect(timeout=5)
+        assert ok, code
+        return comm
+
+    def save() -> None:
+        services.enter_scores(roma_table, {"Alba": 100, "Bice": 40, "Ciro": 30, "Dora": 20},
+                              risiko=["Alba"], who=WHO)
+
+    async def go() -> None:
+        at_roma = await follow(f"/c/roma/t/{SLUG}/")
+        at_milano = await follow(f"/t/{SLUG}/")
+        await database_sync_to_async(save)()
+        m = json.loads(await at_roma.receive_from(timeout=5))
+        assert _points(m["html"]) == [("Alba", "100"), ("Bice", "40"), ("Ciro", "30"),
+                                      ("Dora", "20")]
+        assert await at_milano.receive_nothing(timeout=0.5)
+        await at_roma.disconnect()
+        await at_milano.disconnect()
+
+    run(go)
+    HUB.server_loop = None

@@ -38,14 +38,22 @@ class Change:
     """What one write (the outermost :func:`write`, with the writes it called) changed, handed
     to the :data:`AFTER_COMMIT` hooks once its transaction committed: ``tournaments`` the ids
     of the tournaments it locked (:func:`lock_tournament`), ``who`` the account that wrote
-    (the service's ``who``), ``service`` the service's name (``enter_scores``)."""
+    (the service's ``who``), ``service`` the service's name (``enter_scores``), ``national``
+    the years of the national ranking it changed (:func:`touch_national`; :data:`EVERY_YEAR`
+    for a change of the register that may touch any year: a merge, a suspension)."""
 
     service: str
     who: str = ""
     tournaments: set[int] = field(default_factory=set)
+    national: set[int] = field(default_factory=set)
 
 
-#: called with the :class:`Change` of every committed write that locked a tournament, after
+#: in :attr:`Change.national`: every year of the national ranking
+EVERY_YEAR = 0
+
+
+#: called with the :class:`Change` of every committed write that locked a tournament (or
+#: changed the national ranking: :func:`touch_national`), after
 #: the commit (``transaction.on_commit``), in the writing thread; a hook must be quick (the
 #: live pages' only queues the change: :mod:`risiko.web.live`) and what it raises is logged,
 #: never the write's answer: the write is saved.
@@ -124,7 +132,7 @@ def write(fn: _Fn) -> _Fn:
         try:
             with transaction.atomic():
                 result = fn(*args, **kwargs)
-                if change is not None and change.tournaments:
+                if change is not None and (change.tournaments or change.national):
                     transaction.on_commit(functools.partial(_after_commit, change))
                 return result
         except IntegrityError as err:
@@ -146,3 +154,18 @@ def lock_tournament(tournament_id: int) -> None:
         change.tournaments.add(tournament_id)
     # every club's: a lock is about the row, not what the request's club may read
     list(Tournament.all_clubs.select_for_update().filter(pk=tournament_id).values_list("pk"))
+
+
+def touch_national(years: set[int], *, service: str, who: str = "") -> None:
+    """Note that the current transaction changes the national ranking of ``years``
+    (:data:`EVERY_YEAR` among them: any year): inside :func:`write`, in its
+    :class:`Change`; else (the national officer's decision, a club's publication, each its
+    own ``transaction.atomic``) a :class:`Change` of ``service`` by ``who`` handed to the
+    :data:`AFTER_COMMIT` hooks when the transaction commits (at once outside one; never on a
+    rollback)."""
+    change = _current.get()
+    if change is not None:
+        change.national |= years
+        return
+    transaction.on_commit(functools.partial(
+        _after_commit, Change(service, who, national=set(years))))

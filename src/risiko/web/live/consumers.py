@@ -1,6 +1,7 @@
 """The socket of a live page: ``ws/live/?path=<location.pathname>&lang=it``.
 
-A public page (:data:`.groups.PUBLIC_VIEWS`) for anyone, a console page for a referee (the
+A public page (:data:`.groups.PUBLIC_VIEWS`) or a national ranking's
+(:data:`.groups.NATIONAL_VIEWS`) for anyone, a console page for a referee (the
 session's); anything else is closed with 4403 before it is accepted. The consumer joins the
 page's group and passes on what the hub sends (already encoded: one JSON per fragment for
 every socket). It never reads from the client (a frame is ignored). A send to a socket the
@@ -19,7 +20,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from .groups import REGISTRY, Page, page_of, referee_at
+from .groups import REGISTRY, RENDERED, Page, page_of, referee_at
 from .hub import HUB
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ class LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         # the first follower of a public page: it must answer 200 now, so a change never
         # renders addresses that lead nowhere
-        if (page.audience == "public" and not REGISTRY.followed(page)
+        if (page.audience in RENDERED and not REGISTRY.followed(page)
                 and await database_sync_to_async(HUB.first_render)(page) is None):
             await self.close(code=NOT_FOUND)  # no such player, evening, tournament
             return

@@ -38,6 +38,13 @@ PUBLIC_VIEWS = frozenset({
     "tournament_finals", "tournament_evenings", "tournament_evening", "tournament_players",
     "tournament_player",
 })
+#: the national ranking's pages a phone can follow (issue 21): a year's list, its
+#: tournaments, a club's page of a year, a player's page (every year he played)
+NATIONAL_VIEWS = frozenset({
+    "national_year", "national_tournaments", "national_club", "national_player",
+})
+#: the audiences whose pages are rendered by the hub (a console page only gets the notice)
+RENDERED = ("public", "national")
 MAX_PATH = 300
 #: at most this many distinct public pages followed in a process (each change renders every
 #: one of them): a socket asking for one more is refused
@@ -46,9 +53,10 @@ MAX_PAGES = 500
 
 @dataclass(frozen=True)
 class Page:
-    """A followed page: ``audience`` ``public`` or ``console``, its ``path`` (decoded), the
-    ``slug`` of its tournament (``None``: the current tournament's, or the console's home),
-    ``lang``."""
+    """A followed page: ``audience`` ``public``, ``console`` or ``national``, its ``path``
+    (decoded), the ``slug`` of its tournament (``None``: the current tournament's, or the
+    console's home; a national page: its year, ``"2027"``, or ``None`` for a player's page,
+    which shows every year), ``lang``."""
 
     audience: str
     path: str
@@ -81,8 +89,9 @@ def console_group(slug: str | None, lang: str, club: str | None = None) -> str:
 def page_of(path: str, lang: str, *, referee: bool) -> Page | None:
     """The page a socket asks to follow, or None when it may not: ``path`` as the browser's
     ``location.pathname`` (percent-encoded; a club's, ``/c/<club>/...``, too), a public page
-    for anyone, a console page for a referee (``referee``: the socket's session is a referee's
-    or the committee's at the page's club, :func:`referee_at`)."""
+    or a national page (:data:`NATIONAL_VIEWS`) for anyone, a console page for a referee
+    (``referee``: the socket's session is a referee's or the committee's at the page's
+    club, :func:`referee_at`)."""
     if not path.startswith("/") or len(path) > MAX_PATH or lang not in LANGUAGES:
         return None
     decoded = unquote(path)
@@ -93,6 +102,9 @@ def page_of(path: str, lang: str, *, referee: bool) -> Page | None:
     slug = match.kwargs.get("slug")
     if match.url_name in PUBLIC_VIEWS:
         return Page("public", decoded, slug, lang)
+    if match.url_name in NATIONAL_VIEWS:
+        year = match.kwargs.get("year")
+        return Page("national", decoded, None if year is None else str(year), lang)
     if referee and match.func.__module__.startswith("risiko.web.console."):
         return Page("console", decoded, slug, lang)
     return None
@@ -166,17 +178,18 @@ class Registry:
         if shared is not None and shared.hincrby(self._redis_key, self._field(page), -1) <= 0:
             shared.hdel(self._redis_key, self._field(page))
 
-    def pages(self) -> set[Page]:
-        """The public pages someone follows (in any worker)."""
+    def pages(self, audiences: tuple[str, ...] = ("public",)) -> set[Page]:
+        """The pages of ``audiences`` (the public ones by default; ``("national",)``: the
+        national ranking's) someone follows (in any worker)."""
         with self._lock:
-            found = {p for p in self._local if p.audience == "public"}
+            found = {p for p in self._local if p.audience in audiences}
         shared = self._shared()
         if shared is not None:
             try:
                 for raw, count in shared.hgetall(self._redis_key).items():
                     if int(count) > 0:
                         audience, path, slug, lang = raw.decode().split("\x1f")
-                        if audience == "public":
+                        if audience in audiences:
                             found.add(Page(audience, path, slug or None, lang))
             except Exception:  # Redis away: this worker's followers still get the change
                 log.exception("live pages: the shared registry could not be read")

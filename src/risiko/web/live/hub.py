@@ -22,6 +22,15 @@ referees' consoles get no notice (who wrote is not known). Each round notes the 
 before reading the standings; a look with the key unmoved costs that one query. With nobody
 following a page in this process the thread ends (no look at all).
 
+The national ranking's pages (``audience`` ``national``, issue 21) are followed the same
+way: a change of the ranking (:attr:`.Change.national`, the years it changed, handed by
+:func:`risiko.web.core.writes.touch_national` after a publication, a decision, a merge or a
+suspension) renders each followed national page of those years and every followed player's
+page once per language, after the tournaments' pages of the round, and sends what changed;
+it gives the consoles no notice. A look also reads :func:`national_change_key` while a
+national page is followed here, and when it moved since the last national round, runs one
+for every year (a decision made by ``risiko national approve`` in another process).
+
 Ways it dies, each kept to itself: a page whose render raises is logged and skipped (the
 others are sent; the phones on it keep polling); a send that fails is logged (the other
 groups get theirs); a round that fails altogether is logged and the thread takes the next;
@@ -51,10 +60,12 @@ from django.db import connections
 from django.http import Http404
 
 from risiko.web.clubs import serving, url_club
-from risiko.web.core.writes import Change
+from risiko.web.core.writes import EVERY_YEAR, Change
 
 from . import render
 from .groups import LANGUAGES, REGISTRY, Page, console_group
+
+NATIONAL = ("national",)
 
 log = logging.getLogger(__name__)
 SEND_TIMEOUT = 5.0  # seconds a round waits for its messages to leave
@@ -82,6 +93,8 @@ class Hub:
         self._last: dict[str, str] = {}  # group -> digest of the fragment it last got
         # tournament id -> the database's change key read before its last round
         self._seen: dict[int, tuple[Any, ...]] = {}
+        # the national ranking's change key read before its last round (None: none yet)
+        self._national_seen: tuple[Any, ...] | None = None
         self.looks = 0  # looks at the change key (tests)
         self.rounds = 0  # rounds done (tests, benchmarks)
         self.renders = 0  # pages rendered (tests, benchmarks)
@@ -105,6 +118,16 @@ class Hub:
         from risiko.web.public.views import current_tournament
         from risiko.web.tournaments.models import Tournament
 
+        if page.audience == "national":
+            try:
+                key = national_change_key()
+                fragment = render.page_fragment(page)
+            except Exception:
+                return None
+            self._last[page.group] = render.digest(fragment)
+            if self._national_seen is None:
+                self._national_seen = key
+            return fragment
         try:
             key = data.stored_change_key()
             fragment = render.page_fragment(page)
@@ -188,12 +211,17 @@ class Hub:
         from risiko.web.public import data
 
         self.looks += 1
+        found = []
+        if (not any(c.national for c in batch)
+                and any(p.audience == "national" for p in REGISTRY.local_pages())
+                and national_change_key() != self._national_seen):
+            found.append(Change(ELSEWHERE, national={EVERY_YEAR}))
         followed = self._followed_tournaments() - set().union(*(c.tournaments for c in batch))
         if not followed:
-            return []
+            return found
         key = data.stored_change_key()
         stale = {pk for pk in followed if self._seen.get(pk) != key}
-        return [Change(ELSEWHERE, tournaments=stale)] if stale else []
+        return [*found, Change(ELSEWHERE, tournaments=stale)] if stale else found
 
     def _followed_tournaments(self) -> set[int]:
         """The ids of the tournaments whose public pages this process's sockets follow."""
@@ -251,7 +279,8 @@ class Hub:
         # /c/<club>/..., the default club's at today's URLs (its /c/<club>/ pages poll)
         places = {(url_club(t.club), t.slug) for t in tournaments}
         clubs = {c for c, _ in places}
-        local = [c for c in batch if c.service != ELSEWHERE]  # the notice: who wrote here
+        # the notice: who wrote here, in a tournament (a national change has no console)
+        local = [c for c in batch if c.service != ELSEWHERE and c.tournaments]
         noticed = sorted({(url_club(t.club), t.slug) for t in tournaments
                           if any(t.pk in ch.tournaments for ch in local)},
                          key=lambda p: (p[0] or "", p[1]))
@@ -283,6 +312,28 @@ class Hub:
                 except Exception:
                     log.exception("live pages: the standings of %s failed", t.slug)
         seq = time.time_ns()  # the pages show at least every change committed before it
+        for page in sorted(pages, key=lambda p: (p.path, p.lang)):
+            message = self._page_message(page, seq)
+            if message is not None:
+                yield page.group, message
+        yield from self._national_messages(batch)
+
+    def _national_messages(self, batch: Sequence[Change]
+                           ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The followed national pages a change of the ranking touched (issue 21): the
+        year's list, its tournaments and its clubs' pages of each year changed, every
+        player's page (it shows every year); each rendered once per language, sent when it
+        changed. Pages of every club part (``/c/<club>/nazionale/...``) alike: the national
+        ranking is every club's."""
+        years = set().union(*(c.national for c in batch))
+        if not years:
+            return
+        pages = [p for p in REGISTRY.pages(NATIONAL)
+                 if p.slug is None or EVERY_YEAR in years or int(p.slug) in years]
+        if not pages:
+            return
+        self._national_seen = national_change_key()  # before the render: shows at least it
+        seq = time.time_ns()
         for page in sorted(pages, key=lambda p: (p.path, p.lang)):
             message = self._page_message(page, seq)
             if message is not None:
@@ -325,6 +376,7 @@ class Hub:
         page again)."""
         self._last.clear()
         self._seen.clear()
+        self._national_seen = None
 
 
 async def _send_all(layer: Any, messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
@@ -333,6 +385,24 @@ async def _send_all(layer: Any, messages: Sequence[tuple[str, dict[str, Any]]]) 
             await layer.group_send(group, message)
         except Exception:
             log.exception("live pages: sending to %s failed", group)
+
+
+def national_change_key() -> tuple[Any, ...]:
+    """What moves with every change of the national ranking, by any process on the database
+    (``risiko national approve`` at the command line): the count and last id of the audit
+    log's ``national.*`` and ``register.*`` entries (every publication, decision, import,
+    merge, suspension writes one) and the last id of the admin's log (an edit in the
+    admin). Two queries; the hub's look reads it only while a national page is followed."""
+    from django.contrib.admin.models import LogEntry
+    from django.db.models import Count, Max, Q
+
+    from risiko.web.auditlog.models import AuditEntry
+
+    audit = AuditEntry.objects.filter(
+        Q(action__startswith="national.") | Q(action__startswith="register.")).aggregate(
+        n=Count("id"), last=Max("id"))
+    admin = LogEntry.objects.aggregate(last=Max("id"))["last"]
+    return (audit["n"], audit["last"], admin)
 
 
 def _encode(kind: str, seq: int, html: str) -> str:

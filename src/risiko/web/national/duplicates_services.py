@@ -32,7 +32,7 @@ from risiko.national.duplicates import Candidate, possible_duplicates
 from ..auditlog.services import audit
 from ..core.faults import ServiceError
 from ..core.limits import check_text
-from ..core.writes import CONFLICTS, write
+from ..core.writes import CONFLICTS, EVERY_YEAR, touch_national, write
 from .duplicates_models import DeclaredDifferent, MergedPlayer
 from .interclub_models import InterclubMember
 from .models import Exclusion, NationalPlayer, NationalResult
@@ -149,6 +149,7 @@ def merge_players(kept_id: int, gone_id: int, *, reason: str, who: str) -> Natio
     MergedPlayer.objects.create(national_id=gone_id, into=kept,
                                 name=f"{record['name']} {record['surname']}"[:170],
                                 reason=reason, by=who[:150])
+    touch_national({EVERY_YEAR}, service="merge_players", who=who)
     audit(who, "register.merge", target=kept, summary=f"{gone_id} → {kept}",
           data={"kept": kept_id, "gone": record, "results": moved, "rosters": rosters,
                 "exclusion": gone_exclusion is not None, "declared_different": dropped,
@@ -170,6 +171,7 @@ def suspend(national_id: int, start: date, end: date | None, *, reason: str,
               "end": row.end.isoformat() if row.end else None, "reason": row.reason}
     row.start, row.end, row.reason = start, end, reason
     row.save(update_fields=["start", "end", "reason"])
+    touch_national({EVERY_YEAR}, service="suspend", who=who)
     audit(who, "register.suspend", target=row, summary=f"{player}",
           data={"start": start.isoformat(), "end": end.isoformat() if end else None,
                 "reason": reason, "before": None if created else before})

@@ -28,7 +28,9 @@ from django.utils.translation import gettext_lazy as _
 
 class InterclubEvent(models.Model):
     """An interclub event: ``rounds`` planned, a team's ``counted_games`` best games make
-    its total; ``region`` empty: the national championship."""
+    its total; ``region`` empty: the national championship; ``club`` the club that
+    organises it (hosts it): its committee runs the event, its referees record the results,
+    the national officer runs any (:mod:`.interclub_views`)."""
 
     name = models.CharField(_("name"), max_length=200)
     year = models.PositiveSmallIntegerField(_("year"))
@@ -38,6 +40,9 @@ class InterclubEvent(models.Model):
     rounds = models.PositiveSmallIntegerField(_("planned rounds"), default=3)
     counted_games = models.PositiveSmallIntegerField(_("games counted per team"), default=9)
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    club = models.ForeignKey("national.Club", on_delete=models.PROTECT,
+                             related_name="interclub_events",
+                             verbose_name=_("organising club"))
 
     class Meta:
         ordering = ["-year", "name"]

@@ -123,8 +123,13 @@ def _number(field: str, value: Any, low: int, high: int) -> int:
 
 @write
 def create_event(name: str, year: int, *, region: str = "", rounds: int = 3,
-                 counted_games: int = rules.COUNTED_GAMES, who: str) -> InterclubEvent:
-    """A new event (``region`` empty: the national championship)."""
+                 counted_games: int = rules.COUNTED_GAMES, who: str,
+                 club: Club | None = None) -> InterclubEvent:
+    """A new event (``region`` empty: the national championship) organised by ``club``
+    (None: the request's club, else the default club,
+    :func:`risiko.web.clubs.club_for_new_row`)."""
+    from risiko.web.clubs import club_for_new_row
+
     name = check_text("name", name, 200).strip()
     if not name:
         raise ServiceError(NAME_MISSING())
@@ -132,9 +137,11 @@ def create_event(name: str, year: int, *, region: str = "", rounds: int = 3,
     event = InterclubEvent.objects.create(
         name=name, year=_number("year", year, 2000, 2099), region=region,
         rounds=_number("rounds", rounds, 1, 10),
-        counted_games=_number("counted_games", counted_games, 1, 60))
+        counted_games=_number("counted_games", counted_games, 1, 60),
+        club=club or club_for_new_row())
     audit(who, "interclub.event", target=event, summary=f"{event}",
-          data={"region": region, "rounds": rounds, "counted_games": counted_games})
+          data={"region": region, "rounds": rounds, "counted_games": counted_games,
+                "club": event.club.key})
     return event
 
 

@@ -9,10 +9,19 @@ Public (no login):
 - ``interclub_event_json`` (``/nazionale/interclub/<id>.json``, same ``regione``): the
   JSON of :func:`~.interclub_services.standings_json`.
 
-Console (committee; the national officer's role when clubs have their own):
+Console. An event belongs to its organising club (the club that hosts it,
+``InterclubEvent.club``): that club's committee runs it, its referees record the tables'
+results, the national officer runs any; other clubs' people only see its public pages (a
+403, nothing written, no audit entry), as everywhere in a club's console
+(:mod:`risiko.web.site.permissions`, :class:`~risiko.web.site.models.ClubMembership`):
 
-- ``interclub_manage`` (``/nazionale/interclub/gestione/``): create an event;
-- ``interclub_event_manage`` (``/nazionale/interclub/<id>/gestione/``): add a club's team,
+- ``interclub_manage`` (``/nazionale/interclub/gestione/``, the committee of the request's
+  club, or the national officer): the club's events (the officer's: every one), and a new
+  one, organised by the request's club (``/c/<club>/nazionale/interclub/gestione/``; today's
+  URLs: the default club);
+- ``interclub_event_manage`` (``/nazionale/interclub/<id>/gestione/``, whatever the URL's
+  club: the organising club's committee, its referees for the results only, the national
+  officer): add a club's team,
   put a player in a roster or take him out, field a team's 4 players of a round, seat a
   round, record a table's result (with a reason when it changes). Every form is
   exactly-once (its one-time token) and a refusal shows its faults in the reader's
@@ -21,10 +30,13 @@ Console (committee; the national officer's role when clubs have their own):
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language, gettext_lazy
@@ -35,7 +47,12 @@ from risiko.national.interclub import FIELDED
 
 from ..core.faults import ServiceError
 from ..core.tokens import once
-from ..site.permissions import committee_required
+from ..site.permissions import (
+    committee_required,
+    is_committee,
+    is_national_officer,
+    is_referee,
+)
 from . import interclub_services as svc
 from .interclub_models import InterclubEvent, InterclubTeam
 from .models import Club
@@ -197,8 +214,12 @@ def interclub_manage(request: HttpRequest) -> HttpResponseBase:
                 return redirect("interclub_event_manage", event_id=event.pk)
         else:
             _form_errors(request, form)
+    events = InterclubEvent.objects.select_related("club")
+    if not is_national_officer(request.user):  # a club's committee: its club's events
+        club = getattr(request, "club", None)
+        events = events.filter(club=club) if club is not None else events.none()
     return render(request, "national/interclub/manage.html", {
-        "events": InterclubEvent.objects.all(), "form": form})
+        "events": events, "form": form})
 
 
 _ACTIONS: dict[str, type[forms.Form]] = {
@@ -239,11 +260,43 @@ def _apply(request: HttpRequest, event: InterclubEvent, action: str,
     return _("Result recorded.")
 
 
-@committee_required
+#: what a referee of the organising club may send (the rest is the committee's)
+REFEREE_ACTIONS = frozenset({"result"})
+
+
+def may_run(user: Any, event: InterclubEvent, action: str | None = None) -> bool:
+    """Whether ``user`` may open ``event``'s console (``action`` None) or send ``action``
+    there: the national officer always; the organising club's committee; its referees the
+    console and :data:`REFEREE_ACTIONS` only; nobody else (another club's committee
+    neither)."""
+    if is_national_officer(user) or is_committee(user, event.club):
+        return True
+    return is_referee(user, event.club) and (action is None or action in REFEREE_ACTIONS)
+
+
+def _running(view: Any) -> Any:
+    """403 (PermissionDenied) before anything else (the form's one-time token is not even
+    looked at) for who may not open the event's console or send its action
+    (:func:`may_run`)."""
+
+    @functools.wraps(view)
+    def checked(request: HttpRequest, event_id: int) -> HttpResponseBase:
+        event = _event(event_id)
+        action = request.POST.get("action", "") if request.method == "POST" else None
+        if not may_run(request.user, event, action):
+            raise PermissionDenied
+        return view(request, event_id)  # type: ignore[no-any-return]
+
+    return checked
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
+@_running
 @once
 def interclub_event_manage(request: HttpRequest, event_id: int) -> HttpResponseBase:
-    """An event's teams, rosters, rounds and the forms that change them."""
+    """An event's teams, rosters, rounds and the forms that change them (its organising
+    club's committee and referees, :func:`may_run`)."""
     event = _event(event_id)
     if request.method == "POST":
         action = request.POST.get("action", "")
@@ -274,4 +327,5 @@ def interclub_event_manage(request: HttpRequest, event_id: int) -> HttpResponseB
                        "fielded": sorted(fielded.items())})
     return render(request, "national/interclub/event_manage.html", {
         "event": event, "teams": teams, "rounds": rounds,
+        "committee": may_run(request.user, event, "team"),
         "forms": {a: _bound(event, a) for a in _ACTIONS}})

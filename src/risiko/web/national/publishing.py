@@ -55,6 +55,7 @@ from risiko.national.publish import (
 from risiko.national.report import Report
 
 from ..auditlog.services import audit
+from ..core.writes import touch_national
 from ..tournaments.models import Tournament
 from .models import Club, ClubKey, NationalTournament, RevisionStatus, TournamentRevision
 from .services import register_lookup, store_revision
@@ -178,6 +179,9 @@ def _decide(revision_id: int, by: str, status: RevisionStatus, reason: str = ""
                 tournament=label, number=revision.number, decision=str(revision.status),
                 by=revision.decided_by))
         revision.refresh_from_db()
+        decided = "approve" if status == RevisionStatus.APPROVED else "refuse"
+        touch_national({revision.last_date.year, tournament.year},  # the live pages
+                       service=f"national_{decided}", who=by)
         if status == RevisionStatus.APPROVED:
             tournament.current, tournament.year = revision.number, revision.last_date.year
             tournament.save(update_fields=["current", "year"])

@@ -44,6 +44,7 @@ from risiko.national.ranking import (
 from risiko.national.report import Report, ReportError
 
 from ..auditlog.services import audit
+from ..core.writes import touch_national
 from .duplicates_models import MergedPlayer
 from .models import (
     Club,
@@ -217,6 +218,8 @@ def store_revision(report: Report, *, source: str, by: str, approved: bool,
                        name=part.name[:170], club=part.club[:120], games=part.games,
                        wins=part.wins, position=part.position)
         for part in result.participants)
+    touch_national({report.year, tournament.year},  # the live pages (issue 21 item 8)
+                   service="national_import" if approved else "national_publish", who=by)
     if approved:
         tournament.current, tournament.year = number, report.year
         tournament.save(update_fields=["current", "year"])

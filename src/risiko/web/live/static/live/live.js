@@ -3,7 +3,9 @@
  * fragment the server rendered; while the socket is open the 10 s poll runs only once a
  * minute (SLOW_POLL: a second line behind the push, should a change ever miss it), when it
  * fails the poll goes on every 10 s (the fallback) and the socket is tried again, waiting
- * longer each time. A console page ("console") reloads itself, unless the referee is filling a form:
+ * longer each time. A national ranking's page ("national", issue 21) swaps its <main> too;
+ * it has no htmx poll: this script fetches the page itself every 10 s while the socket is
+ * not open, once a minute while it is, and takes the answer's <main>. A console page ("console") reloads itself, unless the referee is filling a form:
  * then it shows "aggiornato da X" with a button to reload. No inline script (CSP). */
 (function () {
   "use strict";
@@ -42,7 +44,7 @@
     var main = document.getElementById("main");
     if (!main || m.seq <= seq) { return; }  // an older round than the page shows
     seq = m.seq;
-    if (m.kind === "page" && audience === "public") {
+    if (m.kind === "page" && (audience === "public" || audience === "national")) {
       fresh = Date.now();
       main.innerHTML = m.html;
       if (window.htmx) { window.htmx.process(main); }
@@ -55,6 +57,22 @@
       if (old) { old.replaceWith(box); } else { main.insertBefore(box, main.firstChild); }
     }
   }
+
+  function pollNational() {  // the national pages' fallback: the page itself, its <main>
+    if (open && Date.now() - fresh < SLOW_POLL) { return; }
+    fresh = Date.now();
+    var asked = seq;
+    fetch(location.pathname, {credentials: "same-origin"}).then(function (r) {
+      return r.ok ? r.text() : null;
+    }).then(function (text) {
+      var main = document.getElementById("main");
+      if (!text || !main || seq !== asked) { return; }  // a push came meanwhile: newer
+      var doc = new DOMParser().parseFromString(text, "text/html");
+      var got = doc.getElementById("main");
+      if (got) { main.innerHTML = got.innerHTML; }
+    }).catch(function () { /* offline: the next poll */ });
+  }
+  if (audience === "national" && window.fetch) { setInterval(pollNational, 10000); }
 
   function connect() {
     var ws;
