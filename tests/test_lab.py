@@ -175,7 +175,9 @@ def test_analyse_luck_command_it_and_en(tmp_path: Path) -> None:
     assert data["records"] == 1
     assert [(p["player"], p["z"]) for p in data["players"]] == [
         ("Anna", 0.239), ("Carla", 0.0), ("Bruno", -0.239)]
-    it = runner.invoke(app, ["analyse", "luck", str(tmp_path / "a.txt")])
+    # the default language is LANG's, as for every command
+    it = runner.invoke(app, ["analyse", "luck", str(tmp_path / "a.txt")],
+                       env={"LANG": "it_IT.UTF-8"})
     assert "Fortuna ai dadi (partite registrate: 1)" in it.output and "Oscillazione" in it.output
     en = runner.invoke(app, ["analyse", "luck", str(tmp_path / "a.txt"), "--lang", "en"])
     assert "Luck of the dice" in en.output and "Player" in en.output
@@ -250,7 +252,8 @@ def test_ray_plays_the_same_games_as_the_pool() -> None:
 def test_plots_png_and_svg(tmp_path: Path) -> None:
     """--plots writes PNG and SVG (the lab extra: matplotlib) with the Italian labels."""
     pytest.importorskip("matplotlib")
-    res = runner.invoke(app, ["analyse", "closing", "--games", "0", "--plots", str(tmp_path)])
+    res = runner.invoke(app, ["analyse", "closing", "--games", "0", "--plots", str(tmp_path),
+                              "--lang", "it"])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "closing.png").read_bytes()[:4] == b"\x89PNG"
     svg = (tmp_path / "closing.svg").read_text(encoding="utf-8")

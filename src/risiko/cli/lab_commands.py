@@ -1,6 +1,7 @@
 """``risiko analyse closing|objectives|seats|luck``: the committee's lab (issue 19 item 4).
 
-Italian first (``--lang it``, the default; ``--lang en``); ``--json`` gives the figures with
+Italian or English (``risiko --lang it|en``, before or after the command; default
+``RISIKO_LANG``, else ``LANG``); ``--json`` gives the figures with
 English field names. The simulations run on every core (``--workers``) or on a Ray cluster
 (``--engine ray --address HOST:PORT``, the ``ray`` extra); plots (``--plots DIR``: PNG and
 SVG, Italian labels) need the ``lab`` extra (matplotlib).
@@ -17,7 +18,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..faults import InvalidInputError, define
+from ..faults import InvalidInputError, current_language, define
 from ..lab import (
     Facts,
     SeatLuck,
@@ -104,10 +105,6 @@ def say(key: str, lang: str, **params: Any) -> str:
     return W[key](**params).message(lang)
 
 
-LangOpt = Annotated[str | None, typer.Option(
-    "--lang", metavar="it|en",
-    help="language of the tables and plots [default: risiko --lang, else it]",
-    show_default=False)]
 GamesOpt = Annotated[int, typer.Option(help="games to simulate")]
 SeatsOpt = Annotated[int, typer.Option(help="seats per table, 3..6")]
 BotsOpt = Annotated[str, typer.Option(
@@ -133,17 +130,6 @@ def bot_names(text: str) -> list[str]:
             continue
         names.append(LEVELS.get(int(part), part) if part.isdigit() else part)
     return names
-
-
-def check_lang(lang: str | None, ctx: typer.Context | None = None) -> str:
-    """``it`` or ``en``: ``lang``, else the ``risiko --lang`` given before the command, else
-    Italian (a bad value is a ``--lang`` error)."""
-    if lang is None and ctx is not None:
-        lang = ctx.find_root().params.get("lang")
-    short = (lang or "it").lower()[:2]
-    if short not in ("it", "en"):
-        raise typer.BadParameter(f"{lang!r}: it or en", param_hint="--lang")
-    return short
 
 
 def make_spec(bots: str, seats: int, ruleset: str | None, call: int, seed: int,
@@ -290,7 +276,6 @@ def _rulesets(ruleset: str | None) -> list[str]:
 
 @analyse_app.command("closing")
 def closing_cmd(
-    ctx: typer.Context,
     ruleset: Annotated[str | None, typer.Option(
         "--ruleset", help="one ruleset [default: every ruleset]", show_default=False)] = None,
     seats: SeatsOpt = 4,
@@ -303,12 +288,11 @@ def closing_cmd(
     engine: EngineOpt = "pool",
     address: AddressOpt = None,
     plots: PlotsOpt = None,
-    lang: LangOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Game length and closing rounds under each ruleset's band (R2): exact where the band
     alone decides (every seat rolls), simulated with the 3-conquest skip and R12."""
-    lang = check_lang(lang, ctx)
+    lang = current_language()
     need_plots(plots)
     if not 3 <= seats <= 6:
         fail(SEATS_RANGE(seats=seats))
@@ -386,7 +370,6 @@ def _simulated_table(kind: str, games: int, seats: int, bots: str, ruleset: str 
 
 @analyse_app.command("objectives")
 def objectives_cmd(
-    ctx: typer.Context,
     games: GamesOpt = 400,
     seats: SeatsOpt = 4,
     bots: BotsOpt = "heuristic",
@@ -398,12 +381,11 @@ def objectives_cmd(
     engine: EngineOpt = "pool",
     address: AddressOpt = None,
     plots: PlotsOpt = None,
-    lang: LangOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Objective balance: win rate and mean table score per objective, 95 % intervals
     (simulated; the bots rotate round the seats)."""
-    lang = check_lang(lang, ctx)
+    lang = current_language()
     need_plots(plots)
     spec, facts = _simulated_table("objectives", games, seats, bots, ruleset, last_rounds_at,
                                    seed, workers, engine, address, lang, json_out)
@@ -428,7 +410,6 @@ def objectives_cmd(
 
 @analyse_app.command("seats")
 def seats_cmd(
-    ctx: typer.Context,
     games: GamesOpt = 400,
     seats: SeatsOpt = 4,
     bots: BotsOpt = "heuristic",
@@ -440,12 +421,11 @@ def seats_cmd(
     engine: EngineOpt = "pool",
     address: AddressOpt = None,
     plots: PlotsOpt = None,
-    lang: LangOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Seat-order advantage: win rate and mean table score per seat, 95 % intervals (the
     same bot at every seat unless --bots names several)."""
-    lang = check_lang(lang, ctx)
+    lang = current_language()
     need_plots(plots)
     spec, facts = _simulated_table("seats", games, seats, bots, ruleset, last_rounds_at,
                                    seed, workers, engine, address, lang, json_out)
@@ -483,16 +463,14 @@ def record_files(paths: Sequence[Path]) -> list[Path]:
 
 @analyse_app.command("luck")
 def luck_cmd(
-    ctx: typer.Context,
     paths: Annotated[list[Path], typer.Argument(
         help="game records (risiko play --record, an online table's record) or folders")],
     plots: PlotsOpt = None,
-    lang: LangOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """A luck index per player from the rolls of game records: armies lost against the
     exact odds of every roll, as a z-score (the dice alone, not the play)."""
-    lang = check_lang(lang, ctx)
+    lang = current_language()
     need_plots(plots)
     per_game: list[list[SeatLuck]] = []
     files_read = record_files(paths)
