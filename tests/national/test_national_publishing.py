@@ -428,6 +428,16 @@ def test_the_officers_commands(tmp_path: Path, settings: Any) -> None:
     assert published.exit_code == 0, published.output
     answer = json.loads(published.stdout)
     assert (answer["revision"], answer["status"]) == (1, "published")
+    # the same report again: nothing written, its status said in the language (issue: the
+    # newcomer's trial read "(revisione 1, published)")
+    with use_language("it"):
+        again = run("publish", str(file), "--by", "arbitro")
+    assert again.exit_code == 0, again.output
+    assert "(revisione 1, in attesa di approvazione): nulla di scritto" in again.stdout
+    assert again.stdout.strip() == f"{answer['tournament']}: già pubblicato (revisione 1, " \
+        "in attesa di approvazione): nulla di scritto"
+    english = run("publish", str(file), "--by", "arbitro")
+    assert "(revision 1, waiting for approval): nothing written" in english.stdout
     assert run("refuse", str(answer["id"]), "--reason", " ").exit_code == 1
     with use_language("it"):
         approved = run("approve", str(answer["id"]), "--by", "ufficiale")

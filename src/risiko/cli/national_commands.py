@@ -38,7 +38,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ..faults import Fault, RisikoError, current_language, define, faults_json
+from ..faults import Fault, RisikoError, current_language, define, define_words, faults_json
 from .common import (
     CANNOT_READ,
     ByOpt,
@@ -269,8 +269,10 @@ PUBLISHED = define("national.cli_published", "",
                    "{tournament}: revision {number} published, waiting for the national "
                    "officer's approval")
 PUBLISHED_UNCHANGED = define("national.cli_published_unchanged", "",
-                             "{tournament}: already published (revision {number}, {status}): "
-                             "nothing written")
+                             "{tournament}: already published (revision {number}, "
+                             "{revision_status}): nothing written")
+#: where a report stands (``RevisionStatus``), said in the message's language
+define_words("revision_status", ("published", "approved", "refused"))
 ANONYMOUS = define("national.cli_anonymous", "",
                    "not in the national register, sent as anonymous: {names}")
 NO_TOURNAMENT = define("national.cli_no_tournament", "",
@@ -575,7 +577,7 @@ def publish(
     if json_out:
         emit_json({**result, "anonymous": anonymous})
         return
-    said = (PUBLISHED_UNCHANGED(tournament=label, number=done_number, status=state)
+    said = (PUBLISHED_UNCHANGED(tournament=label, number=done_number, revision_status=state)
             if unchanged else PUBLISHED(tournament=label, number=done_number))
     console.print(escape(_say(said)), highlight=False, soft_wrap=True)
 
