@@ -250,3 +250,34 @@ def test_the_language_default_is_one_rule_risiko_lang_else_lang(tmp_path) -> Non
         for argv in (["analyse", "luck", missing], ["replay", missing]):
             result = CliRunner().invoke(app, argv, env=env)
             assert result.stderr.strip() == said, (env, argv)
+
+
+@pytest.mark.parametrize(("argv", "italian", "english"), [
+    (["odds", "3", "2", "--bogus"], "opzione sconosciuta: --bogus", "No such option: --bogus"),
+    (["odds", "x", "2"], "valore non valido per 'A': 'x' non è un numero intero valido.",
+     "Invalid value for 'A': 'x' is not a valid integer."),
+    (["odds", "3", "2", "9"], "argomenti in più non previsti (9)",
+     "Got unexpected extra argument(s) (9)"),
+    (["nocmd"], "comando sconosciuto: 'nocmd'.", "No such command 'nocmd'."),
+    (["tournament", "penalty"], "manca l'argomento 'tournament'.",
+     "Missing argument 'tournament'."),
+])
+def test_clicks_usage_errors_are_said_in_the_language(argv, italian, english) -> None:
+    """issue (newcomer's trial): Click's own usage errors ("No such option", "Invalid
+    value", "Missing option") were English under --lang it; English stays Click's words."""
+    for lang_args, env, said, words in [
+            (["--lang", "it"], {}, italian, ("Uso:", "Prova 'risiko", "Errore")),
+            ([], {"RISIKO_LANG": "it"}, italian, ("Uso:", "Prova 'risiko", "Errore")),
+            (["--lang", "en"], {}, english, ("Usage:", "Try 'risiko", "Error"))]:
+        result = CliRunner().invoke(app, [*lang_args, *argv], env={"COLUMNS": "200", **env})
+        assert result.exit_code == 2
+        assert said in result.stderr, result.stderr
+        assert all(w in result.stderr for w in words), result.stderr
+
+
+def test_a_missing_option_is_said_in_italian_after_the_command_too() -> None:
+    result = CliRunner().invoke(app, ["national", "refuse", "3", "--lang", "it"],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert "manca l'opzione '--reason'." in result.stderr
+    assert "Missing" not in result.stderr

@@ -24,6 +24,7 @@ from typing import Annotated, Any
 
 import typer
 from typer import _click  # typer's own click (typer >= 0.20 vendors it)
+from typer._click import exceptions as _click_exceptions
 from typer.core import TyperCommand, TyperGroup
 
 __all__ = ["COMMANDS", "app", "main"]
@@ -120,6 +121,38 @@ def hoist_lang(args: list[str]) -> list[str]:
     return front + rest
 
 
+def _early_language(args: list[str]) -> None:
+    """Set the language before Click parses the line (the top-level callback sets it again),
+    so that a usage error of the top level itself is said in it: the last ``--lang`` of
+    ``args``, else ``RISIKO_LANG``, else ``LANG``; a bad value is left for the option to
+    refuse."""
+    import os
+
+    from ..faults import set_language
+
+    chosen = os.environ.get("RISIKO_LANG") or None
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            chosen = args[i + 1]
+        elif arg.startswith("--lang="):
+            chosen = arg.removeprefix("--lang=")
+    try:
+        set_language(chosen)
+    except ValueError:
+        set_language(None)
+
+
+def _say_usage_error(error: _click_exceptions.UsageError) -> None:
+    """Click's usage error in the language of ``--lang`` (:mod:`.usage`; imported only then)."""
+    if type(error).__name__ == "NoArgsIsHelpError":
+        return
+    from .usage import say_usage_error
+
+    say_usage_error(error)
+
+
 class LazyGroup(TyperGroup):
     """A Typer group whose commands are imported on first use (see :data:`COMMANDS`)."""
 
@@ -130,7 +163,21 @@ class LazyGroup(TyperGroup):
         front (:func:`hoist_lang`): one ``--lang`` for every command."""
         if ctx.parent is None:
             args = hoist_lang(list(args))
-        return super().parse_args(ctx, args)
+            _early_language(args)
+        try:
+            return super().parse_args(ctx, args)
+        except _click_exceptions.UsageError as e:
+            _say_usage_error(e)
+            raise
+
+    def invoke(self, ctx: _click.Context) -> Any:
+        """Run the command; a usage error of a subcommand is said in the language of
+        ``--lang`` (:mod:`risiko.cli.usage`)."""
+        try:
+            return super().invoke(ctx)
+        except _click_exceptions.UsageError as e:
+            _say_usage_error(e)
+            raise
 
     def list_commands(self, ctx: _click.Context) -> list[str]:
         """Every command: the registered ones, then those of :data:`COMMANDS`."""
