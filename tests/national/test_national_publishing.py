@@ -213,6 +213,16 @@ def test_bad_signatures_keys_and_clubs_are_refused(club_key: str) -> None:
     bad = post(b'{"format": "risiko-publish/1", "revision": 0, "report": {}}', club_key)
     assert (bad.status_code, bad.json()["faults"][0]["code"]) == (400,
                                                                   "national.publish_envelope")
+    # issue (newcomer's trial): a body that is no JSON was "not UTF-8 JSON", English and
+    # no fault of its own
+    garbage = post(b"\xff\xfe not json", club_key)
+    fault = garbage.json()["faults"][0]
+    assert (garbage.status_code, fault["code"]) == (400, "national.publish_not_json")
+    assert fault["messages"] == {
+        "it": "il corpo non è JSON in UTF-8 (una busta risiko-publish/1 lo è)",
+        "en": "the body is not UTF-8 JSON (a risiko-publish/1 envelope is)"}
+    assert bad.json()["faults"][0]["messages"]["it"] == (
+        "il corpo non è una busta risiko-publish/1: il campo revision")
     assert TournamentRevision.objects.count() == 0
     assert Client().get(URL).status_code == 405
 
