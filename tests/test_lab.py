@@ -284,3 +284,21 @@ def test_bots_by_level() -> None:
     assert set(json.loads(res.output)["mean_score_by_bot"]) == {"heuristic", "random"}
     bad = runner.invoke(app, ["simulate", "--games", "1", "--bots", "99"])
     assert bad.exit_code == 2 and "99" in bad.stderr
+
+
+def test_closing_figures_in_the_language_and_json_keeps_the_point() -> None:
+    """issue (newcomer's trial): the CLI said "29.4%" under --lang it while the lab page said
+    "0,294". Club band, 4 seats: round 1 ends the game with 1 - (33/36)^4 = 0.2939 (29,4 %);
+    one roll of 4 closes with 3/36 = 8,3 %."""
+    args = ["analyse", "closing", "--games", "0", "--ruleset", "club-milano"]
+    env = {"COLUMNS": "200"}
+    it = runner.invoke(app, ["--lang", "it", *args], env=env)
+    first = next(line for line in it.stdout.splitlines() if "4-4" in line)
+    assert [c.strip() for c in first.split("│")[1:-1]] == [
+        "1", "4-4", "8,3 %", "29,4 %", "29,4 %"]
+    en = runner.invoke(app, ["--lang", "en", *args], env=env)
+    first = next(line for line in en.stdout.splitlines() if "4-4" in line)
+    assert [c.strip() for c in first.split("│")[1:-1]] == ["1", "4-4", "8.3%", "29.4%", "29.4%"]
+    data = json.loads(runner.invoke(app, ["--lang", "it", *args, "--json"]).stdout)
+    row = data["rulesets"][0]["exact"]["rows"][0]
+    assert (row["p_roll"], row["p_end"]) == (0.083333, 0.293933)  # JSON: numbers, a point

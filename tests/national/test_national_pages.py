@@ -42,7 +42,8 @@ def test_the_list_in_italian(stored: None) -> None:
     assert "Ranking nazionale 2024" in html
     assert "Regole in vigore dal 2024." in html
     assert '<a href="/nazionale/giocatore/101/">Anna Bassi</a>' in html
-    assert "259.20" in html and "195.44" in html
+    # Italian pages write a decimal comma (issue: "777.60" beside the skill's "10,7")
+    assert "259,20" in html and "195,44" in html and "259.20" not in html
     assert Client().get("/nazionale/").url == "/nazionale/2024/"
 
 
@@ -60,7 +61,7 @@ def test_json_and_csv_are_the_commands_contracts(stored: None) -> None:
 def test_a_players_history_says_what_counted_and_why(stored: None) -> None:
     html = Client().get("/nazionale/giocatore/101/").content.decode()
     assert "Anna Bassi" in html and "ID nazionale 101" in html
-    assert "Posizione 1, 259.20 punti." in html
+    assert "Posizione 1, 259,20 punti." in html
     assert "Open di Primavera" in html and "valido" in html
     # the nazionale (classe 0, not a ranked category): listed, not counted, and why
     assert "Nazionale" in html and "tipologia che non vale per il ranking" in html

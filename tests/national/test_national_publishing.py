@@ -91,7 +91,9 @@ def test_a_published_report_waits_and_the_estimate_shows_it() -> None:
     assert (again.number, again.status, again.unchanged) == (1, "published", True)
     page = Client().get("/nazionale/giocatore/101/")
     text = page.content.decode()
-    assert page.status_code == 200 and "Stima" in text and "242.40" in text
+    # Italian: a decimal comma, and the colon right after the label (issue: "Stima : posizione")
+    assert page.status_code == 200 and "242,40" in text
+    assert "<strong>Stima:</strong>\n    posizione 1, 242,40 punti" in text
     assert "Open 2019" in text
 
 

@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..faults import InvalidInputError, current_language, define
+from ..figures import decimal_text, percent_text
 from ..lab import (
     Facts,
     SeatLuck,
@@ -183,10 +184,26 @@ def simulate_facts(spec: SimSpec, games: int, *, workers: int | None, engine: st
     return facts, time.perf_counter() - start
 
 
+def _pc(share: float) -> str:
+    """A share as a percentage in the language of ``--lang`` (``29,4 %``, ``29.4%``)."""
+    return percent_text(share, 1, current_language())
+
+
+def _dec(value: float, places: int) -> str:
+    """A figure with a decimal comma in Italian, a point in English."""
+    return decimal_text(value, places, current_language())
+
+
+def _signed(value: float, places: int) -> str:
+    """A figure with its sign (``+0,24``, ``-1,2``), in the language of ``--lang``."""
+    text = _dec(value, places)
+    return text if text.startswith("-") else "+" + text
+
+
 def _ci(d: dict[str, Any], pct: bool = True) -> str:
     if pct:
-        return f"{d['value']:.1%} [{d['low']:.1%}, {d['high']:.1%}]"
-    return f"{d['value']:.1f} [{d['low']:.1f}, {d['high']:.1f}]"
+        return f"{_pc(d['value'])} [{_pc(d['low'])}, {_pc(d['high'])}]"
+    return f"{_dec(d['value'], 1)} [{_dec(d['low'], 1)}, {_dec(d['high'], 1)}]"
 
 
 def need_plots(folder: Path | None) -> None:
@@ -251,7 +268,7 @@ def seats_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[P
     fig = _interval_bars(m, rows, [str(r["seat"]) for r in rows], "win_rate",
                          title=say("seats_title", lang, games=data["games"],
                                    bots=",".join(data["bots"]), ruleset=data["ruleset"],
-                                   fair=f"{1 / len(rows):.1%}"),
+                                   fair=_pc(1 / len(rows))),
                          xlabel=say("seat", lang), ylabel=say("win_rate", lang),
                          lines=[1 / len(rows)])
     paths: list[Path] = m.save(fig, folder, "seats")
@@ -336,10 +353,10 @@ def closing_cmd(
         for r in ex["rows"]:
             low, high = r["band"]
             table.add_row(str(r["closing_round"]), f"{low}-{min(high, 12)}",
-                          f"{r['p_roll']:.1%}", f"{r['p_end']:.1%}", f"{r['cumulative']:.1%}")
+                          _pc(r['p_roll']), _pc(r['p_end']), _pc(r['cumulative']))
         console.print(table)
-        console.print(say("mean_rounds", lang, mean=f"{ex['mean_closing_rounds']:.2f}",
-                          after=f"{ex['mean_rounds_after_call']:.2f}"), highlight=False)
+        console.print(say("mean_rounds", lang, mean=_dec(ex['mean_closing_rounds'], 2),
+                          after=_dec(ex['mean_rounds_after_call'], 2)), highlight=False)
         sim = entry["simulated"]
         if sim:
             console.print(say("simulated_title", lang, ruleset=entry["ruleset"],
@@ -348,7 +365,7 @@ def closing_cmd(
             console.print(f"  {say('rounds', lang)}: {_ci(sim['rounds'], pct=False)}",
                           highlight=False)
             console.print(f"  {say('ends', lang)}: "
-                          + ", ".join(f"{k} {v:.1%}" for k, v in sim["ends"].items()),
+                          + ", ".join(f"{k} {_pc(v)}" for k, v in sim["ends"].items()),
                           highlight=False)
             for k, share in sim["closing_rounds"].items():
                 console.print(f"  {say('closing_share', lang, k=k)}: {_ci(share)}",
@@ -437,7 +454,7 @@ def seats_cmd(
         emit_json({**data, "plots": files})
         return
     table = Table(title=say("seats_title", lang, games=len(facts), bots=",".join(spec.bots),
-                            ruleset=spec.ruleset, fair=f"{1 / seats:.1%}"))
+                            ruleset=spec.ruleset, fair=_pc(1 / seats)))
     for key in ("seat", "win_rate", "mean_score"):
         table.add_column(say(key, lang), justify="right")
     for r in rows:
@@ -501,11 +518,11 @@ def luck_cmd(
         table.add_column(say(key, lang), justify="left" if key == "player" else "right")
     for r in rows:
         mean = r.mean_score
-        table.add_row(r.player, str(r.rolls), str(r.lost), f"{r.expected:.1f}",
-                      f"{r.luck:+.1f}", f"{r.z:+.2f}", str(r.games), str(r.wins),
-                      "-" if mean is None else f"{mean:.1f}")
+        table.add_row(r.player, str(r.rolls), str(r.lost), _dec(r.expected, 1),
+                      _signed(r.luck, 1), _signed(r.z, 2), str(r.games), str(r.wins),
+                      "-" if mean is None else _dec(mean, 1))
     console.print(table)
-    console.print(say("luck_note", lang, swing=f"{swing:.1f}"), highlight=False)
+    console.print(say("luck_note", lang, swing=_dec(swing, 1)), highlight=False)
     if files:
         console.print(say("plots", lang, files=", ".join(files)), highlight=False)
 

@@ -39,6 +39,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..faults import Fault, RisikoError, current_language, define, define_words, faults_json
+from ..figures import percent_text
 from .common import (
     CANNOT_READ,
     ByOpt,
@@ -202,7 +203,8 @@ def _ranking_table(data: dict[str, Any], categories: list[str], left_out: set[st
         ("played", lambda p: str(p["played"])),
         ("games", lambda p: str(p["games"])),
         ("wins", lambda p: str(p["wins"])),
-        ("win_rate", lambda p: f"{100 * p['wins'] / p['games']:.0f}%" if p["games"] else "-")]
+        ("win_rate", lambda p: percent_text(p["wins"] / p["games"], 0, current_language())
+         if p["games"] else "-")]
     shown = [(key, cell) for key, cell in columns if key not in left_out]
     for key, _cell in shown:
         header = COLUMNS[key]().message(lang) if key in COLUMNS else key

@@ -34,7 +34,8 @@ from ..closing import (
     closing_ways,
     p_game_closes_in_round,
 )
-from ..faults import RisikoError, define, faults_json
+from ..faults import RisikoError, current_language, define, faults_json
+from ..figures import decimal_text, percent_text
 from ..odds import AttackOdds, attack_odds, check_armies, illegal_fault, odds_table
 from ..ruleset import Ruleset
 from .common import JsonOpt, emit_json, fail, fail_faults, ruleset_or_fail
@@ -68,7 +69,12 @@ _emit_json = emit_json
 
 
 def _pct(p: float) -> str:
-    return f"{100 * p:.1f}%"
+    """A chance as a percentage in the language of ``--lang`` (``41,7 %``, ``41.7%``)."""
+    return percent_text(p, 1, current_language())
+
+
+def _dec(value: float, places: int) -> str:
+    return decimal_text(value, places, current_language())
 
 
 # --- odds -------------------------------------------------------------------------------
@@ -105,9 +111,9 @@ def _print_odds(odds: AttackOdds, ruleset: Ruleset, support: int) -> None:
                       highlight=False)
         return
     summary.add_row("legal at start", "yes")
-    summary.add_row("P(conquer)", f"{_pct(odds.p_conquer)} ({odds.p_conquer:.6f})")
-    summary.add_row("expected attacker losses", f"{odds.expected_attacker_losses:.3f}")
-    summary.add_row("expected defender losses", f"{odds.expected_defender_losses:.3f}")
+    summary.add_row("P(conquer)", f"{_pct(odds.p_conquer)} ({_dec(odds.p_conquer, 6)})")
+    summary.add_row("expected attacker losses", _dec(odds.expected_attacker_losses, 3))
+    summary.add_row("expected defender losses", _dec(odds.expected_defender_losses, 3))
     console.print(summary)
     dist = Table(title="Final states", box=box.SIMPLE_HEAD)
     dist.add_column("attacker left", justify="right")
@@ -129,7 +135,7 @@ def _print_table(n: int, table: list[list[float]], ruleset: Ruleset, support: in
     for d in range(1, n + 1):
         grid.add_column(str(d), justify="right")
     for a in range(2, n + 1):
-        grid.add_row(str(a), *(f"{100 * p:.1f}" for p in table[a - 1]))
+        grid.add_row(str(a), *(_dec(100 * p, 1) for p in table[a - 1]))
     # wide enough never to squeeze the columns: the table is meant to be printed
     width = 6 + 7 * n
     Console(width=max(80, width)).print(grid)

@@ -28,9 +28,11 @@ from typing import Any
 from django.db.models import F, Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
+from risiko.figures import decimal_text, percent_text
 from risiko.national.categories import CODES, Category
 from risiko.national.ranking import HistoryLine, display_points
 
@@ -59,7 +61,15 @@ WHY = {
 
 
 def _points(value: Any) -> str:
-    return str(display_points(value))
+    """Points as the page's language writes them: ``777,60`` in Italian, ``777.60`` in
+    English (two decimals, :func:`~risiko.national.ranking.display_points`)."""
+    return decimal_text(display_points(value), 2, get_language())
+
+
+def _win_rate(wins: int, games: int) -> str:
+    """Wins per game as a percentage in the page's language (``29 %``, ``29%``); ``–``
+    without games."""
+    return percent_text(wins / games, 0, get_language()) if games else "–"
 
 
 @require_safe
@@ -80,7 +90,7 @@ def national_year(request: HttpRequest, year: int) -> HttpResponse:
         "club": p.club, "club_slug": slugs.get(p.club), "points": _points(p.points),
         "by_category": [_points(p.by_category[c]) for c in categories],
         "tournaments": p.tournaments, "played": p.played, "games": p.games, "wins": p.wins,
-        "win_rate": f"{100 * p.wins / p.games:.0f}%" if p.games else "–",
+        "win_rate": _win_rate(p.wins, p.games),
     } for p in ranking.players]
     return render(request, "national/year.html", {
         "year": year, "rows": rows, "since": ranking.rules.since,
@@ -146,7 +156,7 @@ def national_club(request: HttpRequest, year: int, club: str) -> HttpResponse:
         "points": _points(p.points),
         "by_category": [_points(p.by_category[c]) for c in categories],
         "tournaments": p.tournaments, "played": p.played, "games": p.games, "wins": p.wins,
-        "win_rate": f"{100 * p.wins / p.games:.0f}%" if p.games else "–",
+        "win_rate": _win_rate(p.wins, p.games),
     } for p in data.players]
     statuses = dict(RevisionStatus.choices)
     return render(request, "national/club.html", {
