@@ -85,6 +85,18 @@ def test_found_by_id_or_url_name_and_in_english(stored: None) -> None:
     assert "Anna Bassi" not in html
 
 
+def test_the_club_url_name_in_any_case(stored: None) -> None:
+    """issue (newcomer's trial): /nazionale/2024/club/ROMA/ was 404 while .../roma/ worked;
+    the URL name (or the identifier) is found in any case, the page, JSON and CSV alike."""
+    upper = Client().get("/nazionale/2024/club/MILANO/")
+    assert upper.status_code == 200
+    assert "MILANO [Club Milano]: ranking nazionale 2024" in upper.content.decode()
+    assert Client().get("/nazionale/2024/club/Milano.json").json()["club"]["name"] == (
+        "MILANO [Club Milano]")
+    assert Client().get("/nazionale/2024/club/To-01/").status_code == 200
+    assert Client().get("/nazionale/2024/club/NAPOLI/").status_code == 404
+
+
 def test_json_has_the_year_lists_fields(stored: None) -> None:
     data = json.loads(Client().get("/nazionale/2024/club/to-01.json").content)
     assert data["year"] == 2024

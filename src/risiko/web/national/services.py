@@ -337,9 +337,18 @@ class ClubYear:
 
 def find_club(text: str) -> Club | None:
     """The club whose identifier (``key``) is ``text``, else the one whose URL name
-    (``slug``) is; None when there is none."""
-    return (Club.objects.filter(key=text).first()
-            or Club.objects.filter(slug=text).first())
+    (``slug``) is, else the one club whose URL name or identifier is ``text`` in any case
+    (``ROMA`` finds the club ``roma``; two clubs that differ only by case: neither); None
+    when there is none."""
+    exact = (Club.objects.filter(key=text).first()
+             or Club.objects.filter(slug=text).first())
+    if exact is not None:
+        return exact
+    for lookup in ({"slug__iexact": text}, {"key__iexact": text}):
+        found = list(Club.objects.filter(**lookup)[:2])
+        if len(found) == 1:
+            return found[0]
+    return None
 
 
 def club_year(club: Club, year: int, ranking_: NationalRanking | None = None) -> ClubYear:
