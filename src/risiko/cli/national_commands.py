@@ -220,11 +220,18 @@ def ranking(
     json_out: JsonOpt = False,
     csv_out: Annotated[bool, typer.Option("--csv", help="CSV on stdout")] = False,
 ) -> None:
-    """The national list of a year, recomputed from the stored reports."""
+    """The national list of a year, recomputed from the stored reports; a year without a
+    tournament in force is refused naming the years that have one (exit 1, on stderr; with
+    --json also ``{"faults": [...]}`` on stdout), as its page answers 404."""
     if json_out and csv_out:
         fail(BOTH_FORMATS())
     start_django()
     from risiko.web.national.services import ranking as compute
+    from risiko.web.national.services import year_fault
+
+    refused = year_fault(year)
+    if refused is not None:
+        fail_faults([refused], as_json=json_out)
 
     result = compute(year)
     if json_out:

@@ -28,7 +28,7 @@ from django.db import transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
-from risiko.faults import define
+from risiko.faults import Fault, define, define_words
 from risiko.names import name_key
 from risiko.national.categories import Category
 from risiko.national.ranking import (
@@ -288,6 +288,27 @@ def tournament_results(year: int, *, estimate: bool = False) -> list[TournamentR
             Category(category), rounds, first_date, last, finished, tables, has_standings,
             tuple(by_revision[revision_id])))
     return out
+
+
+NO_YEAR = define("national.no_year", "",
+                 "{year}: no tournament of the national ranking that year (years with "
+                 "tournaments: {known})")
+define_words("known", ("none yet",))  # no year at all: said in the message's language
+
+
+def years() -> list[int]:
+    """The years that have a tournament in force (a revision approved), oldest first."""
+    return sorted(set(NationalTournament.objects.filter(current__gt=0)
+                      .values_list("year", flat=True)))
+
+
+def year_fault(year: int) -> Fault | None:
+    """None when ``year`` has a tournament in force, else the ``national.no_year`` fault
+    naming it and the years that have one ("none yet" when none has)."""
+    known = years()
+    if year in known:
+        return None
+    return NO_YEAR(year=year, known=", ".join(map(str, known)) or "none yet")
 
 
 def ranking(year: int, *, estimate: bool = False) -> NationalRanking:
