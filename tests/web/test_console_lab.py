@@ -89,3 +89,17 @@ def test_with_matplotlib_the_plots_are_svg_images(ref_client: Any) -> None:
     images = re.findall(r'src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', html)
     assert images and "Giro di chiusura" in html and "<svg" not in html
     assert all(base64.b64decode(i).decode("utf-8").startswith("<svg") for i in images)
+
+
+def test_one_bad_field_is_the_only_one_named(ref_client: Any) -> None:
+    """issue (newcomer's trial): ?seats=9 alone called the games and the level "required"
+    too; a field left out takes its default (4 seats, 0 games, level 2)."""
+    bad = ref_client.get(URL, {"seats": 9})
+    html = bad.content.decode()
+    assert bad.status_code == 400
+    assert "Assicurati che questo valore sia minore o uguale a 6." in html
+    assert "obbligatorio" not in html and html.count('class="errorlist') == 1
+    # games alone: the default seats (4) and level (2, heuristic) fill the rest
+    done = ref_client.get(URL, {"games": 2})
+    assert done.status_code == 200
+    assert "Simulate: 2 partite di bot heuristic" in done.content.decode()

@@ -36,15 +36,26 @@ PAGE_LEVELS = 2
 
 
 class LabForm(forms.Form):
-    """What to simulate: seats, games (0: none), the bots' level."""
+    """What to simulate: seats, games (0: none), the bots' level. Every field is optional:
+    a field left out takes its default (``initial``), so a bad value is the only one named
+    (``?seats=9`` names the seats, not the games and level it did not give)."""
 
     seats = forms.IntegerField(label=gettext_lazy("Seats"), min_value=3, max_value=6,
-                               initial=4)
+                               initial=4, required=False)
     games = forms.IntegerField(label=gettext_lazy("Games to simulate"), min_value=0,
-                               max_value=MAX_GAMES, initial=0)
+                               max_value=MAX_GAMES, initial=0, required=False)
     level = forms.TypedChoiceField(label=gettext_lazy("Bots' level"), coerce=int, initial=2,
+                                   required=False, empty_value=None,
                                    choices=[(k, f"{k} ({LEVELS[k]})") for k in sorted(LEVELS)
                                             if k <= PAGE_LEVELS])
+
+    def clean(self) -> dict[str, Any]:
+        """The values given, and the default of each field left out or empty."""
+        cleaned: dict[str, Any] = super().clean() or {}
+        for name, field in self.fields.items():
+            if name in cleaned and cleaned[name] in (None, ""):
+                cleaned[name] = field.initial
+        return cleaned
 
 
 def _svg(fig: Any) -> SafeString:
