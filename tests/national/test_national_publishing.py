@@ -608,3 +608,42 @@ def test_a_stored_tournament_is_published_for_the_club_that_owns_it() -> None:
     assert chosen.exit_code == 0, chosen.output
     assert sorted(r.report["club"]["id"] for r in TournamentRevision.objects.all()) == [
         "MILANO", "ROMA"]
+
+
+def test_a_club_is_registered_before_its_first_key(settings: Any) -> None:
+    """issue (newcomer's trial): README's `national key issue milano` failed on a fresh
+    server (no such club) and nothing said how to register one: `national club add`."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.auditlog.models import AuditEntry
+    from risiko.web.national.models import Club
+
+    settings.RISIKO_CLUB_KEY_SECRET = "master-secret-of-the-tests"
+    app = typer.Typer()
+    national_commands.register(app)
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(app, ["national", *args])
+
+    Club.objects.filter(key="milano").delete()
+    fresh = run("key", "issue", "milano")
+    assert fresh.exit_code == 1 and "club milano: not registered" in fresh.stderr
+    with use_language("it"):
+        added = run("club", "add", "milano", "MILANO  [Club Milano]", "--by", "ufficiale")
+    assert added.exit_code == 0, added.output
+    assert added.stdout.strip() == ("club milano registrato: MILANO [Club Milano] (nome "
+                                    "nell'URL milano)")
+    club = Club.objects.get(key="milano")
+    assert (club.name, club.slug) == ("MILANO [Club Milano]", "milano")
+    assert AuditEntry.objects.filter(action="national.club_add").count() == 1
+    again = run("club", "add", "milano", "Altro")
+    assert again.exit_code == 1
+    assert again.stderr.strip() == "club milano is already registered (MILANO [Club Milano])"
+    taken = run("club", "add", "roma", "ROMA", "--slug", "milano")
+    assert taken.exit_code == 1 and "URL name milano is another club's" in taken.stderr
+    assert run("club", "add", "x" * 61, "Lungo").exit_code == 1
+    assert run("club", "drop", "milano", "X").exit_code == 2
+    assert Club.objects.filter(key__in=["roma", "x" * 61]).count() == 0
+    assert run("key", "issue", "milano").exit_code == 0

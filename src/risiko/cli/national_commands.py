@@ -306,6 +306,9 @@ REFUSED_REPORT = define("national.cli_refused_report", "",
 KEY_ISSUED = define("national.cli_key_issued", "",
                     "club {club}: new key {key}; give the club this line (shown once), as "
                     "RISIKO_CLUB_KEY or in a file readable by its server only:")
+CLUB_ADDED = define("national.cli_club_added", "",
+                    "club {club} registered: {name} (URL name {slug})")
+NO_SUCH_ACTION = define("national.cli_no_such_action", "", "{action}: one of {known}")
 KEY_REVOKED = define("national.cli_key_revoked", "", "club {club}: key {key} revoked")
 KEY_FILE_OPEN = define("national.cli_key_file_open", "",
                        "{file}: others can read it; the club key is kept for its owner only "
@@ -627,6 +630,34 @@ def refuse(
                   highlight=False, soft_wrap=True)
 
 
+@national_app.command("club")
+def club_register(
+    action: Annotated[str, typer.Argument(metavar="add")],
+    club: Annotated[str, typer.Argument(
+        metavar="CLUB", help="the club's identifier in the national ranking (a report's "
+        "club.id), e.g. milano")],
+    name: Annotated[str, typer.Argument(
+        metavar="NAME", help='the club\'s name as clubs write it, e.g. "MILANO [Club Milano]"')],
+    slug: Annotated[str, typer.Option(
+        "--slug", help="its URL name (/nazionale/<year>/club/<slug>/); default: from CLUB")
+    ] = "",
+    by: ByOpt = "",
+) -> None:
+    """Register a club of the national ranking (the step before ``national key issue``;
+    also in the admin, "Ranking clubs")."""
+    start_django()
+    from risiko.web.national import publishing
+
+    if action != "add":
+        fail(NO_SUCH_ACTION(action=action, known="add"))
+    try:
+        done = publishing.register_club(club, name, by=who(by), slug=slug)
+    except RisikoError as e:
+        fail_faults(e)
+    console.print(escape(_say(CLUB_ADDED(club=done.key, name=done.name, slug=done.slug))),
+                  highlight=False, soft_wrap=True)
+
+
 @national_app.command("key")
 def club_key(
     action: Annotated[str, typer.Argument(metavar="issue|rotate|revoke")],
@@ -648,7 +679,7 @@ def club_key(
                           highlight=False, soft_wrap=True)
             return
         if action not in ("issue", "rotate"):
-            fail(f"{action}: issue | rotate | revoke")
+            fail(NO_SUCH_ACTION(action=action, known="issue, rotate, revoke"))
         make = publishing.issue_key if action == "issue" else publishing.rotate_key
         key, secret = make(club, by=who(by))
     except RisikoError as e:
