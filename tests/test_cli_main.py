@@ -220,3 +220,64 @@ def test_a_bad_format_file_says_where_its_json_breaks_not_pythons_words(tmp_path
                                       "--format", str(fmt)])
     assert result.stderr.replace("\n", "") == (
         f"errore: {fmt}: JSON non valido (riga 3, colonna 1)")
+
+
+@pytest.mark.parametrize("argv", [
+    ["analyse", "luck", "{tmp}/missing.txt", "--lang", "it"],
+    ["analyse", "luck", "--lang", "it", "{tmp}/missing.txt"],
+    ["replay", "{tmp}/missing.txt", "--lang=it"],
+    ["--lang", "it", "analyse", "luck", "{tmp}/missing.txt"],
+])
+def test_lang_after_the_command_is_the_same_as_before_it(tmp_path, argv) -> None:
+    """issue (newcomer's trial): `risiko analyse ... --lang it` said its refusals in English;
+    --lang anywhere on the line is the one top-level --lang."""
+    args = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code in (1, 2), result.output
+    assert result.stderr.strip() == f"errore: impossibile leggere {tmp_path}/missing.txt: " \
+        "il file non esiste"
+
+
+def test_the_language_default_is_one_rule_risiko_lang_else_lang(tmp_path) -> None:
+    """Without --lang every command (ladder, analyse, ...) follows RISIKO_LANG, else LANG:
+    analyse no longer defaults to Italian on an English LANG."""
+    missing = str(tmp_path / "missing.txt")
+    english = f"error: cannot read {missing}: no such file"
+    italian = f"errore: impossibile leggere {missing}: il file non esiste"
+    for env, said in [({"LANG": "C.UTF-8"}, english), ({"LANG": "it_IT.UTF-8"}, italian),
+                      ({"LANG": "C.UTF-8", "RISIKO_LANG": "it"}, italian),
+                      ({"LANG": "it_IT.UTF-8", "RISIKO_LANG": "en"}, english)]:
+        for argv in (["analyse", "luck", missing], ["replay", missing]):
+            result = CliRunner().invoke(app, argv, env=env)
+            assert result.stderr.strip() == said, (env, argv)
+
+
+@pytest.mark.parametrize(("argv", "italian", "english"), [
+    (["odds", "3", "2", "--bogus"], "opzione sconosciuta: --bogus", "No such option: --bogus"),
+    (["odds", "x", "2"], "valore non valido per 'A': 'x' non è un numero intero valido.",
+     "Invalid value for 'A': 'x' is not a valid integer."),
+    (["odds", "3", "2", "9"], "argomenti in più non previsti (9)",
+     "Got unexpected extra argument(s) (9)"),
+    (["nocmd"], "comando sconosciuto: 'nocmd'.", "No such command 'nocmd'."),
+    (["tournament", "penalty"], "manca l'argomento 'tournament'.",
+     "Missing argument 'tournament'."),
+])
+def test_clicks_usage_errors_are_said_in_the_language(argv, italian, english) -> None:
+    """issue (newcomer's trial): Click's own usage errors ("No such option", "Invalid
+    value", "Missing option") were English under --lang it; English stays Click's words."""
+    for lang_args, env, said, words in [
+            (["--lang", "it"], {}, italian, ("Uso:", "Prova 'risiko", "Errore")),
+            ([], {"RISIKO_LANG": "it"}, italian, ("Uso:", "Prova 'risiko", "Errore")),
+            (["--lang", "en"], {}, english, ("Usage:", "Try 'risiko", "Error"))]:
+        result = CliRunner().invoke(app, [*lang_args, *argv], env={"COLUMNS": "200", **env})
+        assert result.exit_code == 2
+        assert said in result.stderr, result.stderr
+        assert all(w in result.stderr for w in words), result.stderr
+
+
+def test_a_missing_option_is_said_in_italian_after_the_command_too() -> None:
+    result = CliRunner().invoke(app, ["national", "refuse", "3", "--lang", "it"],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert "manca l'opzione '--reason'." in result.stderr
+    assert "Missing" not in result.stderr

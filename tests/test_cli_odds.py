@@ -228,3 +228,17 @@ def test_closing_human_and_errors(app: typer.Typer) -> None:
     assert run(app, "closing", "0").exit_code == 2
     assert run(app, "closing", "1", "--rollers", "-1").exit_code == 2
     assert run(app, "closing", "1", "--ruleset", "bogus").exit_code == 2
+
+
+def test_the_odds_tables_are_said_in_italian_under_lang_it() -> None:
+    """issue (newcomer's trial, English under Italian): 5 v 2 conquers with 78.5 % (the
+    engine's exact 0.785454); the labels and the figures in Italian, English unchanged."""
+    from risiko.cli.main import app as risiko
+
+    it = CliRunner().invoke(risiko, ["--lang", "it", "odds", "5", "2"], env={"COLUMNS": "200"})
+    lines = [" ".join(line.split()) for line in it.stdout.splitlines()]
+    assert "P(conquista) 78,5 % (0,785454)" in lines
+    assert "attaccante / difensore 5 contro 2 armate" in lines
+    assert "P(conquer)" not in it.stdout and "Final states" not in it.stdout
+    en = CliRunner().invoke(risiko, ["--lang", "en", "odds", "5", "2"], env={"COLUMNS": "200"})
+    assert "P(conquer) 78.5% (0.785454)" in [" ".join(x.split()) for x in en.stdout.splitlines()]

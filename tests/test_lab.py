@@ -26,7 +26,9 @@ def test_analyse_luck_command_it_and_en(tmp_path: Path) -> None:
     assert data["records"] == 1
     assert [(p["player"], p["z"]) for p in data["players"]] == [
         ("Anna", 0.239), ("Carla", 0.0), ("Bruno", -0.239)]
-    it = runner.invoke(app, ["analyse", "luck", str(tmp_path / "a.txt")])
+    # the default language is LANG's, as for every command
+    it = runner.invoke(app, ["analyse", "luck", str(tmp_path / "a.txt")],
+                       env={"LANG": "it_IT.UTF-8"})
     assert "Fortuna ai dadi (partite registrate: 1)" in it.output and "Oscillazione" in it.output
     en = runner.invoke(app, ["analyse", "luck", str(tmp_path / "a.txt"), "--lang", "en"])
     assert "Luck of the dice" in en.output and "Player" in en.output
@@ -123,7 +125,8 @@ def test_ray_plays_the_same_games_as_the_pool() -> None:
 def test_plots_png_and_svg(tmp_path: Path) -> None:
     """--plots writes PNG and SVG (the lab extra: matplotlib) with the Italian labels."""
     pytest.importorskip("matplotlib")
-    res = runner.invoke(app, ["analyse", "closing", "--games", "0", "--plots", str(tmp_path)])
+    res = runner.invoke(app, ["analyse", "closing", "--games", "0", "--plots", str(tmp_path),
+                              "--lang", "it"])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "closing.png").read_bytes()[:4] == b"\x89PNG"
     svg = (tmp_path / "closing.svg").read_text(encoding="utf-8")
@@ -168,3 +171,21 @@ def test_bots_by_level() -> None:
     assert set(json.loads(res.output)["mean_score_by_bot"]) == {"heuristic", "random"}
     bad = runner.invoke(app, ["simulate", "--games", "1", "--bots", "99"])
     assert bad.exit_code == 2 and "99" in bad.stderr
+
+
+def test_closing_figures_in_the_language_and_json_keeps_the_point() -> None:
+    """issue (newcomer's trial): the CLI said "29.4%" under --lang it while the lab page said
+    "0,294". Club band, 4 seats: round 1 ends the game with 1 - (33/36)^4 = 0.2939 (29,4 %);
+    one roll of 4 closes with 3/36 = 8,3 %."""
+    args = ["analyse", "closing", "--games", "0", "--ruleset", "club-milano"]
+    env = {"COLUMNS": "200"}
+    it = runner.invoke(app, ["--lang", "it", *args], env=env)
+    first = next(line for line in it.stdout.splitlines() if "4-4" in line)
+    assert [c.strip() for c in first.split("│")[1:-1]] == [
+        "1", "4-4", "8,3 %", "29,4 %", "29,4 %"]
+    en = runner.invoke(app, ["--lang", "en", *args], env=env)
+    first = next(line for line in en.stdout.splitlines() if "4-4" in line)
+    assert [c.strip() for c in first.split("│")[1:-1]] == ["1", "4-4", "8.3%", "29.4%", "29.4%"]
+    data = json.loads(runner.invoke(app, ["--lang", "it", *args, "--json"]).stdout)
+    row = data["rulesets"][0]["exact"]["rows"][0]
+    assert (row["p_roll"], row["p_end"]) == (0.083333, 0.293933)  # JSON: numbers, a point

@@ -59,11 +59,11 @@ def stored() -> None:
 def test_the_clubs_players_and_tournaments_in_italian(stored: None) -> None:
     html = Client().get("/nazionale/2024/club/milano/").content.decode()
     assert "MILANO [Club Milano]: ranking nazionale 2024" in html
-    for name, points in (("Anna Bassi", "259.20"), ("Bruno Conti", "195.44"),
-                         ("Carla Dini", "185.91"), ("Dario Esposito", "176.85")):
+    for name, points in (("Anna Bassi", "259,20"), ("Bruno Conti", "195,44"),
+                         ("Carla Dini", "185,91"), ("Dario Esposito", "176,85")):
         assert name in html and f'<td class="num">{points}</td>' in html
     assert "Elena Fabbri" not in html and "Gino Ivi" not in html  # TORINO's now
-    assert '<td class="num">4</td><td class="num">1</td><td class="num">25%</td>' in html
+    assert '<td class="num">4</td><td class="num">1</td><td class="num">25 %</td>' in html
     assert "Open di Primavera" in html and "<td>Torneo Open</td>" in html
     assert "02/03/2024 – 23/03/2024" in html
     assert "Open d&#x27;Estate" in html and "pubblicato, in attesa di approvazione" in html
@@ -80,8 +80,21 @@ def test_found_by_id_or_url_name_and_in_english(stored: None) -> None:
     html = by_slug.content.decode()
     assert "TORINO [Club Torino]: national ranking 2024" in html
     assert "Elena Fabbri" in html and "168.22" in html and "160.02" in html
+    assert '<td class="num">17%</td>' in html  # English keeps the point and 17%
     assert "Nazionale di Torino" in html and "approved" in html
     assert "Anna Bassi" not in html
+
+
+def test_the_club_url_name_in_any_case(stored: None) -> None:
+    """issue (newcomer's trial): /nazionale/2024/club/ROMA/ was 404 while .../roma/ worked;
+    the URL name (or the identifier) is found in any case, the page, JSON and CSV alike."""
+    upper = Client().get("/nazionale/2024/club/MILANO/")
+    assert upper.status_code == 200
+    assert "MILANO [Club Milano]: ranking nazionale 2024" in upper.content.decode()
+    assert Client().get("/nazionale/2024/club/Milano.json").json()["club"]["name"] == (
+        "MILANO [Club Milano]")
+    assert Client().get("/nazionale/2024/club/To-01/").status_code == 200
+    assert Client().get("/nazionale/2024/club/NAPOLI/").status_code == 404
 
 
 def test_json_has_the_year_lists_fields(stored: None) -> None:

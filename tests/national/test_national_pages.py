@@ -42,7 +42,8 @@ def test_the_list_in_italian(stored: None) -> None:
     assert "Ranking nazionale 2024" in html
     assert "Regole in vigore dal 2024." in html
     assert '<a href="/nazionale/giocatore/101/">Anna Bassi</a>' in html
-    assert "259.20" in html and "195.44" in html
+    # Italian pages write a decimal comma (issue: "777.60" beside the skill's "10,7")
+    assert "259,20" in html and "195,44" in html and "259.20" not in html
     assert Client().get("/nazionale/").url == "/nazionale/2024/"
 
 
@@ -60,7 +61,7 @@ def test_json_and_csv_are_the_commands_contracts(stored: None) -> None:
 def test_a_players_history_says_what_counted_and_why(stored: None) -> None:
     html = Client().get("/nazionale/giocatore/101/").content.decode()
     assert "Anna Bassi" in html and "ID nazionale 101" in html
-    assert "Posizione 1, 259.20 punti." in html
+    assert "Posizione 1, 259,20 punti." in html
     assert "Open di Primavera" in html and "valido" in html
     # the nazionale (classe 0, not a ranked category): listed, not counted, and why
     assert "Nazionale" in html and "tipologia che non vale per il ranking" in html
@@ -86,7 +87,66 @@ def test_a_year_outside_the_calendar_is_not_found(stored: None, path: str) -> No
 
 
 def test_the_first_and_last_years_of_the_calendar_answer(stored: None) -> None:
-    # 2000 and 2099 are inside the range: an empty list (no tournament), not a 404
+    # 2000 and 2099 are inside the range: the view answers, refusing a year without a
+    # tournament by name (a 404 that says why, not the bare 404 of 1999)
     for year in (2000, 2099):
-        assert Client().get(f"/nazionale/{year}/").status_code == 200
-        assert json.loads(Client().get(f"/nazionale/{year}.json").content)["players"] == []
+        page = Client().get(f"/nazionale/{year}/")
+        assert page.status_code == 404
+        assert f"{year}: nessun torneo del ranking nazionale" in page.content.decode()
+        data = json.loads(Client().get(f"/nazionale/{year}.json").content)
+        assert data["faults"][0]["params"] == {"year": year, "known": "2024"}
+
+
+def test_a_year_without_tournaments_is_refused_alike_by_page_and_command(
+        stored: None) -> None:
+    """issue (newcomer's trial): `risiko national ranking --year 1999` printed an empty list
+    where the page answers 404. A year without a tournament in force: the page, JSON and CSV
+    answer 404 naming the year and the years that have one (2024); the command refuses it
+    the same way (exit 1, the fault on stderr), with --json and --csv too."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.faults import use_language
+
+    page = Client().get("/nazionale/2023/")
+    assert page.status_code == 404
+    html = page.content.decode()
+    assert ("2023: nessun torneo del ranking nazionale in quell&#x27;anno (anni con tornei: "
+            "2024)") in html
+    assert '<a href="/nazionale/2024/">2024</a>' in html
+    data = Client().get("/nazionale/2023.json")
+    assert data.status_code == 404 and data.json()["faults"][0]["code"] == "national.no_year"
+    assert Client().get("/nazionale/2023.csv").status_code == 404
+    assert Client().get("/nazionale/").url == "/nazionale/2024/"
+
+    app = typer.Typer()
+    national_commands.register(app)
+    english = ("1999: no tournament of the national ranking that year (years with "
+               "tournaments: 2024)")
+    for extra in ([], ["--json"], ["--csv"]):
+        done = CliRunner().invoke(app, ["national", "ranking", "--year", "1999", *extra])
+        assert done.exit_code == 1, done.output
+        assert done.stderr.strip() == english
+        if extra == ["--json"]:
+            assert json.loads(done.stdout)["faults"][0]["params"] == {
+                "year": 1999, "known": "2024"}
+        else:
+            assert done.stdout == ""
+    with use_language("it"):
+        italian = CliRunner().invoke(app, ["national", "ranking", "--year", "1999"])
+    assert italian.stderr.strip() == ("1999: nessun torneo del ranking nazionale in "
+                                      "quell'anno (anni con tornei: 2024)")
+    assert CliRunner().invoke(app, ["national", "ranking", "--year", "2024"]).exit_code == 0
+
+
+def test_no_year_at_all_says_so_on_the_home_page() -> None:
+    from django.contrib.auth.models import User
+
+    from risiko.web.national.services import year_fault
+
+    User.objects.create_user("arbitro", password="tavolo-rosso-42")  # past the first run
+    assert Client().get("/nazionale/").status_code == 200
+    assert year_fault(2024).message("it") == (  # type: ignore[union-attr]
+        "2024: nessun torneo del ranking nazionale in quell'anno (anni con tornei: "
+        "nessuno per ora)")

@@ -91,7 +91,9 @@ def test_a_published_report_waits_and_the_estimate_shows_it() -> None:
     assert (again.number, again.status, again.unchanged) == (1, "published", True)
     page = Client().get("/nazionale/giocatore/101/")
     text = page.content.decode()
-    assert page.status_code == 200 and "Stima" in text and "242.40" in text
+    # Italian: a decimal comma, and the colon right after the label (issue: "Stima : posizione")
+    assert page.status_code == 200 and "242,40" in text
+    assert "<strong>Stima:</strong>\n    posizione 1, 242,40 punti" in text
     assert "Open 2019" in text
 
 
@@ -213,6 +215,16 @@ def test_bad_signatures_keys_and_clubs_are_refused(club_key: str) -> None:
     bad = post(b'{"format": "risiko-publish/1", "revision": 0, "report": {}}', club_key)
     assert (bad.status_code, bad.json()["faults"][0]["code"]) == (400,
                                                                   "national.publish_envelope")
+    # issue (newcomer's trial): a body that is no JSON was "not UTF-8 JSON", English and
+    # no fault of its own
+    garbage = post(b"\xff\xfe not json", club_key)
+    fault = garbage.json()["faults"][0]
+    assert (garbage.status_code, fault["code"]) == (400, "national.publish_not_json")
+    assert fault["messages"] == {
+        "it": "il corpo non è JSON in UTF-8 (una busta risiko-publish/1 lo è)",
+        "en": "the body is not UTF-8 JSON (a risiko-publish/1 envelope is)"}
+    assert bad.json()["faults"][0]["messages"]["it"] == (
+        "il corpo non è una busta risiko-publish/1: il campo revision")
     assert TournamentRevision.objects.count() == 0
     assert Client().get(URL).status_code == 405
 
@@ -428,6 +440,16 @@ def test_the_officers_commands(tmp_path: Path, settings: Any) -> None:
     assert published.exit_code == 0, published.output
     answer = json.loads(published.stdout)
     assert (answer["revision"], answer["status"]) == (1, "published")
+    # the same report again: nothing written, its status said in the language (issue: the
+    # newcomer's trial read "(revisione 1, published)")
+    with use_language("it"):
+        again = run("publish", str(file), "--by", "arbitro")
+    assert again.exit_code == 0, again.output
+    assert "(revisione 1, in attesa di approvazione): nulla di scritto" in again.stdout
+    assert again.stdout.strip() == f"{answer['tournament']}: già pubblicato (revisione 1, " \
+        "in attesa di approvazione): nulla di scritto"
+    english = run("publish", str(file), "--by", "arbitro")
+    assert "(revision 1, waiting for approval): nothing written" in english.stdout
     assert run("refuse", str(answer["id"]), "--reason", " ").exit_code == 1
     with use_language("it"):
         approved = run("approve", str(answer["id"]), "--by", "ufficiale")
@@ -586,3 +608,42 @@ def test_a_stored_tournament_is_published_for_the_club_that_owns_it() -> None:
     assert chosen.exit_code == 0, chosen.output
     assert sorted(r.report["club"]["id"] for r in TournamentRevision.objects.all()) == [
         "MILANO", "ROMA"]
+
+
+def test_a_club_is_registered_before_its_first_key(settings: Any) -> None:
+    """issue (newcomer's trial): README's `national key issue milano` failed on a fresh
+    server (no such club) and nothing said how to register one: `national club add`."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.auditlog.models import AuditEntry
+    from risiko.web.national.models import Club
+
+    settings.RISIKO_CLUB_KEY_SECRET = "master-secret-of-the-tests"
+    app = typer.Typer()
+    national_commands.register(app)
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(app, ["national", *args])
+
+    Club.objects.filter(key="milano").delete()
+    fresh = run("key", "issue", "milano")
+    assert fresh.exit_code == 1 and "club milano: not registered" in fresh.stderr
+    with use_language("it"):
+        added = run("club", "add", "milano", "MILANO  [Club Milano]", "--by", "ufficiale")
+    assert added.exit_code == 0, added.output
+    assert added.stdout.strip() == ("club milano registrato: MILANO [Club Milano] (nome "
+                                    "nell'URL milano)")
+    club = Club.objects.get(key="milano")
+    assert (club.name, club.slug) == ("MILANO [Club Milano]", "milano")
+    assert AuditEntry.objects.filter(action="national.club_add").count() == 1
+    again = run("club", "add", "milano", "Altro")
+    assert again.exit_code == 1
+    assert again.stderr.strip() == "club milano is already registered (MILANO [Club Milano])"
+    taken = run("club", "add", "roma", "ROMA", "--slug", "milano")
+    assert taken.exit_code == 1 and "URL name milano is another club's" in taken.stderr
+    assert run("club", "add", "x" * 61, "Lungo").exit_code == 1
+    assert run("club", "drop", "milano", "X").exit_code == 2
+    assert Club.objects.filter(key__in=["roma", "x" * 61]).count() == 0
+    assert run("key", "issue", "milano").exit_code == 0

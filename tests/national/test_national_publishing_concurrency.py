@@ -103,3 +103,15 @@ def test_four_referees_publishing_the_same_report_write_one_revision() -> None:
     assert sorted((o.number, o.unchanged) for o in outcomes) == [(1, False)] + [
         (1, True)] * (N - 1)
     assert TournamentRevision.objects.count() == 1
+
+
+def test_four_officers_registering_one_club_at_once_register_it_once() -> None:
+    from risiko.web.auditlog.models import AuditEntry
+    from risiko.web.national.models import Club
+    from risiko.web.national.publishing import register_club
+
+    outcomes = at_once([lambda i=i: attempt(lambda: register_club(
+        "napoli", f"NAPOLI {i}", by=f"u{i}")) for i in range(N)])
+    assert sorted(outcomes) == ["national.club_registered"] * (N - 1) + ["ok"]
+    assert Club.objects.filter(key="napoli").count() == 1
+    assert AuditEntry.objects.filter(action="national.club_add").count() == 1

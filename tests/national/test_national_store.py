@@ -67,7 +67,10 @@ def test_import_then_the_list(app: typer.Typer, tmp_path: Path) -> None:
     ]  # p7, p8 anonymous: not listed
     assert data["players"][0]["club"] == "MILANO [Club Milano]"
     assert data["players"][0]["by_category"]["open"] == 259.2
-    assert ranking(app, 2023)["players"] == []
+    # a year without tournaments is refused naming the years that have one (its page: 404)
+    empty = run(app, "ranking", "--year", "2023", "--json")
+    assert empty.exit_code == 1 and json.loads(empty.stdout)["faults"][0]["code"] == (
+        "national.no_year")
 
 
 def test_the_same_tournament_again_is_a_new_revision(app: typer.Typer, tmp_path: Path) -> None:

@@ -164,3 +164,31 @@ def test_what_the_season_waits_for_is_said_in_the_language_asked(tmp_path: Path)
     assert "dopo la semifinale: non c'è ancora la serata della semifinale" in it.stdout
     en = CliRunner().invoke(risiko, ["--lang", "en", "season", str(path)])
     assert "after the semifinal: no semifinal evening yet" in en.stdout
+
+
+def test_standings_and_list_say_their_headers_in_the_language() -> None:
+    """issue (newcomer's trial): `tournament list` and `tournament standings` printed English
+    headers under --lang it."""
+    from risiko.cli.main import app as risiko
+
+    season = str(EXAMPLES / "season-2027.json")
+    env = {"COLUMNS": "200"}
+    it = CliRunner().invoke(risiko, ["--lang", "it", "tournament", "--file", season,
+                                     "standings"], env=env)
+    assert it.exit_code == 0, it.output
+    assert "Torneo sociale 2027 - classifica generale (club-milano@1, formula club-milano)" \
+        in " ".join(it.stdout.split())
+    header = next(line for line in it.stdout.splitlines() if "Giocatore" in line)
+    assert [c.strip() for c in header.split("┃")[1:-1]] == [
+        "#", "Giocatore", "Punti", "Partite", "RisiKo!", "Migliore", "Penalità"]
+    assert "Player" not in it.stdout and "Points" not in it.stdout
+    listed = CliRunner().invoke(risiko, ["--lang", "it", "tournament", "--file", season,
+                                         "list"], env=env)
+    header = next(line for line in listed.stdout.splitlines() if "slug" in line)
+    assert [c.strip() for c in header.split("┃")[1:-1]] == [
+        "id", "slug", "nome", "regolamento", "giocatori", "serate"]
+    en = CliRunner().invoke(risiko, ["--lang", "en", "tournament", "--file", season, "list"],
+                            env=env)
+    header = next(line for line in en.stdout.splitlines() if "slug" in line)
+    assert [c.strip() for c in header.split("┃")[1:-1]] == [
+        "id", "slug", "name", "ruleset", "players", "evenings"]

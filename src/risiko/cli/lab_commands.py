@@ -1,6 +1,7 @@
 """``risiko analyse closing|objectives|seats|luck``: the committee's lab (issue 19 item 4).
 
-Italian first (``--lang it``, the default; ``--lang en``); ``--json`` gives the figures with
+Italian or English (``risiko --lang it|en``, before or after the command; default
+``RISIKO_LANG``, else ``LANG``); ``--json`` gives the figures with
 English field names. The simulations run on every core (``--workers``) or on a Ray cluster
 (``--engine ray --address HOST:PORT``, the ``ray`` extra); plots (``--plots DIR``: PNG and
 SVG, Italian labels) need the ``lab`` extra (matplotlib).
@@ -18,7 +19,8 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..faults import InvalidInputError, define
+from ..faults import InvalidInputError, current_language, define
+from ..figures import decimal_text, percent_text
 from ..lab import (
     Facts,
     SeatLuck,
@@ -112,10 +114,6 @@ def say(key: str, lang: str, **params: Any) -> str:
     return W[key](**params).message(lang)
 
 
-LangOpt = Annotated[str | None, typer.Option(
-    "--lang", metavar="it|en",
-    help="language of the tables and plots [default: risiko --lang, else it]",
-    show_default=False)]
 GamesOpt = Annotated[int, typer.Option(help="games to simulate")]
 SeatsOpt = Annotated[int, typer.Option(help="seats per table, 3..6")]
 BotsOpt = Annotated[str, typer.Option(
@@ -141,17 +139,6 @@ def bot_names(text: str) -> list[str]:
             continue
         names.append(LEVELS.get(int(part), part) if part.isdigit() else part)
     return names
-
-
-def check_lang(lang: str | None, ctx: typer.Context | None = None) -> str:
-    """``it`` or ``en``: ``lang``, else the ``risiko --lang`` given before the command, else
-    Italian (a bad value is a ``--lang`` error)."""
-    if lang is None and ctx is not None:
-        lang = ctx.find_root().params.get("lang")
-    short = (lang or "it").lower()[:2]
-    if short not in ("it", "en"):
-        raise typer.BadParameter(f"{lang!r}: it or en", param_hint="--lang")
-    return short
 
 
 def make_spec(bots: str, seats: int, ruleset: str | None, call: int, seed: int,
@@ -205,10 +192,26 @@ def simulate_facts(spec: SimSpec, games: int, *, workers: int | None, engine: st
     return facts, time.perf_counter() - start
 
 
+def _pc(share: float) -> str:
+    """A share as a percentage in the language of ``--lang`` (``29,4 %``, ``29.4%``)."""
+    return percent_text(share, 1, current_language())
+
+
+def _dec(value: float, places: int) -> str:
+    """A figure with a decimal comma in Italian, a point in English."""
+    return decimal_text(value, places, current_language())
+
+
+def _signed(value: float, places: int) -> str:
+    """A figure with its sign (``+0,24``, ``-1,2``), in the language of ``--lang``."""
+    text = _dec(value, places)
+    return text if text.startswith("-") else "+" + text
+
+
 def _ci(d: dict[str, Any], pct: bool = True) -> str:
     if pct:
-        return f"{d['value']:.1%} [{d['low']:.1%}, {d['high']:.1%}]"
-    return f"{d['value']:.1f} [{d['low']:.1f}, {d['high']:.1f}]"
+        return f"{_pc(d['value'])} [{_pc(d['low'])}, {_pc(d['high'])}]"
+    return f"{_dec(d['value'], 1)} [{_dec(d['low'], 1)}, {_dec(d['high'], 1)}]"
 
 
 def need_plots(folder: Path | None) -> None:
@@ -273,7 +276,7 @@ def seats_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[P
     fig = _interval_bars(m, rows, [str(r["seat"]) for r in rows], "win_rate",
                          title=say("seats_title", lang, games=data["games"],
                                    bots=",".join(data["bots"]), ruleset=data["ruleset"],
-                                   fair=f"{1 / len(rows):.1%}"),
+                                   fair=_pc(1 / len(rows))),
                          xlabel=say("seat", lang), ylabel=say("win_rate", lang),
                          lines=[1 / len(rows)])
     paths: list[Path] = m.save(fig, folder, "seats")
@@ -309,7 +312,6 @@ def _rulesets(ruleset: str | None) -> list[str]:
 
 @analyse_app.command("closing")
 def closing_cmd(
-    ctx: typer.Context,
     ruleset: Annotated[str | None, typer.Option(
         "--ruleset", help="one ruleset [default: every ruleset]", show_default=False)] = None,
     seats: SeatsOpt = 4,
@@ -322,12 +324,11 @@ def closing_cmd(
     engine: EngineOpt = "pool",
     address: AddressOpt = None,
     plots: PlotsOpt = None,
-    lang: LangOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Game length and closing rounds under each ruleset's band (R2): exact where the band
     alone decides (every seat rolls), simulated with the 3-conquest skip and R12."""
-    lang = check_lang(lang, ctx)
+    lang = current_language()
     need_plots(plots)
     if not 3 <= seats <= 6:
         fail(SEATS_RANGE(seats=seats))
@@ -371,10 +372,10 @@ def closing_cmd(
         for r in ex["rows"]:
             low, high = r["band"]
             table.add_row(str(r["closing_round"]), f"{low}-{min(high, 12)}",
-                          f"{r['p_roll']:.1%}", f"{r['p_end']:.1%}", f"{r['cumulative']:.1%}")
+                          _pc(r['p_roll']), _pc(r['p_end']), _pc(r['cumulative']))
         console.print(table)
-        console.print(say("mean_rounds", lang, mean=f"{ex['mean_closing_rounds']:.2f}",
-                          after=f"{ex['mean_rounds_after_call']:.2f}"), highlight=False)
+        console.print(say("mean_rounds", lang, mean=_dec(ex['mean_closing_rounds'], 2),
+                          after=_dec(ex['mean_rounds_after_call'], 2)), highlight=False)
         sim = entry["simulated"]
         if sim:
             console.print(say("simulated_title", lang, ruleset=entry["ruleset"],
@@ -383,7 +384,7 @@ def closing_cmd(
             console.print(f"  {say('rounds', lang)}: {_ci(sim['rounds'], pct=False)}",
                           highlight=False)
             console.print(f"  {say('ends', lang)}: "
-                          + ", ".join(f"{k} {v:.1%}" for k, v in sim["ends"].items()),
+                          + ", ".join(f"{k} {_pc(v)}" for k, v in sim["ends"].items()),
                           highlight=False)
             for k, share in sim["closing_rounds"].items():
                 console.print(f"  {say('closing_share', lang, k=k)}: {_ci(share)}",
@@ -405,7 +406,6 @@ def _simulated_table(kind: str, games: int, seats: int, bots: str, ruleset: str 
 
 @analyse_app.command("objectives")
 def objectives_cmd(
-    ctx: typer.Context,
     games: GamesOpt = 400,
     seats: SeatsOpt = 4,
     bots: BotsOpt = "heuristic",
@@ -417,12 +417,11 @@ def objectives_cmd(
     engine: EngineOpt = "pool",
     address: AddressOpt = None,
     plots: PlotsOpt = None,
-    lang: LangOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Objective balance: win rate and mean table score per objective, 95 % intervals
     (simulated; the bots rotate round the seats)."""
-    lang = check_lang(lang, ctx)
+    lang = current_language()
     need_plots(plots)
     spec, facts = _simulated_table("objectives", games, seats, bots, ruleset, last_rounds_at,
                                    seed, workers, engine, address, lang, json_out)
@@ -447,7 +446,6 @@ def objectives_cmd(
 
 @analyse_app.command("seats")
 def seats_cmd(
-    ctx: typer.Context,
     games: GamesOpt = 400,
     seats: SeatsOpt = 4,
     bots: BotsOpt = "heuristic",
@@ -459,12 +457,11 @@ def seats_cmd(
     engine: EngineOpt = "pool",
     address: AddressOpt = None,
     plots: PlotsOpt = None,
-    lang: LangOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Seat-order advantage: win rate and mean table score per seat, 95 % intervals (the
     same bot at every seat unless --bots names several)."""
-    lang = check_lang(lang, ctx)
+    lang = current_language()
     need_plots(plots)
     spec, facts = _simulated_table("seats", games, seats, bots, ruleset, last_rounds_at,
                                    seed, workers, engine, address, lang, json_out)
@@ -476,7 +473,7 @@ def seats_cmd(
         emit_json({**data, "plots": files})
         return
     table = Table(title=say("seats_title", lang, games=len(facts), bots=",".join(spec.bots),
-                            ruleset=spec.ruleset, fair=f"{1 / seats:.1%}"))
+                            ruleset=spec.ruleset, fair=_pc(1 / seats)))
     for key in ("seat", "win_rate", "mean_score"):
         table.add_column(say(key, lang), justify="right")
     for r in rows:
@@ -502,7 +499,6 @@ def record_files(paths: Sequence[Path]) -> list[Path]:
 
 @analyse_app.command("luck")
 def luck_cmd(
-    ctx: typer.Context,
     paths: Annotated[list[Path] | None, typer.Argument(
         help="game records (risiko play --record, an online table's record) or folders",
         show_default=False)] = None,
@@ -520,13 +516,12 @@ def luck_cmd(
     engine: EngineOpt = "pool",
     address: AddressOpt = None,
     plots: PlotsOpt = None,
-    lang: LangOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """A luck index per player from the rolls of game records, and with ``--games N`` per
     seat and per bot from simulated games (every roll is known there): armies lost against
     the exact odds of every roll, as a z-score (the dice alone, not the play)."""
-    lang = check_lang(lang, ctx)
+    lang = current_language()
     if not paths and games == 0:
         fail(LUCK_NOTHING())
     if games < 0:
@@ -603,11 +598,11 @@ def _luck_table(title: str, rows: Sequence[SeatLuck], swing: float, lang: str) -
         table.add_column(say(key, lang), justify="left" if key == "player" else "right")
     for r in rows:
         mean = r.mean_score
-        table.add_row(r.player, str(r.rolls), str(r.lost), f"{r.expected:.1f}",
-                      f"{r.luck:+.1f}", f"{r.z:+.2f}", str(r.games), str(r.wins),
-                      "-" if mean is None else f"{mean:.1f}")
+        table.add_row(r.player, str(r.rolls), str(r.lost), _dec(r.expected, 1),
+                      _signed(r.luck, 1), _signed(r.z, 2), str(r.games), str(r.wins),
+                      "-" if mean is None else _dec(mean, 1))
     console.print(table)
-    console.print(say("luck_note", lang, swing=f"{swing:.1f}"), highlight=False)
+    console.print(say("luck_note", lang, swing=_dec(swing, 1)), highlight=False)
 
 
 def register(app: typer.Typer) -> None:

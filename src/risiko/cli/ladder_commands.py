@@ -21,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..faults import current_language, define
+from ..figures import decimal_text
 from .common import (
     AT_LEAST_ONE,
     SEATS_RANGE,
@@ -48,6 +49,11 @@ COLUMNS = {
     "games": define("cli.ladder_col_games", "", "Games"),
     "wins": define("cli.ladder_col_wins", "", "Firsts"),
 }
+
+
+def _dec(value: float) -> str:
+    """A rating with 2 decimals, a decimal comma in Italian (``--lang``)."""
+    return decimal_text(value, 2, current_language())
 
 
 def _levels(given: str | None) -> list[int]:
@@ -147,8 +153,8 @@ def register(app: typer.Typer) -> None:
         for name, kind in COLUMNS.items():
             table.add_column(kind().message(lang), justify="left" if name == "bot" else "right")
         for row in rows:
-            table.add_row(str(row["level"]), row["bot"], f"{row['conservative']:.2f}",
-                          f"{row['mu']:.2f}", f"{row['sigma']:.2f}", str(row["games"]),
+            table.add_row(str(row["level"]), row["bot"], _dec(row['conservative']),
+                          _dec(row['mu']), _dec(row['sigma']), str(row["games"]),
                           str(row["wins"]))
         console.print(table)
 

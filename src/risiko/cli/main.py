@@ -9,8 +9,11 @@ of them (its list comes from :data:`COMMANDS`). A new command is added to its mo
 agree).
 
 ``risiko --lang it|en COMMAND`` says the faults (refusals naming the player, territory,
-table and evening) in Italian or English; the default comes from ``LANG``. JSON output is
-English whatever the language.
+table and evening), the tables and Click's own usage errors in Italian or English. One rule
+for every command: ``--lang`` may come before the command or anywhere after it
+(``risiko analyse luck game.txt --lang it``: the top-level group moves it to the front, see
+:func:`hoist_lang`); without it the language is ``RISIKO_LANG``, else ``LANG`` (Italian when
+it starts with ``it``, else English). JSON and CSV output is English whatever the language.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Annotated, Any
 
 import typer
 from typer import _click  # typer's own click (typer >= 0.20 vendors it)
+from typer._click import exceptions as _click_exceptions
 from typer.core import TyperCommand, TyperGroup
 
 __all__ = ["COMMANDS", "app", "main"]
@@ -87,10 +91,93 @@ def load_commands(module: str) -> dict[str, _click.Command]:
     return dict(group.commands)
 
 
+def hoist_lang(args: list[str]) -> list[str]:
+    """``args`` with every ``--lang X`` / ``--lang=X`` moved to the front, so the language
+    given after a command is the top-level ``--lang`` (the last one given wins; nothing
+    after ``--`` is touched; a ``--lang`` with no value is left for Click to refuse).
+
+    >>> hoist_lang(["analyse", "luck", "a.txt", "--lang", "it"])
+    ['--lang', 'it', 'analyse', 'luck', 'a.txt']
+    >>> hoist_lang(["--lang", "en", "odds", "3", "2", "--lang=it", "--", "--lang", "x"])
+    ['--lang', 'en', '--lang=it', 'odds', '3', '2', '--', '--lang', 'x']
+    """
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            rest.extend(args[i:])
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            front.extend(args[i:i + 2])
+            i += 2
+            continue
+        if arg.startswith("--lang="):
+            front.append(arg)
+        else:
+            rest.append(arg)
+        i += 1
+    return front + rest
+
+
+def _early_language(args: list[str]) -> None:
+    """Set the language before Click parses the line (the top-level callback sets it again),
+    so that a usage error of the top level itself is said in it: the last ``--lang`` of
+    ``args``, else ``RISIKO_LANG``, else ``LANG``; a bad value is left for the option to
+    refuse."""
+    import os
+
+    from ..faults import set_language
+
+    chosen = os.environ.get("RISIKO_LANG") or None
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            chosen = args[i + 1]
+        elif arg.startswith("--lang="):
+            chosen = arg.removeprefix("--lang=")
+    try:
+        set_language(chosen)
+    except ValueError:
+        set_language(None)
+
+
+def _say_usage_error(error: _click_exceptions.UsageError) -> None:
+    """Click's usage error in the language of ``--lang`` (:mod:`.usage`; imported only then)."""
+    if type(error).__name__ == "NoArgsIsHelpError":
+        return
+    from .usage import say_usage_error
+
+    say_usage_error(error)
+
+
 class LazyGroup(TyperGroup):
     """A Typer group whose commands are imported on first use (see :data:`COMMANDS`)."""
 
     _listing = False
+
+    def parse_args(self, ctx: _click.Context, args: list[str]) -> list[str]:
+        """The top-level arguments, with any ``--lang`` after the command brought to the
+        front (:func:`hoist_lang`): one ``--lang`` for every command."""
+        if ctx.parent is None:
+            args = hoist_lang(list(args))
+            _early_language(args)
+        try:
+            return super().parse_args(ctx, args)
+        except _click_exceptions.UsageError as e:
+            _say_usage_error(e)
+            raise
+
+    def invoke(self, ctx: _click.Context) -> Any:
+        """Run the command; a usage error of a subcommand is said in the language of
+        ``--lang`` (:mod:`risiko.cli.usage`)."""
+        try:
+            return super().invoke(ctx)
+        except _click_exceptions.UsageError as e:
+            _say_usage_error(e)
+            raise
 
     def list_commands(self, ctx: _click.Context) -> list[str]:
         """Every command: the registered ones, then those of :data:`COMMANDS`."""
@@ -156,7 +243,9 @@ def _top(
         typer.Option(
             "--lang",
             metavar="it|en",
-            help="Language of the faults (refusals); default from LANG. JSON stays English.",
+            envvar="RISIKO_LANG",
+            help="Language of the refusals, tables and usage errors, before or after the "
+            "command; default RISIKO_LANG, else LANG. JSON and CSV stay English.",
             show_default=False,
         ),
     ] = None,

@@ -38,7 +38,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ..faults import Fault, RisikoError, current_language, define, faults_json
+from ..faults import Fault, RisikoError, current_language, define, define_words, faults_json
+from ..figures import percent_text
 from .common import (
     CANNOT_READ,
     ByOpt,
@@ -202,7 +203,8 @@ def _ranking_table(data: dict[str, Any], categories: list[str], left_out: set[st
         ("played", lambda p: str(p["played"])),
         ("games", lambda p: str(p["games"])),
         ("wins", lambda p: str(p["wins"])),
-        ("win_rate", lambda p: f"{100 * p['wins'] / p['games']:.0f}%" if p["games"] else "-")]
+        ("win_rate", lambda p: percent_text(p["wins"] / p["games"], 0, current_language())
+         if p["games"] else "-")]
     shown = [(key, cell) for key, cell in columns if key not in left_out]
     for key, _cell in shown:
         header = COLUMNS[key]().message(lang) if key in COLUMNS else key
@@ -218,11 +220,18 @@ def ranking(
     json_out: JsonOpt = False,
     csv_out: Annotated[bool, typer.Option("--csv", help="CSV on stdout")] = False,
 ) -> None:
-    """The national list of a year, recomputed from the stored reports."""
+    """The national list of a year, recomputed from the stored reports; a year without a
+    tournament in force is refused naming the years that have one (exit 1, on stderr; with
+    --json also ``{"faults": [...]}`` on stdout), as its page answers 404."""
     if json_out and csv_out:
         fail(BOTH_FORMATS())
     start_django()
     from risiko.web.national.services import ranking as compute
+    from risiko.web.national.services import year_fault
+
+    refused = year_fault(year)
+    if refused is not None:
+        fail_faults([refused], as_json=json_out)
 
     result = compute(year)
     if json_out:
@@ -269,8 +278,10 @@ PUBLISHED = define("national.cli_published", "",
                    "{tournament}: revision {number} published, waiting for the national "
                    "officer's approval")
 PUBLISHED_UNCHANGED = define("national.cli_published_unchanged", "",
-                             "{tournament}: already published (revision {number}, {status}): "
-                             "nothing written")
+                             "{tournament}: already published (revision {number}, "
+                             "{revision_status}): nothing written")
+#: where a report stands (``RevisionStatus``), said in the message's language
+define_words("revision_status", ("published", "approved", "refused"))
 ANONYMOUS = define("national.cli_anonymous", "",
                    "not in the national register, sent as anonymous: {names}")
 NO_TOURNAMENT = define("national.cli_no_tournament", "",
@@ -295,6 +306,9 @@ REFUSED_REPORT = define("national.cli_refused_report", "",
 KEY_ISSUED = define("national.cli_key_issued", "",
                     "club {club}: new key {key}; give the club this line (shown once), as "
                     "RISIKO_CLUB_KEY or in a file readable by its server only:")
+CLUB_ADDED = define("national.cli_club_added", "",
+                    "club {club} registered: {name} (URL name {slug})")
+NO_SUCH_ACTION = define("national.cli_no_such_action", "", "{action}: one of {known}")
 KEY_REVOKED = define("national.cli_key_revoked", "", "club {club}: key {key} revoked")
 KEY_FILE_OPEN = define("national.cli_key_file_open", "",
                        "{file}: others can read it; the club key is kept for its owner only "
@@ -575,7 +589,7 @@ def publish(
     if json_out:
         emit_json({**result, "anonymous": anonymous})
         return
-    said = (PUBLISHED_UNCHANGED(tournament=label, number=done_number, status=state)
+    said = (PUBLISHED_UNCHANGED(tournament=label, number=done_number, revision_status=state)
             if unchanged else PUBLISHED(tournament=label, number=done_number))
     console.print(escape(_say(said)), highlight=False, soft_wrap=True)
 
@@ -616,6 +630,34 @@ def refuse(
                   highlight=False, soft_wrap=True)
 
 
+@national_app.command("club")
+def club_register(
+    action: Annotated[str, typer.Argument(metavar="add")],
+    club: Annotated[str, typer.Argument(
+        metavar="CLUB", help="the club's identifier in the national ranking (a report's "
+        "club.id), e.g. milano")],
+    name: Annotated[str, typer.Argument(
+        metavar="NAME", help='the club\'s name as clubs write it, e.g. "MILANO [Club Milano]"')],
+    slug: Annotated[str, typer.Option(
+        "--slug", help="its URL name (/nazionale/<year>/club/<slug>/); default: from CLUB")
+    ] = "",
+    by: ByOpt = "",
+) -> None:
+    """Register a club of the national ranking (the step before ``national key issue``;
+    also in the admin, "Ranking clubs")."""
+    start_django()
+    from risiko.web.national import publishing
+
+    if action != "add":
+        fail(NO_SUCH_ACTION(action=action, known="add"))
+    try:
+        done = publishing.register_club(club, name, by=who(by), slug=slug)
+    except RisikoError as e:
+        fail_faults(e)
+    console.print(escape(_say(CLUB_ADDED(club=done.key, name=done.name, slug=done.slug))),
+                  highlight=False, soft_wrap=True)
+
+
 @national_app.command("key")
 def club_key(
     action: Annotated[str, typer.Argument(metavar="issue|rotate|revoke")],
@@ -637,7 +679,7 @@ def club_key(
                           highlight=False, soft_wrap=True)
             return
         if action not in ("issue", "rotate"):
-            fail(f"{action}: issue | rotate | revoke")
+            fail(NO_SUCH_ACTION(action=action, known="issue, rotate, revoke"))
         make = publishing.issue_key if action == "issue" else publishing.rotate_key
         key, secret = make(club, by=who(by))
     except RisikoError as e:

@@ -34,7 +34,8 @@ from ..closing import (
     closing_ways,
     p_game_closes_in_round,
 )
-from ..faults import RisikoError, define, faults_json
+from ..faults import RisikoError, current_language, define, faults_json
+from ..figures import decimal_text, percent_text
 from ..odds import AttackOdds, attack_odds, check_armies, illegal_fault, odds_table
 from ..ruleset import Ruleset
 from .common import JsonOpt, emit_json, fail, fail_faults, ruleset_or_fail
@@ -68,23 +69,48 @@ _emit_json = emit_json
 
 
 def _pct(p: float) -> str:
-    return f"{100 * p:.1f}%"
+    """A chance as a percentage in the language of ``--lang`` (``41,7 %``, ``41.7%``)."""
+    return percent_text(p, 1, current_language())
+
+
+def _dec(value: float, places: int) -> str:
+    return decimal_text(value, places, current_language())
 
 
 # --- odds -------------------------------------------------------------------------------
 
 
+#: the words of the odds tables, said in the language of ``--lang``
+OW = {key: define(f"cli.odds_{key}", "", text) for key, text in {
+    "conquest": "conquest", "stopped_one": "stopped: 1 army left",
+    "stopped_r7": "stopped: R7 (dice parity)", "stopped_r8": "stopped: R8 (superiority)",
+    "stopped": "stopped", "ruleset": "ruleset", "sides": "attacker / defender",
+    "sides_value": "{attacker} v {defender} armies", "support": "support (R8)",
+    "support_value": "{support} armies on other bordering territories",
+    "legal": "legal at start", "legal_no": "no: not allowed{clause}", "legal_yes": "yes",
+    "p_conquer": "P(conquer)", "attacker_losses": "expected attacker losses",
+    "defender_losses": "expected defender losses", "final_states": "Final states",
+    "attacker_left": "attacker left", "defender_left": "defender left", "end": "end",
+    "table_title": "P(conquer) in %, {ruleset}", "table_support": ", support {support}",
+}.items()}
+
+
+def _ow(key: str, **params: Any) -> str:
+    """The word ``key`` of :data:`OW` in the language of ``--lang``."""
+    return OW[key](None, **params).message()
+
+
 def _outcome_label(a_left: int, d_left: int, ruleset: Ruleset, support: int) -> str:
     if d_left == 0:
-        return "conquest"
+        return _ow("conquest")
     if a_left < 2:
-        return "stopped: 1 army left"
+        return _ow("stopped_one")
     fault = illegal_fault(a_left, d_left, ruleset, support)
     if fault is not None and fault.clause == "R7":
-        return "stopped: R7 (dice parity)"
+        return _ow("stopped_r7")
     if fault is not None and fault.clause == "R8":
-        return "stopped: R8 (superiority)"
-    return "stopped"
+        return _ow("stopped_r8")
+    return _ow("stopped")
 
 
 def _print_odds(odds: AttackOdds, ruleset: Ruleset, support: int) -> None:
@@ -92,28 +118,29 @@ def _print_odds(odds: AttackOdds, ruleset: Ruleset, support: int) -> None:
     summary = Table(box=box.SIMPLE, show_header=False)
     summary.add_column(style="bold")
     summary.add_column()
-    summary.add_row("ruleset", ruleset.label)
-    summary.add_row("attacker / defender", f"{odds.attacker} v {odds.defender} armies")
+    summary.add_row(_ow("ruleset"), ruleset.label)
+    summary.add_row(_ow("sides"), _ow("sides_value", attacker=odds.attacker,
+                                              defender=odds.defender))
     if support:
-        summary.add_row("support (R8)", f"{support} armies on other bordering territories")
+        summary.add_row(_ow("support"), _ow("support_value", support=support))
     fault = illegal_fault(odds.attacker, odds.defender, ruleset, support)
     if fault is not None:
         clause = f" ({fault.clause})" if fault.clause else ""
-        summary.add_row("legal at start", f"no: not allowed{clause}")
+        summary.add_row(_ow("legal"), _ow("legal_no", clause=clause))
         console.print(summary)
         console.print(escape(MAY_NOT_START(fault=fault.to_dict()).message()),  # in --lang
                       highlight=False)
         return
-    summary.add_row("legal at start", "yes")
-    summary.add_row("P(conquer)", f"{_pct(odds.p_conquer)} ({odds.p_conquer:.6f})")
-    summary.add_row("expected attacker losses", f"{odds.expected_attacker_losses:.3f}")
-    summary.add_row("expected defender losses", f"{odds.expected_defender_losses:.3f}")
+    summary.add_row(_ow("legal"), _ow("legal_yes"))
+    summary.add_row(_ow("p_conquer"), f"{_pct(odds.p_conquer)} ({_dec(odds.p_conquer, 6)})")
+    summary.add_row(_ow("attacker_losses"), _dec(odds.expected_attacker_losses, 3))
+    summary.add_row(_ow("defender_losses"), _dec(odds.expected_defender_losses, 3))
     console.print(summary)
-    dist = Table(title="Final states", box=box.SIMPLE_HEAD)
-    dist.add_column("attacker left", justify="right")
-    dist.add_column("defender left", justify="right")
+    dist = Table(title=_ow("final_states"), box=box.SIMPLE_HEAD)
+    dist.add_column(_ow("attacker_left"), justify="right")
+    dist.add_column(_ow("defender_left"), justify="right")
     dist.add_column("p", justify="right")
-    dist.add_column("end")
+    dist.add_column(_ow("end"))
     for (a_left, d_left), p in odds.distribution:
         label = _outcome_label(a_left, d_left, ruleset, support)
         dist.add_row(str(a_left), str(d_left), _pct(p), label)
@@ -121,15 +148,15 @@ def _print_odds(odds: AttackOdds, ruleset: Ruleset, support: int) -> None:
 
 
 def _print_table(n: int, table: list[list[float]], ruleset: Ruleset, support: int) -> None:
-    title = f"P(conquer) in %, {ruleset.label}"
+    title = _ow("table_title", ruleset=ruleset.label)
     if support:
-        title += f", support {support}"
+        title += _ow("table_support", support=support)
     grid = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
     grid.add_column("A \\ D", justify="right", style="bold")
     for d in range(1, n + 1):
         grid.add_column(str(d), justify="right")
     for a in range(2, n + 1):
-        grid.add_row(str(a), *(f"{100 * p:.1f}" for p in table[a - 1]))
+        grid.add_row(str(a), *(_dec(100 * p, 1) for p in table[a - 1]))
     # wide enough never to squeeze the columns: the table is meant to be printed
     width = 6 + 7 * n
     Console(width=max(80, width)).print(grid)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import sys
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -131,52 +132,78 @@ def _store(ctx: typer.Context) -> Store:
 # the one renderer of a season report
 
 
+#: every word of the season report and the tournament list, said in ``--lang``
+RW = {key: define(f"cli.report_{key}", "", text) for key, text in {
+    "title": "{name} - general ranking ({ruleset}, format {format})",
+    "rank": "#", "player": "Player", "points": "Points", "games": "Games",
+    "risiko": "RisiKo!", "best": "Best", "penalties": "Penalties", "table_points": "Table pts",
+    "bonus": "Bonus", "wins": "Wins", "not_eligible": "(not eligible)", "how": "How: {how}",
+    "direct": "Straight to the final", "semifinal_table": "Semifinal table {table}",
+    "after_semifinal": "After the semifinal", "finalists": "Finalists (seat-choice order)",
+    "winner": "Winner of the final: {player}", "final_standings": "Final standings:",
+    "id": "id", "slug": "slug", "name": "name", "ruleset": "ruleset", "players": "players",
+    "evenings": "evenings",
+}.items()}
+
+
+def _rw(key: str, **params: Any) -> str:
+    """The word ``key`` of :data:`RW` in the language of ``--lang``."""
+    return RW[key](None, **params).message()
+
+
 def print_report(report: dict[str, Any]) -> None:
-    """The human form of a season report (``risiko season``, ``tournament standings``)."""
+    """The human form of a season report (``risiko season``, ``tournament standings``), in
+    the language of ``--lang`` (points with a decimal comma in Italian)."""
     from rich.table import Table
 
+    from ..faults import current_language
     from ..tournament.format import TournamentFormat
+    from ..tournament.ranking import format_points
     from ..tournament.standings import describe_format
 
-    grid = Table(title=f"{escape(report['name'])} - general ranking ({report['ruleset']}, "
-                 f"format {escape(report['format']['name'])})", title_justify="left")
+    lang = current_language()
+
+    def pts(value: Any) -> str:
+        return format_points(Decimal(str(value)), lang)
+
+    grid = Table(title=escape(_rw("title", name=report["name"], ruleset=report["ruleset"],
+                                  format=report["format"]["name"])), title_justify="left")
     fmt = TournamentFormat.from_dict(report["format"])
     # other formulas than Club Milano's: table points, bonus and wins next to the points
     extra = not fmt.ranking_points.is_table
-    columns = [("#", "right"), ("Player", "left"), ("Points", "right"), ("Games", "right"),
-               ("RisiKo!", "right"), ("Best", "right"), ("Penalties", "right")]
+    columns = [("rank", "right"), ("player", "left"), ("points", "right"), ("games", "right"),
+               ("risiko", "right"), ("best", "right"), ("penalties", "right")]
     if extra:
-        columns += [("Table pts", "right"), ("Bonus", "right"), ("Wins", "right")]
-    for name, justify in columns:
-        grid.add_column(name, justify=justify)  # type: ignore[arg-type]
+        columns += [("table_points", "right"), ("bonus", "right"), ("wins", "right")]
+    for key, justify in columns:
+        grid.add_column(_rw(key), justify=justify)  # type: ignore[arg-type]
     for row in report["standings"]:
-        mark = "" if row["eligible"] else " (not eligible)"
-        cells = [str(row["rank"]), escape(row["player"]) + mark, str(row["points"]),
+        mark = "" if row["eligible"] else " " + _rw("not_eligible")
+        cells = [str(row["rank"]), escape(row["player"]) + mark, pts(row["points"]),
                  str(row["games"]), str(row["risiko"]),
-                 "-" if row["best"] is None else str(row["best"]), str(row["penalties"])]
+                 "-" if row["best"] is None else str(row["best"]), pts(row["penalties"])]
         if extra:
-            cells += [str(row["table_points"]), str(row["bonus"]), str(row["wins"])]
+            cells += [pts(row["table_points"]), pts(row["bonus"]), str(row["wins"])]
         grid.add_row(*cells)
     console.print(grid)
-    console.print(f"How: {escape(describe_format(fmt))}", highlight=False)
+    console.print(escape(_rw("how", how=describe_format(fmt))), highlight=False)
 
     def line(label: str, players: list[str]) -> None:
-        console.print(f"{label}: {escape(', '.join(players))}", highlight=False)
+        console.print(f"{escape(label)}: {escape(', '.join(players))}", highlight=False)
 
     if report["direct_to_final"]:
-        line("Straight to the final", report["direct_to_final"])
+        line(_rw("direct"), report["direct_to_final"])
     if report["semifinal_tables"] is not None:
         for i, table in enumerate(report["semifinal_tables"], start=1):
-            line(f"Semifinal table {i}", table)
+            line(_rw("semifinal_table", table=i), table)
     if report["after_semifinal"] is not None:
-        line("After the semifinal", report["after_semifinal"])
+        line(_rw("after_semifinal"), report["after_semifinal"])
     if report["finalists"] is not None:
-        line("Finalists (seat-choice order)", report["finalists"])
+        line(_rw("finalists"), report["finalists"])
     if report["final_winner"] is not None:
-        console.print(f"Winner of the final: [bold]{escape(report['final_winner'])}[/bold]",
-                      highlight=False)
+        console.print(escape(_rw("winner", player=report["final_winner"])), highlight=False)
     if report["final_standings"] is not None:
-        console.print("Final standings:", highlight=False)
+        console.print(escape(_rw("final_standings")), highlight=False)
         for i, player in enumerate(report["final_standings"], start=1):
             console.print(f"  {i}. {escape(player)}", highlight=False)
     from ..faults import Fault
@@ -366,7 +393,7 @@ def list_tournaments(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     if json_out:
         emit_json(rows)
         return
-    table = Table("id", "slug", "name", "ruleset", "players", "evenings")
+    table = Table(*(_rw(k) for k in ("id", "slug", "name", "ruleset", "players", "evenings")))
     for r in rows:
         table.add_row(*(escape(str(r[k])) for k in ("id", "slug", "name", "ruleset", "players",
                                                      "evenings")))

@@ -42,7 +42,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from ..faults import define
+from ..faults import define, define_words
 from ..tournament.finals import Stages
 from ..tournament.model import Tournament
 from ..tournament.ranking import table_winners
@@ -74,6 +74,10 @@ NO_GAMES = define("national.publish_no_games", "",
                   "{tournament}: no game played: nothing to publish")
 BAD_ENVELOPE = define("national.publish_envelope", "",
                       "the body is not a risiko-publish/1 envelope: {what}")
+#: what is wrong with an envelope (``{what}`` above), said in the message's language
+define_words("what", ("fields format, revision, report", "format", "revision"))
+NOT_JSON = define("national.publish_not_json", "",
+                  "the body is not UTF-8 JSON (a risiko-publish/1 envelope is)")
 
 BAD_KEY = define("national.publish_bad_key", "",
                  "the club key is not a key the national officer issued (ck_..., a dot, "
@@ -157,11 +161,12 @@ def envelope(report: Report, revision: int) -> bytes:
 
 def read_envelope(body: bytes) -> tuple[int, Report]:
     """``(revision, report)`` from a body; raises :class:`~risiko.national.report.ReportError`
-    (``national.publish_envelope``, or the report's faults, each named)."""
+    (``national.publish_not_json``, ``national.publish_envelope``, or the report's faults,
+    each named)."""
     try:
         data: Any = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ReportError(BAD_ENVELOPE(what="not UTF-8 JSON")) from None
+        raise ReportError(NOT_JSON()) from None
     if not isinstance(data, dict) or set(data) != {"format", "revision", "report"}:
         raise ReportError(BAD_ENVELOPE(what="fields format, revision, report"))
     if data["format"] != ENVELOPE:

@@ -218,6 +218,50 @@ def club_secret(key_id: str) -> str:
     return salted_hmac(_SALT, key_id, secret=master, algorithm="sha256").hexdigest()
 
 
+CLUB_REGISTERED = define("national.club_registered", "",
+                         "club {club} is already registered ({name})")
+CLUB_SLUG_TAKEN = define("national.club_slug_taken", "",
+                         "the URL name {slug} is another club's: choose another (--slug)")
+CLUB_FIELD = define("national.club_field", "",
+                    "{field}: 1 to {limit} characters, not {length}")
+define_words("field", ("identifier", "name", "URL name"))
+
+
+def register_club(club_key: str, name: str, *, by: str, slug: str = "") -> Club:
+    """Register the club ``club_key`` (its identifier in the national ranking, a report's
+    ``club.id``) named ``name`` ("MILANO [Club Milano]"), with the URL name ``slug``
+    (default: a free one made from the identifier): the step before its first key
+    (:func:`issue_key`). Exactly once: the identifier is unique (a database constraint),
+    so of two registrations at once one is refused. Raises :class:`PublishError`
+    (``national.club_registered``, ``national.club_slug_taken``, ``national.club_field``)."""
+    from django.utils.text import slugify
+
+    from .models import free_club_slug
+
+    club_key, name, slug = club_key.strip(), " ".join(name.split()), slugify(slug)
+    for field, value, limit in (("identifier", club_key, 60), ("name", name, 120),
+                                ("URL name", slug or "x", 60)):
+        if not 1 <= len(value) <= limit:
+            raise PublishError(CLUB_FIELD(field=field, limit=limit, length=len(value)))
+    try:
+        with transaction.atomic():
+            known = Club.objects.filter(key=club_key).first()
+            if known is not None:
+                raise PublishError(CLUB_REGISTERED(club=club_key, name=known.name))
+            if slug and Club.objects.filter(slug=slug).exists():
+                raise PublishError(CLUB_SLUG_TAKEN(slug=slug))
+            club = Club.objects.create(key=club_key, name=name,
+                                       slug=slug or free_club_slug(club_key))
+            audit(by, "national.club_add", target=club, summary=f"{club_key}: {name}",
+                  params={"club": club_key, "name": name, "slug": club.slug})
+    except IntegrityError:  # registered by a concurrent request
+        known = Club.objects.filter(key=club_key).first()
+        if known is not None:
+            raise PublishError(CLUB_REGISTERED(club=club_key, name=known.name)) from None
+        raise PublishError(CLUB_SLUG_TAKEN(slug=slug or club_key)) from None
+    return club
+
+
 def _club(club_key: str) -> Club:
     club = Club.objects.select_for_update().filter(key=club_key).first()
     if club is None:

@@ -28,7 +28,7 @@ from django.db import transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
-from risiko.faults import define
+from risiko.faults import Fault, define, define_words
 from risiko.names import name_key
 from risiko.national.categories import Category
 from risiko.national.ranking import (
@@ -293,6 +293,27 @@ def tournament_results(year: int, *, estimate: bool = False) -> list[TournamentR
     return out
 
 
+NO_YEAR = define("national.no_year", "",
+                 "{year}: no tournament of the national ranking that year (years with "
+                 "tournaments: {known})")
+define_words("known", ("none yet",))  # no year at all: said in the message's language
+
+
+def years() -> list[int]:
+    """The years that have a tournament in force (a revision approved), oldest first."""
+    return sorted(set(NationalTournament.objects.filter(current__gt=0)
+                      .values_list("year", flat=True)))
+
+
+def year_fault(year: int) -> Fault | None:
+    """None when ``year`` has a tournament in force, else the ``national.no_year`` fault
+    naming it and the years that have one ("none yet" when none has)."""
+    known = years()
+    if year in known:
+        return None
+    return NO_YEAR(year=year, known=", ".join(map(str, known)) or "none yet")
+
+
 def ranking(year: int, *, estimate: bool = False) -> NationalRanking:
     """The national list of ``year`` from the store (exclusions included); ``estimate``: as
     if the reports waiting for the officer were approved (:func:`tournament_results`)."""
@@ -340,9 +361,18 @@ class ClubYear:
 
 def find_club(text: str) -> Club | None:
     """The club whose identifier (``key``) is ``text``, else the one whose URL name
-    (``slug``) is; None when there is none."""
-    return (Club.objects.filter(key=text).first()
-            or Club.objects.filter(slug=text).first())
+    (``slug``) is, else the one club whose URL name or identifier is ``text`` in any case
+    (``ROMA`` finds the club ``roma``; two clubs that differ only by case: neither); None
+    when there is none."""
+    exact = (Club.objects.filter(key=text).first()
+             or Club.objects.filter(slug=text).first())
+    if exact is not None:
+        return exact
+    for lookup in ({"slug__iexact": text}, {"key__iexact": text}):
+        found = list(Club.objects.filter(**lookup)[:2])
+        if len(found) == 1:
+            return found[0]
+    return None
 
 
 def club_year(club: Club, year: int, ranking_: NationalRanking | None = None) -> ClubYear:

@@ -25,12 +25,14 @@ import io
 from datetime import date
 from typing import Any
 
-from django.db.models import F, Max
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
+from risiko.figures import decimal_text, percent_text
 from risiko.national.categories import CODES, Category
 from risiko.national.ranking import HistoryLine, display_points
 
@@ -40,7 +42,6 @@ from .models import (
     Club,
     NationalPlayer,
     NationalResult,
-    NationalTournament,
     RevisionStatus,
 )
 
@@ -59,19 +60,44 @@ WHY = {
 
 
 def _points(value: Any) -> str:
-    return str(display_points(value))
+    """Points as the page's language writes them: ``777,60`` in Italian, ``777.60`` in
+    English (two decimals, :func:`~risiko.national.ranking.display_points`)."""
+    return decimal_text(display_points(value), 2, get_language())
+
+
+def _win_rate(wins: int, games: int) -> str:
+    """Wins per game as a percentage in the page's language (``29 %``, ``29%``); ``–``
+    without games."""
+    return percent_text(wins / games, 0, get_language()) if games else "–"
 
 
 @require_safe
 def national_home(request: HttpRequest) -> HttpResponse:
-    """The latest year with a tournament."""
-    year = NationalTournament.objects.aggregate(y=Max("year"))["y"] or date.today().year
-    return redirect("national_year", year=year)
+    """The latest year with a tournament (none yet: this year's page says so)."""
+    known = services.years()
+    if not known:
+        return render(request, "national/year.html", {
+            "year": date.today().year, "rows": [], "since": None, "categories": []})
+    return redirect("national_year", year=known[-1])
+
+
+def _no_year(request: HttpRequest, year: int) -> HttpResponse | None:
+    """404 naming ``year`` and the years that have a tournament, as ``risiko national
+    ranking --year`` refuses it; None when ``year`` has one."""
+    fault = services.year_fault(year)
+    if fault is None:
+        return None
+    return render(request, "national/year.html", {
+        "year": year, "rows": [], "refused": fault.message(get_language()),
+        "years": services.years()}, status=404)
 
 
 @require_safe
 def national_year(request: HttpRequest, year: int) -> HttpResponse:
-    """The national list of ``year``."""
+    """The national list of ``year`` (404 for a year without tournaments)."""
+    refused = _no_year(request, year)
+    if refused is not None:
+        return refused
     ranking = services.ranking(year)
     categories = list(ranking.counts)
     slugs = _club_slugs()
@@ -80,7 +106,7 @@ def national_year(request: HttpRequest, year: int) -> HttpResponse:
         "club": p.club, "club_slug": slugs.get(p.club), "points": _points(p.points),
         "by_category": [_points(p.by_category[c]) for c in categories],
         "tournaments": p.tournaments, "played": p.played, "games": p.games, "wins": p.wins,
-        "win_rate": f"{100 * p.wins / p.games:.0f}%" if p.games else "–",
+        "win_rate": _win_rate(p.wins, p.games),
     } for p in ranking.players]
     return render(request, "national/year.html", {
         "year": year, "rows": rows, "since": ranking.rules.since,
@@ -90,7 +116,11 @@ def national_year(request: HttpRequest, year: int) -> HttpResponse:
 
 @require_safe
 def national_year_json(request: HttpRequest, year: int) -> JsonResponse:
-    """The list as ``risiko national ranking --json`` gives it."""
+    """The list as ``risiko national ranking --json`` gives it (a year without tournaments:
+    404 with ``{"faults": [...]}``)."""
+    fault = services.year_fault(year)
+    if fault is not None:
+        return JsonResponse({"faults": [fault.to_dict(get_language() or "it")]}, status=404)
     response = JsonResponse(services.ranking(year).to_json(),
                             json_dumps_params={"ensure_ascii": False})
     response["Access-Control-Allow-Origin"] = "*"  # public, read-only data
@@ -99,7 +129,12 @@ def national_year_json(request: HttpRequest, year: int) -> JsonResponse:
 
 @require_safe
 def national_year_csv(request: HttpRequest, year: int) -> HttpResponse:
-    """The list as ``risiko national ranking --csv`` gives it."""
+    """The list as ``risiko national ranking --csv`` gives it (404 for a year without
+    tournaments)."""
+    fault = services.year_fault(year)
+    if fault is not None:
+        return HttpResponse(fault.message(get_language()), status=404,
+                            content_type="text/plain; charset=utf-8")
     out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerows(services.ranking(year).csv_rows())
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
@@ -146,7 +181,7 @@ def national_club(request: HttpRequest, year: int, club: str) -> HttpResponse:
         "points": _points(p.points),
         "by_category": [_points(p.by_category[c]) for c in categories],
         "tournaments": p.tournaments, "played": p.played, "games": p.games, "wins": p.wins,
-        "win_rate": f"{100 * p.wins / p.games:.0f}%" if p.games else "–",
+        "win_rate": _win_rate(p.wins, p.games),
     } for p in data.players]
     statuses = dict(RevisionStatus.choices)
     return render(request, "national/club.html", {

@@ -82,21 +82,28 @@ def _level_choices() -> list[tuple[int, str]]:
 
 class LabForm(forms.Form):
     """What to simulate: seats, games (0: none), the bots' level and their opponents' (0:
-    the same level at every seat); the games are bounded by :func:`max_games`."""
+    the same level at every seat); the games are bounded by :func:`max_games`. Every field
+    is optional: a field left out takes its default (``initial``), so a bad value is the only
+    one named (``?seats=9`` names the seats, not the games and level it did not give)."""
 
     seats = forms.IntegerField(label=gettext_lazy("Seats"), min_value=3, max_value=6,
-                               initial=4)
+                               initial=4, required=False)
     games = forms.IntegerField(label=gettext_lazy("Games to simulate"), min_value=0,
-                               max_value=MAX_GAMES, initial=0)
+                               max_value=MAX_GAMES, initial=0, required=False)
     level = forms.TypedChoiceField(label=gettext_lazy("Bots' level"), coerce=int, initial=2,
+                                   required=False, empty_value=None,
                                    choices=_level_choices)
     opponents = forms.TypedChoiceField(
         label=gettext_lazy("At the other seats"), coerce=int, initial=0, required=False,
         choices=lambda: [(0, gettext_lazy("the same level")), *_level_choices()])
 
     def clean(self) -> dict[str, Any]:
-        """Refuse more games than one request may simulate (:func:`max_games`)."""
-        data = super().clean() or {}
+        """The values given, the default of each field left out or empty; more games than one
+        request may simulate (:func:`max_games`) refused."""
+        data: dict[str, Any] = super().clean() or {}
+        for name, field in self.fields.items():
+            if name in data and data[name] in (None, ""):
+                data[name] = field.initial
         seats, games, level = data.get("seats"), data.get("games"), data.get("level")
         if seats is None or games is None or level is None or not games:
             return data
@@ -140,6 +147,14 @@ class RecordsForm(forms.Form):
     most :data:`MAX_RECORD_BYTES` each, read and forgotten (nothing is stored)."""
 
     records = RecordsField(label=gettext_lazy("Game records (.txt)"))
+
+    def clean(self) -> dict[str, Any]:
+        """The values given, and the default of each field left out or empty."""
+        cleaned: dict[str, Any] = super().clean() or {}
+        for name, field in self.fields.items():
+            if name in cleaned and cleaned[name] in (None, ""):
+                cleaned[name] = field.initial
+        return cleaned
 
 
 def _svg(fig: Any) -> SafeString:
