@@ -65,8 +65,8 @@ def test_analyse_luck_simulated_json_and_italian_table() -> None:
     two = runner.invoke(app, ["analyse", "luck", "--games", "3", "--seats", "3", "--bots",
                               "1", "--workers", "2", "--json"])
     assert json.loads(two.output)["simulated"] == sim
-    it = runner.invoke(app, ["analyse", "luck", "--games", "2", "--seats", "3", "--bots",
-                             "2,1", "--workers", "1"])
+    it = runner.invoke(app, ["--lang", "it", "analyse", "luck", "--games", "2", "--seats",
+                             "3", "--bots", "2,1", "--workers", "1"])
     assert "Fortuna ai dadi, simulazione: 2 partite" in it.output
     assert "per posto" in it.output and "per bot" in it.output
 
@@ -138,7 +138,8 @@ def test_luck_plots_of_records_and_simulation(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     (tmp_path / "a.txt").write_text(tiny_record(), encoding="utf-8")
     out = tmp_path / "plots"
-    res = runner.invoke(app, ["analyse", "luck", str(tmp_path / "a.txt"), "--games", "1",
+    res = runner.invoke(app, ["--lang", "it", "analyse", "luck", str(tmp_path / "a.txt"),
+                              "--games", "1",
                               "--seats", "3", "--bots", "1", "--workers", "1", "--plots",
                               str(out)])
     assert res.exit_code == 0, res.output
