@@ -220,7 +220,7 @@ def check(tables: list[dict[str, Any]], result: dict[str, Any]) -> dict[str, Any
 
 
 async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
-                think: float) -> dict[str, Any]:
+                think: float, spread: float = 0.0) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT / "src"))
     from risiko.online.client import play_remote_bot
 
@@ -249,7 +249,7 @@ async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
             tasks.append(asyncio.create_task(play_remote_bot(
                 f"{url}/ws/online/{t['code']}/", token, think=think, seed=i * 10 + k,
                 stop=stop, latencies=latencies, acks=acks[t["code"]], ack_times=ack_times,
-                updates=updates, begin=begin, ready=ready, close=close)))
+                updates=updates, begin=begin, ready=ready, close=close, spread=spread)))
             await asyncio.sleep(0.005)  # do not open 400 sockets in the same millisecond
     # the phases: every socket opened (and its view received) before any bot plays, play
     # stopped everywhere (the actions in flight answered) before any socket closes - 100
@@ -437,6 +437,10 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--think", type=float, default=1.0)
+    ap.add_argument("--think-spread", type=float, default=0.0,
+                    help="each think time drawn uniformly within --think x (1 +- this), "
+                         "0 to 1 (0: every think exactly --think, the tables' phases never "
+                         "spread again once a pause has gathered them)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--server-arg", action="append", default=[],
                     help="one more argument for uvicorn "
@@ -450,7 +454,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.bots:  # the separate process of the bots
         tables = json.loads(Path(args.tables_file).read_text())
-        result = asyncio.run(_bots(args.bots, tables, args.seconds, args.think))
+        result = asyncio.run(_bots(args.bots, tables, args.seconds, args.think,
+                                   args.think_spread))
         Path(args.out).write_text(json.dumps(result))
         return 0
     data_dir = tempfile.mkdtemp(prefix="risiko-bench-online-")
@@ -517,7 +522,8 @@ def main() -> int:
         bots = subprocess.Popen(
             [sys.executable, __file__, "--bots", f"ws://127.0.0.1:{port}",
              "--tables-file", str(tables_file), "--out", str(out), "--seconds",
-             str(args.seconds), "--think", str(args.think)],
+             str(args.seconds), "--think", str(args.think),
+             "--think-spread", str(args.think_spread)],
             env=server_env, cwd=ROOT)  # the probe too: the bots' process collects as well
         bots_pid.append(bots.pid)
         try:
@@ -545,7 +551,8 @@ def main() -> int:
     q = statistics.quantiles(lat, n=100) if len(lat) >= 100 else [float("nan")] * 99
     report = {
         "tables": args.tables, "seats": 4 * args.tables, "workers": args.workers,
-        "think_s": args.think, "seconds": round(result["seconds"], 1),
+        "think_s": args.think, "think_spread": args.think_spread,
+        "seconds": round(result["seconds"], 1),
         # every socket opened and its view received, before play (all at once, 5 ms apart);
         # play stopped everywhere, the actions in flight answered, before the sockets close
         "connect_s": round(result["connect_s"], 1), "stop_s": round(result["idle_s"], 1),
