@@ -19,7 +19,12 @@ runs as ``risiko serve`` runs it (no permessage-deflate). Through the run, per m
 (``per_minute``): the actions, those over 50 ms (``slow``), p50/p99, the workers' CPU per
 action and their full garbage collections (count, longest pause; read by a probe the
 benchmark puts on the workers' ``PYTHONPATH``, ``sitecustomize``): a cost that grows as
-the games grow shows there. The load average is printed at the start and the end. Needs
+the games grow shows there; per minute too, how clustered in time the actions were sent
+(``sends_dispersion``: 1 when the tables act independently), the bots' own event loop lag
+(``client_loop_lag_ms`` for the run: inside every latency), PostgreSQL's CPU per action,
+the machine's busy cores and its load. ``--timeline FILE`` writes one line a second;
+``--think-spread`` draws each think time within ``--think`` x (1 +- spread) (0: fixed, as
+before). The load average is printed at the start and the end. Needs
 PostgreSQL
 (``RISIKO_BENCH_POSTGRES_URL``, default the local server, database ``risiko_bench``) and
 Redis (``REDIS_URL``, default 127.0.0.1:6379).
