@@ -19,7 +19,12 @@ runs as ``risiko serve`` runs it (no permessage-deflate). Through the run, per m
 (``per_minute``): the actions, those over 50 ms (``slow``), p50/p99, the workers' CPU per
 action and their full garbage collections (count, longest pause; read by a probe the
 benchmark puts on the workers' ``PYTHONPATH``, ``sitecustomize``): a cost that grows as
-the games grow shows there. The load average is printed at the start and the end. Needs
+the games grow shows there; per minute too, how clustered in time the actions were sent
+(``sends_dispersion``: 1 when the tables act independently), the bots' own event loop lag
+(``client_loop_lag_ms`` for the run: inside every latency), PostgreSQL's CPU per action,
+the machine's busy cores and its load. ``--timeline FILE`` writes one line a second;
+``--think-spread`` draws each think time within ``--think`` x (1 +- spread) (0: fixed, as
+before). The load average is printed at the start and the end. Needs
 PostgreSQL
 (``RISIKO_BENCH_POSTGRES_URL``, default the local server, database ``risiko_bench``) and
 Redis (``REDIS_URL``, default 127.0.0.1:6379).
@@ -66,6 +71,19 @@ if _dir:
                                                time.thread_time() - _t[1]))
 
     gc.callbacks.append(_probe)
+    _every = float(os.environ.get("RISIKO_BENCH_OBJECTS_EVERY", "0"))
+    if _every:  # what the collector walks, by type, every so often (a diagnosis, not a figure)
+        import collections, json, threading
+
+        def _objects():
+            while True:
+                time.sleep(_every)
+                kinds = collections.Counter(type(o).__name__ for o in gc.get_objects())
+                with open(os.path.join(_dir, "objects-%d.txt" % os.getpid()), "a") as f:
+                    f.write(json.dumps([time.time(), sum(kinds.values()), gc.get_freeze_count(),
+                                        kinds.most_common(25)]) + "\\n")
+
+        threading.Thread(target=_objects, daemon=True).start()
 """
 
 
@@ -143,6 +161,15 @@ def _database_connections() -> int:
     return int(row[0]) if row else 0
 
 
+def _machine_busy() -> tuple[float, float]:
+    """Every core's busy and stolen CPU seconds since boot (``/proc/stat``)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + fields[4]
+    steal = fields[7] if len(fields) > 7 else 0
+    return (sum(fields[:8]) - idle - steal) / tick, steal / tick
+
+
 def _children(pid: int) -> list[int]:
     out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
     return [int(x) for x in out.split()]
@@ -198,7 +225,7 @@ def check(tables: list[dict[str, Any]], result: dict[str, Any]) -> dict[str, Any
 
 
 async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
-                think: float) -> dict[str, Any]:
+                think: float, spread: float = 0.0) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT / "src"))
     from risiko.online.client import play_remote_bot
 
@@ -209,13 +236,25 @@ async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
     updates: list[float] = []
     acks: dict[str, list[int]] = {}
     tasks = []
+    # the bots' own event loop: how late a 10-ms sleep wakes (every bot's latency includes
+    # this process's lag: a wake-up late by 40 ms is 40 ms added to the acks it receives)
+    lags: list[tuple[float, float]] = []
+    lag_done = asyncio.Event()
+
+    async def lag_probe() -> None:
+        while not lag_done.is_set():
+            t0 = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append((time.time(), time.perf_counter() - t0 - 0.01))
+
+    probe = asyncio.create_task(lag_probe())
     for i, t in enumerate(tables):
         acks[t["code"]] = []
         for k, token in enumerate(t["tokens"]):
             tasks.append(asyncio.create_task(play_remote_bot(
                 f"{url}/ws/online/{t['code']}/", token, think=think, seed=i * 10 + k,
                 stop=stop, latencies=latencies, acks=acks[t["code"]], ack_times=ack_times,
-                updates=updates, begin=begin, ready=ready, close=close)))
+                updates=updates, begin=begin, ready=ready, close=close, spread=spread)))
             await asyncio.sleep(0.005)  # do not open 400 sockets in the same millisecond
     # the phases: every socket opened (and its view received) before any bot plays, play
     # stopped everywhere (the actions in flight answered) before any socket closes - 100
@@ -238,7 +277,10 @@ async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
     for task in pending:
         task.cancel()
     errors = [repr(t.exception()) for t in done if t.exception() is not None]
-    return {"latencies": latencies, "ack_times": ack_times, "updates": updates, "acks": acks,
+    lag_done.set()
+    await probe
+    return {"loop_lags": [(round(t, 3), round(x, 4)) for t, x in lags],
+            "latencies": latencies, "ack_times": ack_times, "updates": updates, "acks": acks,
             "seconds": stopping - start, "connect_s": connect_s, "idle_s": idle_s,
             "errors": errors[:5], "error_count": len(errors),
             "client_cpu_s": resource.getrusage(resource.RUSAGE_SELF).ru_utime
@@ -302,22 +344,123 @@ def _per_minute(result: dict[str, Any], run_start: float, samples: list[tuple[fl
     return out
 
 
+def _window(rows: list[tuple[float, ...]], lo: float, hi: float, i: int) -> float | None:
+    """The growth of column ``i`` of timed samples between ``lo`` and ``hi`` (None: too few)."""
+    inside = [r[i] for r in rows if lo <= r[0] < hi]
+    return inside[-1] - inside[0] if len(inside) >= 2 else None
+
+
+def _extend_per_minute(rows: list[dict[str, Any]], result: dict[str, Any],
+                       others: list[tuple[float, ...]]) -> None:
+    """Add to each minute: the bots' process's longest loop lag (ms) and its CPU, PostgreSQL's
+    CPU per action (ms), the whole machine's busy cores and the load average at its end."""
+    acts = sorted(result["ack_times"])
+    if not acts:
+        return
+    first = acts[0]
+    lags = result.get("loop_lags", [])
+    sends = sorted(a - x for a, x in zip(result["ack_times"], result["latencies"], strict=True))
+    for row in rows:
+        lo, hi = first + 60 * (row["minute"] - 1), first + 60 * row["minute"]
+        # how the actions were sent in time: the variance over the mean of the actions sent
+        # per 50 ms (1 when the tables act independently, as a Poisson process; more when
+        # they act in step: a burst of actions at the same instant, queued by the server)
+        bins = [0] * 1200
+        for t in sends:
+            if lo <= t < hi:
+                bins[min(1199, int((t - lo) / 0.05))] += 1
+        mean = statistics.fmean(bins)
+        if mean:
+            row["sends_dispersion"] = round(statistics.pvariance(bins) / mean, 2)
+            row["sends_max_per_50ms"] = max(bins)
+        mine = [x for t, x in lags if lo <= t < hi]
+        row["bots_loop_lag_max_ms"] = round(1000 * max(mine), 1) if mine else None
+        row["bots_loop_lags_over_20ms"] = sum(1 for x in mine if x > 0.02)
+        bots, db, busy = (_window(others, lo, hi, i) for i in (1, 2, 3))
+        inside = [r for r in others if lo <= r[0] < hi]
+        span = inside[-1][0] - inside[0][0] if len(inside) >= 2 else 0
+        if bots is not None and span:
+            row["bots_cpu_share"] = round(bots / span, 2)
+        if db is not None and row["actions"]:
+            row["database_cpu_ms_per_action"] = round(1000 * db / row["actions"], 2)
+        if busy is not None and span:
+            row["machine_busy_cores"] = round(busy / span, 2)
+        if inside:
+            row["load_1min"] = inside[-1][5]
+
+
+def _write_timeline(path: Path, result: dict[str, Any], run_start: float,
+                    samples: list[tuple[float, float]], others: list[tuple[float, ...]],
+                    workers: list[int], probe_dir: Path, bots_pid: int) -> None:
+    """One JSON line per second of the run (``t``: seconds since the bots' process started):
+    the actions acked, those over 50 ms, their p99 and max (ms); the CPU share of the workers,
+    the bots' process and PostgreSQL, the machine's busy and stolen cores; the bots' longest
+    loop lag (ms); the full collections of the workers and of the bots (pause ms)."""
+    per: dict[int, dict[str, Any]] = {}
+
+    def at(t: float) -> dict[str, Any]:
+        k = int(t - run_start)
+        return per.setdefault(k, {"t": k, "actions": 0, "slow": 0, "lat": []})
+
+    for t, x in zip(result["ack_times"], result["latencies"], strict=True):
+        row = at(t)
+        row["actions"] += 1
+        row["slow"] += x > 0.05
+        row["lat"].append(x)
+    for t, x in result.get("loop_lags", []):
+        row = at(t)
+        row["bots_lag_max_ms"] = max(row.get("bots_lag_max_ms", 0.0), round(1000 * x, 1))
+    for pid in workers:
+        for t, pause, _ in _gc_lines(probe_dir / f"gc-{pid}.txt"):
+            at(t).setdefault("workers_gc_ms", []).append(round(1000 * pause, 1))
+    for t, pause, _ in _gc_lines(probe_dir / f"gc-{bots_pid}.txt"):
+        at(t).setdefault("bots_gc_ms", []).append(round(1000 * pause, 1))
+    for k, row in per.items():
+        lo, hi = run_start + k - 0.5, run_start + k + 1.5  # two samples at least
+        w = _window([(t, c) for t, c in samples], lo, hi, 1)
+        inside = [r for r in others if lo <= r[0] < hi]
+        span = inside[-1][0] - inside[0][0] if len(inside) >= 2 else 0
+        if span:
+            first, last = inside[0], inside[-1]
+            row.update(bots_cpu=round((last[1] - first[1]) / span, 2),
+                       db_cpu=round((last[2] - first[2]) / span, 2),
+                       busy=round((last[3] - first[3]) / span, 2),
+                       steal=round((last[4] - first[4]) / span, 2), load=last[5])
+            if w is not None:
+                row["workers_cpu"] = round(w / span, 2)
+        lat = sorted(row.pop("lat"))
+        if lat:
+            row["p99_ms"] = round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1)
+            row["max_ms"] = round(1000 * lat[-1], 1)
+    with path.open("w") as f:
+        for k in sorted(per):
+            f.write(json.dumps(per[k]) + "\n")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--think", type=float, default=1.0)
+    ap.add_argument("--think-spread", type=float, default=0.0,
+                    help="each think time drawn uniformly within --think x (1 +- this), "
+                         "0 to 1 (0: every think exactly --think, the tables' phases never "
+                         "spread again once a pause has gathered them)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--server-arg", action="append", default=[],
                     help="one more argument for uvicorn "
                          "(e.g. --server-arg=--ws-per-message-deflate=true)")
+    ap.add_argument("--timeline", help="write one JSON line per second of the run to this file "
+                    "(actions, slow, p99, the CPU of the workers, the bots' process, "
+                    "PostgreSQL and the whole machine, the bots' loop lag, collections)")
     ap.add_argument("--bots", help=argparse.SUPPRESS)  # the bots' process: URL
     ap.add_argument("--tables-file", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.bots:  # the separate process of the bots
         tables = json.loads(Path(args.tables_file).read_text())
-        result = asyncio.run(_bots(args.bots, tables, args.seconds, args.think))
+        result = asyncio.run(_bots(args.bots, tables, args.seconds, args.think,
+                                   args.think_spread))
         Path(args.out).write_text(json.dumps(result))
         return 0
     data_dir = tempfile.mkdtemp(prefix="risiko-bench-online-")
@@ -359,9 +502,23 @@ def main() -> int:
         samples: list[tuple[float, float]] = []
         sampling = threading.Event()
 
+        # the rest of the machine, for the timeline: the bots' process, PostgreSQL's
+        # backends of the benchmark's database, every core (busy and steal jiffies), load
+        others: list[tuple[float, float, float, float, float, float]] = []
+        bots_pid: list[int] = []
+
         def sample() -> None:
+            backends: list[int] = []
+            k = 0
             while not sampling.is_set():
-                samples.append((time.time(), sum(_cpu_s(p) for p in workers)))
+                now = time.time()
+                samples.append((now, sum(_cpu_s(p) for p in workers)))
+                if k % 10 == 0:
+                    backends = _database_backends()
+                k += 1
+                others.append((now, sum(_cpu_s(p) for p in bots_pid),
+                               sum(_cpu_s(p) for p in backends), *_machine_busy(),
+                               os.getloadavg()[0]))
                 sampling.wait(0.5)
 
         sampler = threading.Thread(target=sample, daemon=True)
@@ -370,8 +527,10 @@ def main() -> int:
         bots = subprocess.Popen(
             [sys.executable, __file__, "--bots", f"ws://127.0.0.1:{port}",
              "--tables-file", str(tables_file), "--out", str(out), "--seconds",
-             str(args.seconds), "--think", str(args.think)],
+             str(args.seconds), "--think", str(args.think),
+             "--think-spread", str(args.think_spread)],
             env=server_env, cwd=ROOT)  # the probe too: the bots' process collects as well
+        bots_pid.append(bots.pid)
         try:
             bots.wait(timeout=args.seconds + 300)
         except subprocess.TimeoutExpired:
@@ -397,7 +556,8 @@ def main() -> int:
     q = statistics.quantiles(lat, n=100) if len(lat) >= 100 else [float("nan")] * 99
     report = {
         "tables": args.tables, "seats": 4 * args.tables, "workers": args.workers,
-        "think_s": args.think, "seconds": round(result["seconds"], 1),
+        "think_s": args.think, "think_spread": args.think_spread,
+        "seconds": round(result["seconds"], 1),
         # every socket opened and its view received, before play (all at once, 5 ms apart);
         # play stopped everywhere, the actions in flight answered, before the sockets close
         "connect_s": round(result["connect_s"], 1), "stop_s": round(result["idle_s"], 1),
@@ -445,6 +605,15 @@ def main() -> int:
     report["over_50ms_per_5s"] = {f"{k}-{k + 5}s": v for k, v in sorted(slow.items())}
     report["per_minute"] = _per_minute(result, run_start, samples, workers, probe_dir,
                                        bots.pid)
+    lags = [x for t, x in result.get("loop_lags", [])
+            if result["ack_times"] and result["ack_times"][0] <= t <= result["ack_times"][-1]]
+    # the bots' process's own event loop during play: a 10-ms sleep woke this late (ms);
+    # every bot's latency includes it
+    report["client_loop_lag_ms"] = _percentiles(lags)
+    _extend_per_minute(report["per_minute"], result, others)
+    if args.timeline:
+        _write_timeline(Path(args.timeline), result, run_start, samples, others, workers,
+                        probe_dir, bots.pid)
     report["load_average"] = {"start": [round(x, 2) for x in load_start],
                               "end": [round(x, 2) for x in os.getloadavg()]}
     print(json.dumps(report, indent=2))

@@ -186,3 +186,37 @@ def test_a_client_keeps_the_last_200_log_entries_not_the_whole_game() -> None:
     asyncio.run(bot._handle({"type": "event", "seq": 1, "table": {}, "game": {},
                              "private": None, "clock": {}, "entries": [{"seq": 1}]}))
     assert bot.seq == 1 and list(bot.log) == []
+
+
+class _Edge:
+    """A stand-in generator whose uniform draw is always ``u`` (the spread's ends)."""
+
+    def __init__(self, u: float) -> None:
+        self.u = u
+
+    def uniform(self, a: float, b: float) -> float:
+        assert (a, b) == (-1.0, 1.0)
+        return self.u
+
+
+def test_a_remote_bots_think_time_spreads_around_its_mean_and_refuses_a_negative_wait() -> None:
+    """A fixed think acts in step with every other bot once a pause gathered them
+    (docs/benchmarks.md, "the tables act in step"); with a spread the think of 1 s is 0.5 s
+    at u = -1, 1.5 s at u = +1, 1 s at u = 0 (spread 0.5); spread 0 draws nothing; a spread
+    over 1 (a negative wait) or under 0 is refused, and so is a bot asked to play with it."""
+    import asyncio
+    import random
+
+    from risiko.online.client import play_remote_bot, think_time
+
+    assert [think_time(1.0, 0.5, _Edge(u)) for u in (-1.0, 0.0, 1.0)] == [0.5, 1.0, 1.5]  # type: ignore[arg-type]
+    assert think_time(2.0, 0.25, _Edge(1.0)) == 2.5  # type: ignore[arg-type]
+    assert think_time(1.0, 0.0, None) == 1.0  # type: ignore[arg-type]
+    for bad in (1.5, -0.1):
+        with pytest.raises(ValueError, match="spread"):
+            think_time(1.0, bad, random.Random(0))
+    with pytest.raises(ValueError, match="spread"):  # before any connection is tried
+        asyncio.run(play_remote_bot("ws://127.0.0.1:9/ws/online/X/", "t", spread=2.0))
+    pace = random.Random(7)
+    times = [think_time(1.0, 0.5, pace) for _ in range(1000)]
+    assert 0.5 <= min(times) < 0.52 and 1.48 < max(times) <= 1.5

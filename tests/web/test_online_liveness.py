@@ -413,3 +413,60 @@ def test_a_tournament_members_socket_dying_leads_to_the_r13_request(settings: An
     services.fire(limit.pk)
     alba.refresh_from_db()
     assert alba.r13_requested
+
+
+def test_a_worker_freezes_what_it_built_while_warming_up_once_with_a_seat_connected(
+        settings: Any) -> None:
+    """``RISIKO_ONLINE_WARM_FREEZE`` 30: not at 10 s (still warming up), not at 40 s without
+    a seat connected to this worker; at 40 s with 3 seats the objects alive are frozen
+    (the frozen count grows) and the scheduler is told never to ask again; 0 turns it off
+    (nothing frozen, never asked again)."""
+    import gc
+
+    settings.RISIKO_ONLINE_WARM_FREEZE = 30
+    gc.unfreeze()
+    try:
+        assert scheduler.freeze_after_warm_up(10.0, 3) is False
+        assert scheduler.freeze_after_warm_up(40.0, 0) is False
+        assert gc.get_freeze_count() == 0
+        keep = [[i] for i in range(1000)]  # objects alive now, tracked by the collector
+        assert scheduler.freeze_after_warm_up(40.0, 3) is True
+        assert gc.get_freeze_count() >= len(keep)
+        gc.unfreeze()
+        settings.RISIKO_ONLINE_WARM_FREEZE = 0
+        assert scheduler.freeze_after_warm_up(40.0, 3) is True
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.unfreeze()
+
+
+def test_the_warm_up_freeze_happens_once_while_every_tick_raises(settings: Any) -> None:
+    """The scheduler with a seat connected, every look at the deadlines raising (a database
+    down): the worker still freezes once after the warm-up (0.2 s here) and goes on ticking
+    (at least 5 looks, all failed and logged), never freezing a second time."""
+    settings.RISIKO_ONLINE_SCHEDULER = True
+    settings.RISIKO_ONLINE_TICK = 0.02
+    settings.RISIKO_ONLINE_WARM_FREEZE = 0.2
+    looks: list[int] = []
+
+    def down() -> list[int]:
+        looks.append(1)
+        raise RuntimeError("database down")
+
+    async def go() -> None:
+        scheduler.ensure_started()
+        try:
+            await asyncio.sleep(0.8)
+        finally:
+            await scheduler.stop()
+
+    consumers.LIVE_SEATS[999_999] += 1
+    try:
+        with mock.patch.object(scheduler, "freeze_startup_objects") as freeze, \
+                mock.patch.object(services, "due_deadlines", down), \
+                mock.patch.object(scheduler, "presence", mock.AsyncMock(return_value=0)):
+            run(go)
+    finally:
+        del consumers.LIVE_SEATS[999_999]
+    assert freeze.call_count == 1
+    assert len(looks) >= 5

@@ -242,6 +242,21 @@ def choose(client: TableClient, rng: random.Random, attacks_left: int) -> dict[s
     return {"kind": "end"}
 
 
+def think_time(think: float, spread: float, pace: random.Random) -> float:
+    """One think time of a remote bot, in seconds: ``think`` times ``1 + spread * u``, ``u``
+    uniform in [-1, 1] from ``pace`` (``spread`` 0: exactly ``think``, nothing drawn).
+    ValueError for a ``spread`` outside 0..1 (a negative wait).
+
+    >>> think_time(1.0, 0.0, random.Random(1))
+    1.0
+    >>> 0.5 <= think_time(1.0, 0.5, random.Random(1)) <= 1.5
+    True
+    """
+    if not 0.0 <= spread <= 1.0:
+        raise ValueError(f"spread {spread!r}: a think time's spread is between 0 and 1")
+    return think * (1.0 + spread * pace.uniform(-1.0, 1.0)) if spread else think
+
+
 async def play_remote_bot(url: str, token: str, *, think: float = 1.0, seed: int = 0,
                           attacks_per_turn: int = 3, stop: asyncio.Event | None = None,
                           latencies: list[float] | None = None,
@@ -250,17 +265,30 @@ async def play_remote_bot(url: str, token: str, *, think: float = 1.0, seed: int
                           updates: list[float] | None = None,
                           begin: asyncio.Event | None = None,
                           ready: list[str] | None = None,
-                          close: asyncio.Event | None = None) -> str:
+                          close: asyncio.Event | None = None,
+                          spread: float = 0.0) -> str:
     """Play a seat until the game ends (or ``stop``): wait ``think`` seconds before each
-    action. ``latencies`` gets each action's round trip (s), ``acks`` each event's seq,
-    ``ack_times`` when each answer came (``time.time()``), ``updates`` each accepted
-    action's time until the table's event for it arrived (s: what the player sees).
+    action, or with ``spread`` (0 to 1) a time drawn uniformly between ``think * (1 -
+    spread)`` and ``think * (1 + spread)`` (the same mean: a person does not act at a fixed
+    period; bots of a load test with one fixed think act in step for good once a pause of
+    the server or of their own process has gathered them, docs/benchmarks.md). ValueError
+    for a spread outside 0..1 (:func:`think_time`). ``latencies`` gets each action's round
+    trip (s), ``acks`` each event's seq, ``ack_times`` when each answer came
+    (``time.time()``), ``updates`` each accepted action's time until the table's event
+    for it arrived (s: what the player sees).
     For a load test's phases: once connected (the welcome and the view received) the token
     is appended to ``ready`` and play waits for ``begin`` (then for a random part of
     ``think``, so that tables do not act in step); once play stopped the token is
     appended to ``ready`` again and the socket stays open until ``close``.
     Returns the final status."""
+    think_time(think, spread, random.Random(0))  # a spread outside 0..1 refused here
     rng = random.Random(seed)
+    # the think times from their own generator: the moves are those of the seed either way
+    pace = random.Random(f"think:{seed}")
+
+    def pause() -> float:
+        return think_time(think, spread, pace)
+
     # the bot plays from the game and its private view: it keeps no log (400 bots of a
     # load test in one process would otherwise hold 200 entries each for the collector)
     async with TableClient(url, token=token, origin=origin, log_most=0) as c:
@@ -269,7 +297,7 @@ async def play_remote_bot(url: str, token: str, *, think: float = 1.0, seed: int
         if begin is not None:
             await begin.wait()
             await asyncio.sleep(rng.uniform(0, think))  # tables do not act in step
-        status = await _play(c, rng, think, attacks_per_turn, stop, latencies, acks,
+        status = await _play(c, rng, pause, attacks_per_turn, stop, latencies, acks,
                              ack_times, updates)
         if ready is not None:
             ready.append(token)
@@ -278,7 +306,8 @@ async def play_remote_bot(url: str, token: str, *, think: float = 1.0, seed: int
         return status
 
 
-async def _play(c: TableClient, rng: random.Random, think: float, attacks_per_turn: int,
+async def _play(c: TableClient, rng: random.Random, pause: Callable[[], float],
+                attacks_per_turn: int,
                 stop: asyncio.Event | None, latencies: list[float] | None,
                 acks: list[int] | None, ack_times: list[float] | None,
                 updates: list[float] | None) -> str:
@@ -295,8 +324,9 @@ async def _play(c: TableClient, rng: random.Random, think: float, attacks_per_tu
         key = (c.game or {}).get("round"), (c.game or {}).get("to_act")
         if key != turn_key:
             turn_key, attacks = key, attacks_per_turn
-        if think:
-            await asyncio.sleep(think)
+        wait = pause()
+        if wait > 0:
+            await asyncio.sleep(wait)
         if not c.my_turn:
             continue
         action = choose(c, rng, attacks)

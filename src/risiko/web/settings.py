@@ -140,6 +140,10 @@ RISIKO_ONLINE_TICK = 0.25  # seconds between two looks at the deadlines
 #: RISIKO_ONLINE_HEARTBEAT seconds; a connected seat without a beat for
 #: RISIKO_ONLINE_PRESENCE_STALE seconds (its worker died) counts as disconnected
 RISIKO_ONLINE_HEARTBEAT = 10.0
+#: seconds after a worker's start, with a seat connected, when it freezes what it built
+#: while warming up out of the garbage collector's walks (scheduler.freeze_after_warm_up;
+#: 0: never)
+RISIKO_ONLINE_WARM_FREEZE = float(os.environ.get("RISIKO_ONLINE_WARM_FREEZE", "30"))
 RISIKO_ONLINE_PRESENCE_STALE = 30.0
 
 

@@ -118,11 +118,14 @@ async def run() -> None:
     interval = float(getattr(settings, "RISIKO_ONLINE_TICK", 0.25))
     every = float(getattr(settings, "RISIKO_ONLINE_HEARTBEAT", 10.0))
     last_beat = last_presence = 0.0
-    from .consumers import in_thread
+    started, warm = time.monotonic(), False
+    from .consumers import LIVE_SEATS, in_thread
 
     while True:
         try:
             now = time.monotonic()
+            if not warm:
+                warm = freeze_after_warm_up(now - started, len(LIVE_SEATS))
             if now - last_beat >= BEAT_EVERY:
                 await in_thread(services.beat)()
                 last_beat = now
@@ -155,6 +158,25 @@ def freeze_startup_objects() -> int:
         gc.collect()
         gc.freeze()
     return gc.get_freeze_count()
+
+
+def freeze_after_warm_up(running: float, live_seats: int) -> bool:
+    """Freeze once more what the worker built while it warmed up (:func:`gc.freeze`, as
+    :func:`freeze_startup_objects`): the modules its first connections and actions imported
+    (classes, typing's unions, the channel layer's and the protocol's objects) and the
+    sockets then open: about 55,000 objects each full collection of a worker of
+    ``bench_online.py`` walked (docs/benchmarks.md, "the tables act in step"). Done by the
+    scheduler once it has run ``RISIKO_ONLINE_WARM_FREEZE`` seconds (30; 0: never) with a
+    seat connected to this worker; an object frozen then that becomes cyclic garbage later
+    (a cached game replaced) stays until the process ends: a bounded, one-time amount.
+    Returns True when it froze (the scheduler then never asks again)."""
+    after = float(getattr(settings, "RISIKO_ONLINE_WARM_FREEZE", 30.0))
+    if after <= 0:
+        return True  # turned off: nothing to wait for
+    if running < after or live_seats <= 0:
+        return False
+    freeze_startup_objects()
+    return True
 
 
 class LifespanApp:
