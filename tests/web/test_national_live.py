@@ -65,12 +65,13 @@ def _live(settings: Any) -> Any:
     data.clear_cache()
 
 
-def published(name: str = "Open 2019") -> int:
-    """A club's report of 2019 published, waiting for the officer: its revision's id."""
+def published(name: str = "Open 2019", day: str = "2019-05-04") -> int:
+    """A club's report of ``day``'s year (2019) published, waiting for the officer: its
+    revision's id."""
     from risiko.national.report import read_report
     from risiko.web.national.publishing import publish_report
 
-    done = publish_report(read_report(report(name, dates=("2019-05-04",), tables_per_round=1,
+    done = publish_report(read_report(report(name, dates=(day,), tables_per_round=1,
                                              players=PLAYERS)), by="arbitro")
     assert done.status == "published"
     return done.id
@@ -83,13 +84,14 @@ def approve(revision: int) -> None:
 
 
 def ranked(html: str) -> list[tuple[int, str, str]]:
-    """(position, player, points) of the national list in a fragment."""
+    """(position, player, points) of the national list in a fragment; the points with a
+    point (the Italian page writes ``242,40``, the English ``242.40``)."""
     body = html[html.index("<tbody>"):html.index("</tbody>")]
     out = []
     for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
         cells = [re.sub(r"<[^>]+>", "", c).strip()
                  for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.S)]
-        out.append((int(cells[0]), cells[1], cells[3]))
+        out.append((int(cells[0]), cells[1], cells[3].replace(",", ".")))
     return out
 
 
@@ -127,6 +129,7 @@ def test_the_national_pages_are_followed_by_anyone() -> None:
 
 def test_an_approval_reaches_every_follower_of_the_changed_pages() -> None:
     revision = published()
+    published("Open 2020", "2020-05-09")  # 2020 has a page (a report waiting), unchanged
 
     async def go() -> None:
         phones = [await follow(LIST) for _ in range(2)]
@@ -140,12 +143,12 @@ def test_an_approval_reaches_every_follower_of_the_changed_pages() -> None:
         assert {m["seq"] for m in got} == {got[0]["seq"]}  # one fragment for all
         for m in got:
             assert m["kind"] == "page"
-            assert ranked(m["html"]) == APPROVED
+            assert ranked(m["html"]) == APPROVED and "242,40" in m["html"]
             assert "Ranking nazionale 2019" in m["html"]
         m = await next_message(english)
         assert "National ranking 2019" in m["html"] and ranked(m["html"]) == APPROVED
-        m = await next_message(player)  # in force now: 242.40, no estimate any more
-        assert "242.40" in m["html"]
+        m = await next_message(player)  # in force now: 242,40, no estimate any more
+        assert "242,40" in m["html"]
         m = await next_message(club)
         assert ranked(m["html"])[0][1] == "Anna Bassi"
         assert await other_year.receive_nothing(timeout=0.3)  # 2020 did not change

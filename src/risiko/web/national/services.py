@@ -306,11 +306,13 @@ def years() -> list[int]:
 
 
 def year_fault(year: int) -> Fault | None:
-    """None when ``year`` has a tournament in force, else the ``national.no_year`` fault
-    naming it and the years that have one ("none yet" when none has)."""
-    known = years()
-    if year in known:
+    """None when ``year`` has a tournament published (in force, or a report waiting for the
+    officer: its page exists, empty until the approval, so a phone can follow it live), else
+    the ``national.no_year`` fault naming it and the years that have one in force ("none
+    yet" when none has)."""
+    if NationalTournament.objects.filter(year=year).exists():
         return None
+    known = years()
     return NO_YEAR(year=year, known=", ".join(map(str, known)) or "none yet")
 
 
