@@ -8,8 +8,8 @@ position with one hand-built evaluation, in table points (R1, R15, R16):
   each with the objective's progress (:data:`RACE_POINTS`: the last territories missing);
 - ``threats``: each own territory's value times the exact chance (:mod:`risiko.odds`) that the
   biggest enemy stack beside it takes it (before the closing: :data:`THREAT_WEIGHT`);
-- ``armies``: :data:`ARMY_WEIGHT` a point per own army until the army limit (R4), then the
-  limit's penalty (R5: -7);
+- ``armies``: :attr:`Level.army_weight` a point per own army until the army limit (R4), then
+  the limit's penalty (R5: -7);
 - the closing dice's timing (R2): ending a turn of a closing round with fewer than 3 conquests
   rolls the dice, which close the game with the band's exact probability
   (:func:`risiko.closing.closing_probability`): then the margin is final, and a win is worth
@@ -28,11 +28,16 @@ and per sample, so a decision does not depend on the machine's load.
 Levels (see :data:`LEVEL_3`, ...):
 
 - 3, ``greedy``: one attack deep; other seats' scores estimated from their territories
-  alone (:data:`UNKNOWN_OBJECTIVE_FACTOR` points each): no hidden information sampled;
+  alone (:attr:`Level.unknown_factor` points each): no hidden information sampled;
 - 4, ``expectimax``: two attacks deep, over 2 determinised games
   (:meth:`SeatView.determinise`: other seats' objectives drawn by how well they fit the
   conquests they made), the values averaged;
 - 5, ``determinised``: three attacks deep over 6 determinised games, with a bigger budget.
+
+Levels 3 and 4 weigh an army :data:`TUNED_ARMY_WEIGHT` and a territory of an unknown
+objective :data:`TUNED_UNKNOWN_FACTOR` (level 5 keeps :data:`ARMY_WEIGHT` and
+:data:`UNKNOWN_OBJECTIVE_FACTOR`): weights chosen by games against the level below played on
+the same seeds (docs/benchmarks.md, "Bots by level").
 
 Trades (R9) and the strategic move follow the heuristic bot; a late seat's penalised turn
 (R3) only places and ends.
@@ -71,6 +76,10 @@ RISIKO_POINTS: Final = 1000.0
 #: ...): a completed objective ends the game, so the last territories are worth more than
 #: their table points
 RACE_POINTS: Final[tuple[float, ...]] = (0.0, 40.0, 24.0, 14.0, 8.0, 4.0, 2.0)
+#: levels 3 and 4's :data:`ARMY_WEIGHT` and :data:`UNKNOWN_OBJECTIVE_FACTOR` (see
+#: :data:`LEVEL_3`)
+TUNED_ARMY_WEIGHT: Final = 0.1
+TUNED_UNKNOWN_FACTOR: Final = 1.2
 #: the most armies the odds are looked up for (bigger stacks count as this many)
 ODDS_CAP: Final = 60
 
@@ -80,7 +89,9 @@ class Level:
     """A searching bot's budget: ``depth`` attacks ahead, ``width`` attacks tried per node,
     ``nodes`` attack nodes per decision and sample, ``samples`` determinised games (0: other
     seats' objectives unknown, estimated), ``placements`` staging territories tried for
-    reinforcements."""
+    reinforcements; the evaluation's weights (points): ``army_weight`` a point per own army,
+    ``threat_weight`` on the threat term, ``unknown_factor`` a point per territory of a seat
+    whose objective is not guessed (``samples`` = 0)."""
 
     name: str
     depth: int
@@ -88,10 +99,17 @@ class Level:
     nodes: int
     samples: int
     placements: int
+    army_weight: float = ARMY_WEIGHT
+    threat_weight: float = THREAT_WEIGHT
+    unknown_factor: float = UNKNOWN_OBJECTIVE_FACTOR
 
 
-LEVEL_3: Final = Level("greedy", depth=1, width=12, nodes=80, samples=0, placements=4)
-LEVEL_4: Final = Level("expectimax", depth=2, width=5, nodes=160, samples=2, placements=4)
+#: levels 3 and 4 weigh armies more, and a seat of unknown objective less, than level 5:
+#: tuned against the level below with common random numbers (docs/benchmarks.md)
+LEVEL_3: Final = Level("greedy", depth=1, width=12, nodes=80, samples=0, placements=4,
+                       army_weight=TUNED_ARMY_WEIGHT, unknown_factor=TUNED_UNKNOWN_FACTOR)
+LEVEL_4: Final = Level("expectimax", depth=2, width=5, nodes=160, samples=2, placements=4,
+                       army_weight=TUNED_ARMY_WEIGHT, unknown_factor=TUNED_UNKNOWN_FACTOR)
 LEVEL_5: Final = Level("determinised", depth=3, width=6, nodes=500, samples=6, placements=6)
 
 
@@ -209,8 +227,9 @@ class SearchAgent:
         self._adj: list[list[int]] = []
         self._near: dict[int, tuple[int, ...]] = {}
         self._p_cache: dict[int, float] = {}
-        self._threat_weight = THREAT_WEIGHT
-        self._army_weight = ARMY_WEIGHT
+        self._threat_weight = level.threat_weight
+        self._army_weight = level.army_weight
+        self._unknown_factor = level.unknown_factor
         self._card_points = CARD_POINTS
 
     # ------------------------------------------------------------------ worlds
@@ -235,7 +254,7 @@ class SearchAgent:
     def _score(self, world: _World, seat: int, owned: int) -> float:
         mask = world.masks[seat]
         if mask is None:
-            return UNKNOWN_OBJECTIVE_FACTOR * owned.bit_count()
+            return self._unknown_factor * owned.bit_count()
         return table_score(owned, mask, world.continents[seat])
 
     def _p(self, a: int, d: int, support: int) -> float:
