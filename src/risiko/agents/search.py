@@ -102,14 +102,18 @@ class Level:
     army_weight: float = ARMY_WEIGHT
     threat_weight: float = THREAT_WEIGHT
     unknown_factor: float = UNKNOWN_OBJECTIVE_FACTOR
+    prior: Level | None = None
+    override_margin: float = 1.0
 
 
 #: levels 3 and 4 weigh armies more, and a seat of unknown objective less, than level 5:
 #: tuned against the level below with common random numbers (docs/benchmarks.md)
 LEVEL_3: Final = Level("greedy", depth=1, width=12, nodes=80, samples=0, placements=4,
                        army_weight=TUNED_ARMY_WEIGHT, unknown_factor=TUNED_UNKNOWN_FACTOR)
+#: level 4 starts from level 3's decisions and overrides one when its own is worth 3 points more
 LEVEL_4: Final = Level("expectimax", depth=2, width=5, nodes=160, samples=2, placements=4,
-                       army_weight=TUNED_ARMY_WEIGHT, unknown_factor=TUNED_UNKNOWN_FACTOR)
+                       army_weight=TUNED_ARMY_WEIGHT, unknown_factor=TUNED_UNKNOWN_FACTOR,
+                       prior=LEVEL_3, override_margin=3.0)
 LEVEL_5: Final = Level("determinised", depth=3, width=6, nodes=500, samples=6, placements=6)
 
 
@@ -214,6 +218,7 @@ class SearchAgent:
         self.name = level.name
         self.rng = rng or random.Random()
         self._heuristic = HeuristicAgent(self.rng)
+        self._prior = None if level.prior is None else SearchAgent(level.prior, self.rng)
         self._budget = 0
         # the decision's context, set by act()
         self._me = 0
@@ -485,37 +490,60 @@ class SearchAgent:
             list(view.owned), view.conquests if conquests is None else conquests)
 
     def act(self, view: SeatView) -> Action:
-        """The next action of the seat of ``view`` (see the module)."""
+        """The next action of the seat of ``view`` (see the module). With a
+        :attr:`Level.prior`, the prior level's bot decides first and this level's search
+        overrides its attack, placement or move only when it values its own choice more by
+        :attr:`Level.override_margin` points."""
         phase = view.phase
+        prior = self._prior.act(view) if self._prior is not None else None
         if phase == "reinforce":
             trade = self._heuristic._trade(view)
             if trade is not None:
                 return trade
-            return Place(self._placement(view, view.pending), view.pending)
+            base = prior.territory if isinstance(prior, Place) else None
+            return Place(self._placement(view, view.pending, base), view.pending)
         if phase == "setup":
-            return Place(self._placement(view, view.step_left), view.step_left)
+            base = prior.territory if isinstance(prior, Place) else None
+            return Place(self._placement(view, view.step_left, base), view.step_left)
         if phase == "move":
-            return self._move(view)
+            return self._move(view, prior.armies if isinstance(prior, Move) else None)
         if view.penalised_turn:
             return EndTurn()
-        attack = self._attack(view)
+        if self._prior is None:
+            attack = self._attack(view)
+        else:
+            attack = self._attack(view, True, prior if isinstance(prior, Attack) else None)
         if attack is not None:
             return attack
         fortify = self._heuristic._fortify(view)
         return fortify if fortify is not None else EndTurn()
 
-    def _attack(self, view: SeatView) -> Attack | None:
+    def _overrides(self, own: float, base: float, worlds: int) -> bool:
+        """Whether the search's own choice, valued ``own`` (summed over ``worlds``), replaces
+        the prior's, valued ``base``."""
+        return own > base + self.level.override_margin * worlds + 1e-9
+
+    def _attack(self, view: SeatView, has_prior: bool = False,
+                prior: Attack | None = None) -> Attack | None:
+        """The attack to make, or ``None`` to stop; with ``has_prior``, ``prior`` (the prior
+        level's attack, ``None``: it stops) unless the search clearly prefers another."""
         legal = view.legal_attacks()
         if not legal:
             return None
         worlds = self._setup(view)
         totals: dict[tuple[int, int], float] = {}
         stop = 0.0
+        base = None if prior is None else (prior.source, prior.target)
         for world in worlds:
             root = self._root(view, world)
             self._budget = self.level.nodes
             stop += self._stop_value(world, root)
-            for _, src, dst, support in self._attacks(world, root):
+            tried = self._attacks(world, root)
+            if base is not None:
+                # the prior's attack is valued first, whatever the budget
+                tried = [(0.0, base[0], base[1], view.support(base[0], base[1]))] + [
+                    x for x in tried if (x[1], x[2]) != base]
+            for _, src, dst, support in tried:
                 if self._budget <= 0:
                     break
                 v = self._attack_value(world, root, src, dst, support, self.level.depth)
@@ -525,11 +553,17 @@ class SearchAgent:
         for pair in sorted(totals):
             if totals[pair] > best_value + 1e-9:
                 best, best_value = pair, totals[pair]
+        if has_prior and best != base:
+            base_value = stop if base is None else totals.get(base, stop)
+            if not self._overrides(best_value, base_value, len(worlds)):
+                return prior
         if best is None or best not in legal:
             return None
         return Attack(best[0], best[1])
 
-    def _placement(self, view: SeatView, amount: int) -> int:
+    def _placement(self, view: SeatView, amount: int, prior: int | None = None) -> int:
+        """The territory to place ``amount`` armies on; ``prior`` (the prior level's) unless
+        the search clearly prefers another."""
         worlds = self._setup(view)
         root = self._root(view, worlds[0])
         me = self._me
@@ -556,9 +590,13 @@ class SearchAgent:
                 danger = max(danger, root.armies[e])
             ranked.append((best + 0.1 * max(0, danger - root.armies[t]), t))
         if not ranked:
+            if prior is not None:
+                return prior
             return max(iter_mask(mine), key=lambda t: (view.armies[t], -t))
         ranked.sort(key=lambda x: (-x[0], x[1]))
         candidates = [t for _, t in ranked[:self.level.placements]]
+        if prior is not None:
+            candidates = [prior] + [t for t in candidates if t != prior]
         depth = max(1, self.level.depth - 1)
         values: dict[int, float] = {}
         for world in worlds:
@@ -568,9 +606,15 @@ class SearchAgent:
                 armies[t] += amount
                 node = self._root(view, world, armies, 0)
                 values[t] = values.get(t, 0.0) + self._value(world, node, depth)
-        return max(candidates, key=lambda t: (values[t], -t))
+        choice = max(candidates, key=lambda t: (values[t], -t))
+        if prior is not None and choice != prior and not self._overrides(
+                values[choice], values[prior], len(worlds)):
+            return prior
+        return choice
 
-    def _move(self, view: SeatView) -> Move:
+    def _move(self, view: SeatView, prior: int | None = None) -> Move:
+        """The armies to move in after a conquest; ``prior`` (the prior level's) unless the
+        search clearly prefers another amount."""
         span = view.move_range
         assert span is not None
         least, most, src, dst = span
@@ -578,7 +622,8 @@ class SearchAgent:
         root = self._root(view, worlds[0])
         on_src = root.armies[src]
         on_dst = root.armies[dst]  # the dice already moved in: least
-        options = sorted({least, most, max(least, (least + most + 1) // 2)})
+        options = sorted({least, most, max(least, (least + most + 1) // 2)}
+                         | ({prior} if prior is not None else set()))
         depth = max(1, self.level.depth - 1)
         values: dict[int, float] = {}
         for world in worlds:
@@ -589,7 +634,11 @@ class SearchAgent:
                 armies[dst] = on_dst + (m - least)
                 node = self._root(view, world, armies)
                 values[m] = values.get(m, 0.0) + self._value(world, node, depth)
-        return Move(max(options, key=lambda m: (values[m], m)))
+        choice = max(options, key=lambda m: (values[m], m))
+        if prior is not None and choice != prior and not self._overrides(
+                values[choice], values[prior], len(worlds)):
+            return Move(prior)
+        return Move(choice)
 
 
 @register("greedy")
