@@ -31,7 +31,9 @@ Levels (see :data:`LEVEL_3`, ...):
   alone (:attr:`Level.unknown_factor` points each): no hidden information sampled;
 - 4, ``expectimax``: two attacks deep, over 2 determinised games
   (:meth:`SeatView.determinise`: other seats' objectives drawn by how well they fit the
-  conquests they made), the values averaged;
+  conquests they made), the values averaged; it starts from level 3's decision
+  (:attr:`Level.prior`) and overrides it only where its own choice is worth 3 points more
+  (:attr:`Level.override_margin`);
 - 5, ``determinised``: three attacks deep over 6 determinised games, with a bigger budget.
 
 Levels 3 and 4 weigh an army :data:`TUNED_ARMY_WEIGHT` and a territory of an unknown
