@@ -5,13 +5,16 @@ Usage::
 
     python bench/bench_bots.py [--games N] [--pairs determinised:heuristic,greedy:heuristic]
                                [--workers W] [--master-seed S] [--last-rounds-at R]
-                               [--worst-case K] [--json]
+                               [--worst-case K] [--common-seeds] [--json]
 
 - A pair ``A:B`` is one bot ``A`` against three bots ``B``; ``A``'s seat turns with the game
   index (game ``i``: seat ``i % 4``), so every seat is played as often.
 - Game ``i``'s seed is derived from (master seed, pair, ``i``) by :func:`game_seed`, and the
   bots are seeded from it (:func:`risiko.match.play_bots`): the results are the same whatever
   ``--workers``.
+- ``--common-seeds``: game ``i``'s seed ignores ``A`` (:func:`seed_key`), so pairs with the
+  same ``B`` play the same deals and dice seeds: common random numbers, to tell two settings
+  of ``A`` apart with fewer games (the way levels 3 and 4 were tuned).
 - A win is the RisiKo! seat, else the best table score; a tie for the best score splits the
   win among the tied seats (as ``risiko simulate`` counts).
 - Printed per pair: games, wins of ``A`` with the Wilson 95 % interval, the fair share (25 %),
@@ -63,6 +66,17 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def seed_key(pair: str, common: bool) -> str:
+    """The name a pair's game seeds are derived from: the pair itself, or with ``common``
+    (common random numbers) only its ``B``, so every ``A`` against the same ``B`` gets the
+    same seeds.
+
+    >>> seed_key("greedy:heuristic", False), seed_key("greedy:heuristic", True)
+    ('greedy:heuristic', '*:heuristic')
+    """
+    return f"*:{pair.split(':')[1]}" if common else pair
+
+
 class _Timed:
     """An agent whose decisions are timed (CPU seconds): the worst one is kept."""
 
@@ -83,14 +97,15 @@ class _Timed:
 
 
 def play_one(args: tuple[str, str, int, int, int | None, bool]) -> dict[str, Any]:
-    """One game of ``pair`` (``A:B``): A at seat ``index % 4``; returns A's win share, the
-    CPU seconds of the game and (timed) A's slowest decision."""
-    pair, _, master, index, last_rounds_at, timed = args
+    """One game of ``pair`` (``A:B``): A at seat ``index % 4``, the seed derived from
+    ``key`` (:func:`seed_key`, the pair when empty); returns A's win share, the CPU seconds
+    of the game and (timed) A's slowest decision."""
+    pair, key, master, index, last_rounds_at, timed = args
     from risiko.match import make_agents, play_game
 
     top, other = pair.split(":")
     seat = index % 4
-    seed = game_seed(master, pair, index)
+    seed = game_seed(master, key or pair, index)
     bots = [other] * 4
     bots[seat] = top
     start = time.process_time()
@@ -133,6 +148,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--last-rounds-at", type=int, default=8)
     parser.add_argument("--worst-case", type=int, default=0,
                         help="also time every decision of the top level over K games")
+    parser.add_argument("--common-seeds", action="store_true",
+                        help="derive game seeds from B only, so every A plays the same games")
     parser.add_argument("--json", action="store_true")
     opts = parser.parse_args(argv[1:])
     pairs = list(dict.fromkeys(p for p in opts.pairs.split(",") if p))
@@ -141,7 +158,8 @@ def main(argv: list[str]) -> None:
         pairs = [f"{LEVELS[k]}:{LEVELS[k - 1]}" for k in sorted(LEVELS) if k > 1]
         pairs.append(f"{top}:heuristic")
         pairs = list(dict.fromkeys(pairs))
-    jobs = [(pair, "", opts.master_seed, i, opts.last_rounds_at, False)
+    jobs = [(pair, seed_key(pair, opts.common_seeds), opts.master_seed, i,
+             opts.last_rounds_at, False)
             for pair in pairs for i in range(opts.games)]
     jobs += [(f"{top}:heuristic", "", opts.master_seed + 1, i, opts.last_rounds_at, True)
              for i in range(opts.worst_case)]

@@ -212,3 +212,23 @@ def test_play_game_with_levels_runs() -> None:
     agents = [agent_for_level(k, random.Random(k)) for k in (5, 4, 3, 2)]
     game = play_game(agents, seed=21, last_rounds_at=4, checked=True)
     assert game.over
+
+
+def test_a_prior_that_is_never_overridden_decides_alone() -> None:
+    """Level 4 starts from level 3's decisions (``Level.prior``) and overrides one only when
+    its own choice is worth ``override_margin`` points more: with an infinite margin it can
+    never override, so its game is move for move the prior's (level 3's) game."""
+    from dataclasses import replace
+
+    from risiko.agents.search import SearchAgent
+
+    assert LEVEL_4.prior == LEVEL_3
+    stubborn = replace(LEVEL_4, override_margin=math.inf)
+    for seed in (2, 7):
+        rng = random.Random(seed)
+        alone = play_game([SearchAgent(LEVEL_3, rng), *make_agents(["heuristic"], 3, rng)],
+                          seed=seed, last_rounds_at=4)
+        rng = random.Random(seed)
+        led = play_game([SearchAgent(stubborn, rng), *make_agents(["heuristic"], 3, rng)],
+                        seed=seed, last_rounds_at=4)
+        assert led.history == alone.history

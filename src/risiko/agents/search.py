@@ -8,8 +8,8 @@ position with one hand-built evaluation, in table points (R1, R15, R16):
   each with the objective's progress (:data:`RACE_POINTS`: the last territories missing);
 - ``threats``: each own territory's value times the exact chance (:mod:`risiko.odds`) that the
   biggest enemy stack beside it takes it (before the closing: :data:`THREAT_WEIGHT`);
-- ``armies``: :data:`ARMY_WEIGHT` a point per own army until the army limit (R4), then the
-  limit's penalty (R5: -7);
+- ``armies``: :attr:`Level.army_weight` a point per own army until the army limit (R4), then
+  the limit's penalty (R5: -7);
 - the closing dice's timing (R2): ending a turn of a closing round with fewer than 3 conquests
   rolls the dice, which close the game with the band's exact probability
   (:func:`risiko.closing.closing_probability`): then the margin is final, and a win is worth
@@ -28,11 +28,18 @@ and per sample, so a decision does not depend on the machine's load.
 Levels (see :data:`LEVEL_3`, ...):
 
 - 3, ``greedy``: one attack deep; other seats' scores estimated from their territories
-  alone (:data:`UNKNOWN_OBJECTIVE_FACTOR` points each): no hidden information sampled;
+  alone (:attr:`Level.unknown_factor` points each): no hidden information sampled;
 - 4, ``expectimax``: two attacks deep, over 2 determinised games
   (:meth:`SeatView.determinise`: other seats' objectives drawn by how well they fit the
-  conquests they made), the values averaged;
+  conquests they made), the values averaged; it starts from level 3's decision
+  (:attr:`Level.prior`) and overrides it only where its own choice is worth 3 points more
+  (:attr:`Level.override_margin`);
 - 5, ``determinised``: three attacks deep over 6 determinised games, with a bigger budget.
+
+Levels 3 and 4 weigh an army :data:`TUNED_ARMY_WEIGHT` and a territory of an unknown
+objective :data:`TUNED_UNKNOWN_FACTOR` (level 5 keeps :data:`ARMY_WEIGHT` and
+:data:`UNKNOWN_OBJECTIVE_FACTOR`): weights chosen by games against the level below played on
+the same seeds (docs/benchmarks.md, "Bots by level").
 
 Trades (R9) and the strategic move follow the heuristic bot; a late seat's penalised turn
 (R3) only places and ends.
@@ -71,6 +78,10 @@ RISIKO_POINTS: Final = 1000.0
 #: ...): a completed objective ends the game, so the last territories are worth more than
 #: their table points
 RACE_POINTS: Final[tuple[float, ...]] = (0.0, 40.0, 24.0, 14.0, 8.0, 4.0, 2.0)
+#: levels 3 and 4's :data:`ARMY_WEIGHT` and :data:`UNKNOWN_OBJECTIVE_FACTOR` (see
+#: :data:`LEVEL_3`)
+TUNED_ARMY_WEIGHT: Final = 0.1
+TUNED_UNKNOWN_FACTOR: Final = 1.2
 #: the most armies the odds are looked up for (bigger stacks count as this many)
 ODDS_CAP: Final = 60
 
@@ -80,7 +91,9 @@ class Level:
     """A searching bot's budget: ``depth`` attacks ahead, ``width`` attacks tried per node,
     ``nodes`` attack nodes per decision and sample, ``samples`` determinised games (0: other
     seats' objectives unknown, estimated), ``placements`` staging territories tried for
-    reinforcements."""
+    reinforcements; the evaluation's weights (points): ``army_weight`` a point per own army,
+    ``threat_weight`` on the threat term, ``unknown_factor`` a point per territory of a seat
+    whose objective is not guessed (``samples`` = 0)."""
 
     name: str
     depth: int
@@ -88,10 +101,21 @@ class Level:
     nodes: int
     samples: int
     placements: int
+    army_weight: float = ARMY_WEIGHT
+    threat_weight: float = THREAT_WEIGHT
+    unknown_factor: float = UNKNOWN_OBJECTIVE_FACTOR
+    prior: Level | None = None
+    override_margin: float = 1.0
 
 
-LEVEL_3: Final = Level("greedy", depth=1, width=12, nodes=80, samples=0, placements=4)
-LEVEL_4: Final = Level("expectimax", depth=2, width=5, nodes=160, samples=2, placements=4)
+#: levels 3 and 4 weigh armies more, and a seat of unknown objective less, than level 5:
+#: tuned against the level below with common random numbers (docs/benchmarks.md)
+LEVEL_3: Final = Level("greedy", depth=1, width=12, nodes=80, samples=0, placements=4,
+                       army_weight=TUNED_ARMY_WEIGHT, unknown_factor=TUNED_UNKNOWN_FACTOR)
+#: level 4 starts from level 3's decisions and overrides one when its own is worth 3 points more
+LEVEL_4: Final = Level("expectimax", depth=2, width=5, nodes=160, samples=2, placements=4,
+                       army_weight=TUNED_ARMY_WEIGHT, unknown_factor=TUNED_UNKNOWN_FACTOR,
+                       prior=LEVEL_3, override_margin=3.0)
 LEVEL_5: Final = Level("determinised", depth=3, width=6, nodes=500, samples=6, placements=6)
 
 
@@ -196,6 +220,7 @@ class SearchAgent:
         self.name = level.name
         self.rng = rng or random.Random()
         self._heuristic = HeuristicAgent(self.rng)
+        self._prior = None if level.prior is None else SearchAgent(level.prior, self.rng)
         self._budget = 0
         # the decision's context, set by act()
         self._me = 0
@@ -209,8 +234,9 @@ class SearchAgent:
         self._adj: list[list[int]] = []
         self._near: dict[int, tuple[int, ...]] = {}
         self._p_cache: dict[int, float] = {}
-        self._threat_weight = THREAT_WEIGHT
-        self._army_weight = ARMY_WEIGHT
+        self._threat_weight = level.threat_weight
+        self._army_weight = level.army_weight
+        self._unknown_factor = level.unknown_factor
         self._card_points = CARD_POINTS
 
     # ------------------------------------------------------------------ worlds
@@ -235,7 +261,7 @@ class SearchAgent:
     def _score(self, world: _World, seat: int, owned: int) -> float:
         mask = world.masks[seat]
         if mask is None:
-            return UNKNOWN_OBJECTIVE_FACTOR * owned.bit_count()
+            return self._unknown_factor * owned.bit_count()
         return table_score(owned, mask, world.continents[seat])
 
     def _p(self, a: int, d: int, support: int) -> float:
@@ -466,37 +492,60 @@ class SearchAgent:
             list(view.owned), view.conquests if conquests is None else conquests)
 
     def act(self, view: SeatView) -> Action:
-        """The next action of the seat of ``view`` (see the module)."""
+        """The next action of the seat of ``view`` (see the module). With a
+        :attr:`Level.prior`, the prior level's bot decides first and this level's search
+        overrides its attack, placement or move only when it values its own choice more by
+        :attr:`Level.override_margin` points."""
         phase = view.phase
+        prior = self._prior.act(view) if self._prior is not None else None
         if phase == "reinforce":
             trade = self._heuristic._trade(view)
             if trade is not None:
                 return trade
-            return Place(self._placement(view, view.pending), view.pending)
+            base = prior.territory if isinstance(prior, Place) else None
+            return Place(self._placement(view, view.pending, base), view.pending)
         if phase == "setup":
-            return Place(self._placement(view, view.step_left), view.step_left)
+            base = prior.territory if isinstance(prior, Place) else None
+            return Place(self._placement(view, view.step_left, base), view.step_left)
         if phase == "move":
-            return self._move(view)
+            return self._move(view, prior.armies if isinstance(prior, Move) else None)
         if view.penalised_turn:
             return EndTurn()
-        attack = self._attack(view)
+        if self._prior is None:
+            attack = self._attack(view)
+        else:
+            attack = self._attack(view, True, prior if isinstance(prior, Attack) else None)
         if attack is not None:
             return attack
         fortify = self._heuristic._fortify(view)
         return fortify if fortify is not None else EndTurn()
 
-    def _attack(self, view: SeatView) -> Attack | None:
+    def _overrides(self, own: float, base: float, worlds: int) -> bool:
+        """Whether the search's own choice, valued ``own`` (summed over ``worlds``), replaces
+        the prior's, valued ``base``."""
+        return own > base + self.level.override_margin * worlds + 1e-9
+
+    def _attack(self, view: SeatView, has_prior: bool = False,
+                prior: Attack | None = None) -> Attack | None:
+        """The attack to make, or ``None`` to stop; with ``has_prior``, ``prior`` (the prior
+        level's attack, ``None``: it stops) unless the search clearly prefers another."""
         legal = view.legal_attacks()
         if not legal:
             return None
         worlds = self._setup(view)
         totals: dict[tuple[int, int], float] = {}
         stop = 0.0
+        base = None if prior is None else (prior.source, prior.target)
         for world in worlds:
             root = self._root(view, world)
             self._budget = self.level.nodes
             stop += self._stop_value(world, root)
-            for _, src, dst, support in self._attacks(world, root):
+            tried = self._attacks(world, root)
+            if base is not None:
+                # the prior's attack is valued first, whatever the budget
+                tried = [(0.0, base[0], base[1], view.support(base[0], base[1]))] + [
+                    x for x in tried if (x[1], x[2]) != base]
+            for _, src, dst, support in tried:
                 if self._budget <= 0:
                     break
                 v = self._attack_value(world, root, src, dst, support, self.level.depth)
@@ -506,11 +555,17 @@ class SearchAgent:
         for pair in sorted(totals):
             if totals[pair] > best_value + 1e-9:
                 best, best_value = pair, totals[pair]
+        if has_prior and best != base:
+            base_value = stop if base is None else totals.get(base, stop)
+            if not self._overrides(best_value, base_value, len(worlds)):
+                return prior
         if best is None or best not in legal:
             return None
         return Attack(best[0], best[1])
 
-    def _placement(self, view: SeatView, amount: int) -> int:
+    def _placement(self, view: SeatView, amount: int, prior: int | None = None) -> int:
+        """The territory to place ``amount`` armies on; ``prior`` (the prior level's) unless
+        the search clearly prefers another."""
         worlds = self._setup(view)
         root = self._root(view, worlds[0])
         me = self._me
@@ -537,9 +592,13 @@ class SearchAgent:
                 danger = max(danger, root.armies[e])
             ranked.append((best + 0.1 * max(0, danger - root.armies[t]), t))
         if not ranked:
+            if prior is not None:
+                return prior
             return max(iter_mask(mine), key=lambda t: (view.armies[t], -t))
         ranked.sort(key=lambda x: (-x[0], x[1]))
         candidates = [t for _, t in ranked[:self.level.placements]]
+        if prior is not None:
+            candidates = [prior] + [t for t in candidates if t != prior]
         depth = max(1, self.level.depth - 1)
         values: dict[int, float] = {}
         for world in worlds:
@@ -549,9 +608,15 @@ class SearchAgent:
                 armies[t] += amount
                 node = self._root(view, world, armies, 0)
                 values[t] = values.get(t, 0.0) + self._value(world, node, depth)
-        return max(candidates, key=lambda t: (values[t], -t))
+        choice = max(candidates, key=lambda t: (values[t], -t))
+        if prior is not None and choice != prior and not self._overrides(
+                values[choice], values[prior], len(worlds)):
+            return prior
+        return choice
 
-    def _move(self, view: SeatView) -> Move:
+    def _move(self, view: SeatView, prior: int | None = None) -> Move:
+        """The armies to move in after a conquest; ``prior`` (the prior level's) unless the
+        search clearly prefers another amount."""
         span = view.move_range
         assert span is not None
         least, most, src, dst = span
@@ -559,7 +624,8 @@ class SearchAgent:
         root = self._root(view, worlds[0])
         on_src = root.armies[src]
         on_dst = root.armies[dst]  # the dice already moved in: least
-        options = sorted({least, most, max(least, (least + most + 1) // 2)})
+        options = sorted({least, most, max(least, (least + most + 1) // 2)}
+                         | ({prior} if prior is not None else set()))
         depth = max(1, self.level.depth - 1)
         values: dict[int, float] = {}
         for world in worlds:
@@ -570,7 +636,11 @@ class SearchAgent:
                 armies[dst] = on_dst + (m - least)
                 node = self._root(view, world, armies)
                 values[m] = values.get(m, 0.0) + self._value(world, node, depth)
-        return Move(max(options, key=lambda m: (values[m], m)))
+        choice = max(options, key=lambda m: (values[m], m))
+        if prior is not None and choice != prior and not self._overrides(
+                values[choice], values[prior], len(worlds)):
+            return Move(prior)
+        return Move(choice)
 
 
 @register("greedy")
