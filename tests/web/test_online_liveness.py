@@ -80,6 +80,56 @@ def test_grace_periods_ending_in_one_tick_leave_a_bot_to_act_with_no_clock(absen
     assert table.seq == seq + absent + 1
 
 
+@pytest.mark.parametrize("order", [(1, 2, 3), (2, 3, 1)])
+def test_grace_periods_ending_in_one_tick_bring_the_chosen_levels_stand_in_to_act(
+        order: tuple[int, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table whose stand-ins are level 3 (``greedy``); Anna (seat 1) is to act in the
+    initial placement (no clock). All three disconnect (in ``order``: Anna's grace ending
+    first, whose stand-in deadline the next two ends make stale, or last); their grace
+    periods end in one tick. Then the stand-in that places for Anna is the greedy bot (no
+    other bot asked), and after it every table in play has someone who will act: the seat
+    to act is a stand-in with its bot deadline pending at the table's seq."""
+    from risiko.online import adapter
+
+    asked: list[tuple[int, str]] = []
+    real = adapter.bot_action
+
+    def spy(game: Any, seat: int, bot: str, rng: int) -> Any:
+        asked.append((seat, bot))
+        return real(game, seat, bot, rng)
+
+    monkeypatch.setattr(adapter, "bot_action", spy)
+    table, _ = make_table(grace_seconds=1, bot_delay_ms=0, stand_in_level=3)
+    for position in order:
+        services.connected(table.pk, position)
+        services.disconnected(table.pk, position)
+    table.refresh_from_db()
+    seq = table.seq
+    _due_now(table, "grace_end")
+    assert Deadline.objects.filter(table=table, kind="grace_end", fired=None).count() == 3
+
+    asyncio.run(scheduler.tick())  # the three grace ends in one tick
+
+    assert [x.stand_in for x in OnlineSeat.objects.filter(table=table).order_by("position")
+            ] == [True, True, True]
+    assert TableEvent.objects.filter(table=table, seq__gt=seq, text__startswith="# a bot plays"
+                                     ).count() == 3
+    for _ in range(3):  # the stand-in's deadline, due at once, fires by the next tick
+        if TableEvent.objects.filter(table=table, actor="bot:1").exists():
+            break
+        asyncio.run(scheduler.tick())
+    assert TableEvent.objects.filter(table=table, actor="bot:1").count() == 1
+    assert asked and asked[0] == (0, "greedy")
+    assert {bot for _, bot in asked} == {"greedy"}
+    # the invariant, after: someone acts at every table in play, and it is scheduled
+    table.refresh_from_db()
+    game = services.game_of(table)
+    seats = services._seats(table)
+    assert services._someone_acts(table, game, seats, timezone.now()) == "bot"
+    assert (game.to_act + 1, table.seq) in _bot_deadlines(table)
+    assert services.keep_tables_alive() == []  # nothing was missing
+
+
 def test_a_table_left_stalled_in_the_database_is_moved_by_the_scheduler_at_start_up(
         settings: Any) -> None:
     """A table in play whose seat to act (Anna, a stand-in) has no bot deadline (what the
