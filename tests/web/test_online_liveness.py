@@ -406,6 +406,68 @@ def test_an_exception_in_a_handler_disconnects_then_is_raised(monkeypatch: Any) 
     _disconnected(table, asyncio.run(go()))
 
 
+def test_the_database_failing_mid_message_refuses_it_and_keeps_the_socket(
+        monkeypatch: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Anna's ``end`` arrives while the database fails (``OperationalError``: SQLite
+    locked, PostgreSQL's connection lost): that message is refused with ``online.busy`` in
+    her language (nothing written: the table's seq stays), one log line, no traceback; her
+    socket stays open and her seat connected (no disconnection, no grace period); the same
+    message sent again is applied (ack, seq + 1)."""
+    from django.db import OperationalError
+
+    table, tokens = make_table(grace_seconds=60)
+    real = services.apply
+    calls: list[int] = []
+
+    def failing_once(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise OperationalError("database is locked")
+        return real(*args, **kwargs)
+
+    seq = table.seq
+
+    async def go() -> tuple[dict[str, Any], dict[str, Any], int]:
+        comm, _ = await _anna(table, tokens[0])
+        monkeypatch.setattr(services, "apply", failing_once)
+        game = await consumers.in_thread(lambda: services.game_of(
+            OnlineTable.objects.get(pk=table.pk)))()
+        from risiko.online import adapter
+        from test_online_ws import _intention
+
+        body = _intention(adapter.bot_action(game, 0, "random", 1))
+        await comm.send_json_to({"type": "act", "id": "a1", "action": body})
+        refused = checked(await comm.receive_json_from(timeout=10))
+        connections = await consumers.in_thread(
+            lambda: OnlineSeat.objects.get(table=table, position=1).connections)()
+        await comm.send_json_to({"type": "act", "id": "a1", "action": body})
+        ack = None
+        for _ in range(10):
+            m = checked(await comm.receive_json_from(timeout=10))
+            if m["type"] == "ack":
+                ack = m
+                break
+        assert ack is not None
+        await comm.disconnect()
+        return refused, ack, connections
+
+    with caplog.at_level(logging.INFO, logger="risiko.web.online"):
+        refused, ack, connections = asyncio.run(go())
+    assert refused["type"] == "refused" and refused["id"] == "a1"
+    assert [f["code"] for f in refused["faults"]] == ["online.busy"]
+    assert refused["faults"][0]["message"] == (
+        "the table's database did not answer this moment: nothing was changed; send it again")
+    assert connections == 1  # still connected after the refusal
+    assert (ack["seq"], ack["duplicate"]) == (seq + 1, False)
+    assert not TableEvent.objects.filter(table=table, text__endswith="disconnected",
+                                         seq__lte=seq + 1).exists()
+    lines = [r for r in caplog.records if r.name == "risiko.web.online.consumers"]
+    assert [r.getMessage() for r in lines] == [
+        f"online table {table.pk}: a 'act' message refused, the database failing "
+        "(OperationalError)"]
+    assert all(r.exc_info is None for r in caplog.records)
+
+
 def test_a_tournament_members_socket_dying_leads_to_the_r13_request(settings: Any) -> None:
     """At a tournament table (clock 60 s, grace 1 s, absence limit 1 s) Alba's socket (her
     member's session) ends on a frame that is not JSON: she is absent, never given a bot;
