@@ -130,6 +130,53 @@ def test_grace_periods_ending_in_one_tick_bring_the_chosen_levels_stand_in_to_ac
     assert services.keep_tables_alive() == []  # nothing was missing
 
 
+def test_a_deadline_that_raises_is_set_aside_and_the_others_of_the_tick_fire(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Two tables, each with a stand-in (level 2, ``heuristic``) to act and its bot deadline
+    due in the same tick; the first table's bot raises (a fault of the server, not a
+    refusal). That deadline is logged once (with its traceback) and set aside (fired,
+    outcome ``failed: RuntimeError``), and its move is made by the level-1 bot (``random``,
+    recorded as the bot's: one bot deadline per seq, so without a move the table would
+    wait for ever); the second table's bot still plays in that tick. Before, the exception
+    ended the tick: the second table's deadline waited behind the first, every tick."""
+    from risiko.online import adapter
+
+    tables = []
+    for _ in range(2):
+        table, _ = make_table(bot_delay_ms=0)
+        OnlineSeat.objects.filter(table=table, position=1).update(
+            stand_in=True, absent_since=timezone.now(), absence_epoch=1)
+        tables.append(table)
+    assert len(services.keep_tables_alive()) == 2  # a bot deadline each, due now
+    due = services.due_deadlines()  # the tick's order: the first one raises
+    assert len(due) == 2
+    first = Deadline.objects.get(pk=due[0])
+    tables.sort(key=lambda t: t.pk != first.table_id)  # the broken one first
+    real = adapter.bot_action
+    asked: list[str] = []
+
+    def broken_once(game: Any, seat: int, bot: str, rng: int) -> Any:
+        asked.append(bot)
+        if len(asked) == 1:
+            raise RuntimeError("a bug")
+        return real(game, seat, bot, rng)
+
+    monkeypatch.setattr(adapter, "bot_action", broken_once)
+    seqs = [OnlineTable.objects.get(pk=t.pk).seq for t in tables]
+    with caplog.at_level(logging.INFO, logger="risiko.web.online"):
+        assert asyncio.run(scheduler.tick()) == 2
+    assert asked == ["heuristic", "random", "heuristic"]
+    first.refresh_from_db()
+    assert first.fired is not None and first.outcome == "failed: RuntimeError"
+    for table, seq in zip(tables, seqs, strict=True):
+        assert OnlineTable.objects.get(pk=table.pk).seq == seq + 1
+        assert TableEvent.objects.filter(table=table, actor="bot:1").count() == 1
+    failed = [r for r in caplog.records if r.name == "risiko.web.online.scheduler"]
+    assert [r.getMessage() for r in failed] == [
+        f"online scheduler: deadline {first.pk} failed; set aside"]
+    assert failed[0].exc_info is not None
+
+
 def test_a_table_left_stalled_in_the_database_is_moved_by_the_scheduler_at_start_up(
         settings: Any) -> None:
     """A table in play whose seat to act (Anna, a stand-in) has no bot deadline (what the

@@ -23,7 +23,7 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 
 from . import limits, services
 
@@ -80,13 +80,26 @@ async def stop() -> None:
 
 
 async def tick() -> int:
-    """Fire every due deadline once; returns how many this worker fired."""
+    """Fire every due deadline once; returns how many this worker fired. A deadline whose
+    firing raises (not the database: that stops the tick) is logged and set aside
+    (:func:`services.set_aside`: a bot's move made by the fallback bot): the others still
+    fire."""
     layer = get_channel_layer()
     from .consumers import in_thread, send_outbox
 
     fired = 0
     for deadline_id in await in_thread(services.due_deadlines)():
-        outbox = await in_thread(services.fire)(deadline_id)
+        try:
+            outbox = await in_thread(services.fire)(deadline_id)
+        except (OperationalError, InterfaceError):
+            raise  # the database busy or gone: every deadline waits for the next tick
+        except Exception as e:
+            if shutting_down(e):
+                raise
+            # a fault of the server in one deadline (rolled back): logged once and set
+            # aside, so the other tables' deadlines of the tick still fire, now and after
+            log.exception("online scheduler: deadline %s failed; set aside", deadline_id)
+            outbox = await in_thread(services.set_aside)(deadline_id, type(e).__name__)
         if outbox is not None:
             fired += 1
             await send_outbox(layer, outbox)
@@ -150,7 +163,7 @@ async def run() -> None:
             await tick()
         except asyncio.CancelledError:
             raise
-        except OperationalError as e:  # SQLite busy with another write: the next tick
+        except (OperationalError, InterfaceError) as e:  # busy or gone: the next tick
             log.warning("online scheduler: database busy (%s); trying again", e)
         except Exception as e:  # a database hiccup must not stop the clock for good
             if shutting_down(e):

@@ -106,7 +106,7 @@ from .cache import (
     clear_cache,
     game_of,
 )
-from .deadlines import beat, due_deadlines, fire, next_due
+from .deadlines import beat, due_deadlines, fire, next_due, set_aside
 from .evenings import club_now, evening_table, open_evening
 from .lobby import create_table, identify, join, seat_of_token, start_now
 from .messages import entry_of, is_connected, presence_stale_after, state_message, table_view
@@ -210,6 +210,7 @@ __all__ = [
     "lobby_tables",
     "log",
     "next_due",
+    "set_aside",
     "open_evening",
     "outbox_seq",
     "presence_stale_after",
