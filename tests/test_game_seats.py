@@ -43,10 +43,10 @@ from risiko.ruleset import CLUB_MILANO, Ruleset
 
 
 def late_position(late: list[int], ruleset: Ruleset = CLUB_MILANO) -> Game:
-    """5 seats, seats in ``late`` penalised (``ruleset``: club-milano). Seat 2 (index 1) holds Brasile (20) and
-    Venezuela (5) with Quebec, Scandinavia, Siberia (3 cannoni) in hand: 2 territories,
-    1 reinforcement a turn; seat 1 holds Alaska (where it places) and Argentina, seats 3
-    and 4 one territory each."""
+    """5 seats, seats in ``late`` penalised (``ruleset``: club-milano). Seat 2 (index 1)
+    holds Brasile (20) and Venezuela (5) with Quebec, Scandinavia, Siberia (3 cannoni) in
+    hand: 2 territories, 1 reinforcement a turn; seat 1 holds Alaska (where it places) and
+    Argentina, seats 3 and 4 one territory each."""
     game = new_game(5, late=late, ruleset=ruleset)
     finish_setup(game)
     arrange(

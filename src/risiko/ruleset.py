@@ -26,7 +26,8 @@ from .faults import Fault, InvalidInputError, define
 SetValues = Literal["by_hand_size", "classic"]
 Scoring = Literal["club-milano", "border_points"]
 LatePenaltyFrom = Literal["start", "arrival"]
-#: the readings of R3's count for a seat marked late after the start (:attr:`Ruleset.late_penalty_from`)
+#: the readings of R3's count for a seat marked late after the start
+#: (:attr:`Ruleset.late_penalty_from`)
 LATE_PENALTY_FROM: tuple[str, ...] = ("start", "arrival")
 BAD_LATE_PENALTY_FROM = define(
     "ruleset.bad_late_penalty_from", "R3",

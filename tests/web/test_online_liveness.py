@@ -479,8 +479,9 @@ def test_the_database_failing_mid_message_refuses_it_and_keeps_the_socket(
         monkeypatch.setattr(services, "apply", failing_once)
         game = await consumers.in_thread(lambda: services.game_of(
             OnlineTable.objects.get(pk=table.pk)))()
-        from risiko.online import adapter
         from test_online_ws import _intention
+
+        from risiko.online import adapter
 
         body = _intention(adapter.bot_action(game, 0, "random", 1))
         await comm.send_json_to({"type": "act", "id": "a1", "action": body})

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from test_online_arrivals import DATE, NAMES, PASSWORD, _at  # noqa: F401
+from test_online_arrivals import DATE, NAMES, PASSWORD, _at
 from test_online_ws import make_table
 
 from risiko.web import services as club
