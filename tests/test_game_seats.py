@@ -35,17 +35,19 @@ from risiko.actions import (
     Trade,
     WidenClosing,
 )
+from risiko.faults import InvalidInputError
 from risiko.game import Game, IllegalActionError
+from risiko.ruleset import CLUB_MILANO, Ruleset
 
 # ------------------------------------------------------------------------ R3
 
 
-def late_position(late: list[int]) -> Game:
-    """5 seats, seats in ``late`` penalised. Seat 2 (index 1) holds Brasile (20) and
-    Venezuela (5) with Quebec, Scandinavia, Siberia (3 cannoni) in hand: 2 territories,
-    1 reinforcement a turn; seat 1 holds Alaska (where it places) and Argentina, seats 3
-    and 4 one territory each."""
-    game = new_game(5, late=late)
+def late_position(late: list[int], ruleset: Ruleset = CLUB_MILANO) -> Game:
+    """5 seats, seats in ``late`` penalised (``ruleset``: club-milano). Seat 2 (index 1)
+    holds Brasile (20) and Venezuela (5) with Quebec, Scandinavia, Siberia (3 cannoni) in
+    hand: 2 territories, 1 reinforcement a turn; seat 1 holds Alaska (where it places) and
+    Argentina, seats 3 and 4 one territory each."""
+    game = new_game(5, late=late, ruleset=ruleset)
     finish_setup(game)
     arrange(
         game,
@@ -216,6 +218,92 @@ def test_late_twice_or_late_at_the_start_too_is_the_same_count() -> None:
     before = game.state.copy()
     game.push(Late(1))
     assert game.state == before
+
+
+# R3's two readings for a seat marked late after the start (Ruleset.late_penalty_from):
+# "start" (club-milano's: "i primi tre turni di gioco", his turns missed absent among them)
+# and "arrival" (three turns from his arrival, the one under way, if his, the first).
+ARRIVAL = CLUB_MILANO.with_changes(late_penalty_from="arrival")
+
+
+def _penalised_rounds(game: Game, seat: int, rounds: range) -> list[int]:
+    """The rounds of ``rounds`` in which ``seat``'s turn is penalised (played to the end)."""
+    out = []
+    for rnd in rounds:
+        while game.seat != seat:
+            pass_turn(game)
+        assert game.round == rnd
+        if game.penalised_turn:
+            out.append(rnd)
+        pass_turn(game)
+    return out
+
+
+def test_club_milano_counts_the_late_turns_from_the_start() -> None:
+    assert CLUB_MILANO.late_penalty_from == "start"
+
+
+@pytest.mark.parametrize(("ruleset", "left", "rounds", "r3"), [
+    (CLUB_MILANO, 2, [2, 3], 2),  # his round-1 turn, lost absent, was the 1st of the 3
+    (ARRIVAL, 3, [2, 3, 4], 3),  # three from now: rounds 2, 3, 4
+])
+def test_late_in_round_2_before_his_turn_by_each_reading(
+        ruleset: Ruleset, left: int, rounds: list[int], r3: int) -> None:
+    """Round 2, seat 1 to act, seat 2 marked late (1 reinforcement a turn, so 1 army
+    forfeited under R3 per penalised turn). Start: turns begun 1 (round 1's), 3 - 1 = 2
+    left, rounds 2 and 3. Arrival: 3 left, rounds 2, 3 and 4; round 5 normal."""
+    game = late_position([], ruleset)
+    while (game.round, game.seat) != (2, 0):
+        pass_turn(game)
+    game.push(Late(1))
+    assert game.state.late_left == [0, left, 0, 0, 0]
+    assert not game.penalised_turn  # seat 1's turn stays its own
+    assert _penalised_rounds(game, 1, range(2, 6)) == rounds
+    assert game.forfeits(1) == {"R3": r3, "R4": 0, "R11": 0}
+
+
+@pytest.mark.parametrize(("ruleset", "left", "later"), [
+    (CLUB_MILANO, 1, [3]),  # this turn is his 2nd of the game: the 3rd, round 3, is left
+    (ARRIVAL, 2, [3, 4]),  # this turn is the 1st from his arrival: rounds 3 and 4 left
+])
+def test_late_in_his_own_turn_of_round_2_by_each_reading(
+        ruleset: Ruleset, left: int, later: list[int]) -> None:
+    """Round 2, seat 2 to act, reinforcing (1 army to place) when marked late: either way
+    this turn is penalised from now on (the 1 army forfeited under R3, no attack), then
+    start: 1 more (round 3); arrival: 2 more (rounds 3, 4)."""
+    game = late_position([], ruleset)
+    while (game.round, game.seat) != (2, 1):
+        pass_turn(game)
+    assert (game.phase, game.pending) == (REINFORCE, 1)
+    game.push(Late(1))
+    assert (game.phase, game.pending, game.penalised_turn) == (ATTACK, 0, True)
+    assert game.state.late_left[1] == left
+    assert game.forfeits(1) == {"R3": 1, "R4": 0, "R11": 0}
+    with pytest.raises(IllegalActionError):
+        game.push(Attack(T("Brasile"), T("Argentina"), (6, 6, 6), (1,)))
+    game.push(EndTurn())
+    assert _penalised_rounds(game, 1, range(3, 6)) == later
+    assert game.forfeits(1) == {"R3": 1 + len(later), "R4": 0, "R11": 0}
+    game.check_invariants()
+
+
+def test_late_after_his_third_turn_still_costs_three_turns_from_arrival() -> None:
+    """Round 4, seat 1 to act: by "start" nothing is left (see above); by "arrival" his
+    turns of rounds 4, 5 and 6 are penalised."""
+    game = late_position([], ARRIVAL)
+    while (game.round, game.seat) != (4, 0):
+        pass_turn(game)
+    game.push(Late(1))
+    assert game.state.late_left == [0, 3, 0, 0, 0]
+    assert _penalised_rounds(game, 1, range(4, 8)) == [4, 5, 6]
+
+
+def test_a_reading_that_is_not_one_is_refused_naming_r3() -> None:
+    with pytest.raises(InvalidInputError) as bad:
+        CLUB_MILANO.with_changes(late_penalty_from="tomorrow")
+    assert (bad.value.fault.code, bad.value.fault.clause) == (
+        "ruleset.bad_late_penalty_from", "R3")
+    assert Ruleset.from_dict({**CLUB_MILANO.to_dict(), "late_penalty_from": "arrival"}) == ARRIVAL
 
 
 def test_late_is_refused_for_no_seat_a_seat_out_or_a_game_over() -> None:

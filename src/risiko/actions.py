@@ -234,7 +234,8 @@ class Late:
     ``late_penalty_turns`` turns of play (3): those he has not begun yet are penalised, the
     one under way if it is his (what it has not placed is forfeited under R3, and it may no
     longer trade, attack or move); turns already past count among them (he lost them
-    absent). :func:`risiko.rules.do_late`."""
+    absent), or with the ruleset's ``late_penalty_from = "arrival"`` the turns count from
+    his arrival. :func:`risiko.rules.do_late`."""
 
     seat: int
 

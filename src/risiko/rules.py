@@ -949,22 +949,54 @@ def do_abandon(st: State, seat: int) -> None:
 
 
 def do_late(st: State, seat: int) -> None:
-    """Seat ``seat`` arrived late after the start (R3, :class:`~risiko.actions.Late`): of
-    its first ``late_penalty_turns`` turns of play (k), the ``k - turns_begun`` still to
-    come are penalised (``late_left``, never below 0); the turn under way, if it is his and
-    one of the k, is penalised from now on: its reinforcements not placed are forfeited
-    under R3, no trade, attack or move. Marking a seat late twice changes nothing more
-    (nor does marking a seat that was late at the start: its count is the same)."""
+    """Seat ``seat`` arrived late after the start (R3, :class:`~risiko.actions.Late`); k =
+    ``late_penalty_turns`` penalised turns, counted as the ruleset's ``late_penalty_from``
+    reads R3:
+
+    - ``"start"`` (the club's reading): R3 penalises "i primi tre turni di gioco", the
+      game's first three turns of his, so those he missed absent (timed out, R11) count
+      among them: the ``k - turns_begun`` still to come are penalised (never below 0).
+      A player who reaches a started table is punished for his lateness as a player who
+      came at 21:15 to a table formed at 21:20, never more: the turns the clock already
+      took from him were his penalty's first turns.
+    - ``"arrival"``: his k turns count from his arrival: k turns still to come, the one
+      under way (if his) the first of them.
+
+    Either way the turn under way, if it is his and one of the penalised, is penalised from
+    now on: its reinforcements not placed are forfeited under R3, no trade, attack or move
+    (it counts as one of the k). Marking a seat late twice changes nothing more under
+    "start" (nor does marking a seat that was late at the start: its count is the same);
+    under "arrival" the count starts again from the second mark (the referee marks once).
+
+    Worked (4 seats, k = 3, Dora seat 3 marked in round 2): Alba to act: "start" leaves 2
+    (rounds 2, 3), "arrival" 3 (rounds 2, 3, 4); Dora to act, reinforcing: "start" leaves 1
+    (this turn penalised, then round 3), "arrival" 2 (this turn, then rounds 3 and 4).
+    """
     k = st.ruleset.late_penalty_turns
     begun = turns_begun(st, seat)
+    under_way = (seat == st.seat and st.phase is not SETUP and st.phase is not OVER
+                 and begun >= 1)
+    if st.ruleset.late_penalty_from == "arrival":
+        # k turns from now: the one under way (his) is the first of them
+        if under_way and k > 0:
+            st.late_left[seat] = k - 1
+            if not st.penalised:
+                _penalise_now(st, seat)
+        else:
+            st.late_left[seat] = k
+        return
     st.late_left[seat] = k - begun if k > begun else 0
-    if (seat == st.seat and st.phase is not SETUP and st.phase is not OVER
-            and 1 <= begun <= k and not st.penalised):
-        st.penalised = True
-        st.forfeited[seat][R3] += st.pending
-        st.pending = 0
-        if st.phase is REINFORCE:
-            st.phase = ATTACK
+    if under_way and begun <= k and not st.penalised:
+        _penalise_now(st, seat)
+
+
+def _penalise_now(st: State, seat: int) -> None:
+    """The turn under way (``seat``'s) penalised from now on under R3 (:func:`do_late`)."""
+    st.penalised = True
+    st.forfeited[seat][R3] += st.pending
+    st.pending = 0
+    if st.phase is REINFORCE:
+        st.phase = ATTACK
 
 
 # ---------------------------------------------------------------------------- turn flow

@@ -25,6 +25,13 @@ from .faults import Fault, InvalidInputError, define
 
 SetValues = Literal["by_hand_size", "classic"]
 Scoring = Literal["club-milano", "border_points"]
+LatePenaltyFrom = Literal["start", "arrival"]
+#: the readings of R3's count for a seat marked late after the start
+#: (:attr:`Ruleset.late_penalty_from`)
+LATE_PENALTY_FROM: tuple[str, ...] = ("start", "arrival")
+BAD_LATE_PENALTY_FROM = define(
+    "ruleset.bad_late_penalty_from", "R3",
+    "late_penalty_from is {value!r}: it is one of {known}")
 
 
 @dataclass(frozen=True)
@@ -97,6 +104,13 @@ class Ruleset:
     scores_floor_at_zero: bool = False
     #: R3: turns without reinforcements, sets, attacks or moves for a late seat
     late_penalty_turns: int = 3
+    #: R3 reading, a seat marked late after the game started (an online table the referee
+    #: started before he came): "start" (the club's reading) penalises the seat's first
+    #: ``late_penalty_turns`` turns of the game, those he missed absent among them (R3:
+    #: "per i primi tre turni di gioco", the game's first three turns, not "i tre turni dopo
+    #: il suo arrivo"); "arrival" counts them from his arrival. Either way the turn under
+    #: way, if his, is penalised from then on and counts as one (:func:`risiko.rules.do_late`)
+    late_penalty_from: LatePenaltyFrom = "start"
     #: R3 schedule (local time, HH:MM): on time until, late (penalised) until,
     #: admitted with a phone notice until; the notice must be made by ``phone_notice_by``
     on_time_until: str = "21:10"
@@ -124,6 +138,13 @@ class Ruleset:
     eliminated_cards_to_eliminator: bool = True
     #: free text: where this ruleset comes from
     source: str = field(default="Risiko! Club Milano, PUNTEGGIO E CLASSIFICA GENERALE")
+
+    def __post_init__(self) -> None:
+        """InvalidInputError ``ruleset.bad_late_penalty_from`` (R3) for a
+        ``late_penalty_from`` that is not one of :data:`LATE_PENALTY_FROM`."""
+        if self.late_penalty_from not in LATE_PENALTY_FROM:
+            raise InvalidInputError(BAD_LATE_PENALTY_FROM(
+                value=self.late_penalty_from, known=list(LATE_PENALTY_FROM)))
 
     @property
     def board(self) -> Board:

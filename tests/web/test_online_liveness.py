@@ -80,6 +80,103 @@ def test_grace_periods_ending_in_one_tick_leave_a_bot_to_act_with_no_clock(absen
     assert table.seq == seq + absent + 1
 
 
+@pytest.mark.parametrize("order", [(1, 2, 3), (2, 3, 1)])
+def test_grace_periods_ending_in_one_tick_bring_the_chosen_levels_stand_in_to_act(
+        order: tuple[int, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table whose stand-ins are level 3 (``greedy``); Anna (seat 1) is to act in the
+    initial placement (no clock). All three disconnect (in ``order``: Anna's grace ending
+    first, whose stand-in deadline the next two ends make stale, or last); their grace
+    periods end in one tick. Then the stand-in that places for Anna is the greedy bot (no
+    other bot asked), and after it every table in play has someone who will act: the seat
+    to act is a stand-in with its bot deadline pending at the table's seq."""
+    from risiko.online import adapter
+
+    asked: list[tuple[int, str]] = []
+    real = adapter.bot_action
+
+    def spy(game: Any, seat: int, bot: str, rng: int) -> Any:
+        asked.append((seat, bot))
+        return real(game, seat, bot, rng)
+
+    monkeypatch.setattr(adapter, "bot_action", spy)
+    table, _ = make_table(grace_seconds=1, bot_delay_ms=0, stand_in_level=3)
+    for position in order:
+        services.connected(table.pk, position)
+        services.disconnected(table.pk, position)
+    table.refresh_from_db()
+    seq = table.seq
+    _due_now(table, "grace_end")
+    assert Deadline.objects.filter(table=table, kind="grace_end", fired=None).count() == 3
+
+    asyncio.run(scheduler.tick())  # the three grace ends in one tick
+
+    assert [x.stand_in for x in OnlineSeat.objects.filter(table=table).order_by("position")
+            ] == [True, True, True]
+    assert TableEvent.objects.filter(table=table, seq__gt=seq, text__startswith="# a bot plays"
+                                     ).count() == 3
+    for _ in range(3):  # the stand-in's deadline, due at once, fires by the next tick
+        if TableEvent.objects.filter(table=table, actor="bot:1").exists():
+            break
+        asyncio.run(scheduler.tick())
+    assert TableEvent.objects.filter(table=table, actor="bot:1").count() == 1
+    assert asked and asked[0] == (0, "greedy")
+    assert {bot for _, bot in asked} == {"greedy"}
+    # the invariant, after: someone acts at every table in play, and it is scheduled
+    table.refresh_from_db()
+    game = services.game_of(table)
+    seats = services._seats(table)
+    assert services._someone_acts(table, game, seats, timezone.now()) == "bot"
+    assert (game.to_act + 1, table.seq) in _bot_deadlines(table)
+    assert services.keep_tables_alive() == []  # nothing was missing
+
+
+def test_a_deadline_that_raises_is_set_aside_and_the_others_of_the_tick_fire(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Two tables, each with a stand-in (level 2, ``heuristic``) to act and its bot deadline
+    due in the same tick; the first table's bot raises (a fault of the server, not a
+    refusal). That deadline is logged once (with its traceback) and set aside (fired,
+    outcome ``failed: RuntimeError``), and its move is made by the level-1 bot (``random``,
+    recorded as the bot's: one bot deadline per seq, so without a move the table would
+    wait for ever); the second table's bot still plays in that tick. Before, the exception
+    ended the tick: the second table's deadline waited behind the first, every tick."""
+    from risiko.online import adapter
+
+    tables = []
+    for _ in range(2):
+        table, _ = make_table(bot_delay_ms=0)
+        OnlineSeat.objects.filter(table=table, position=1).update(
+            stand_in=True, absent_since=timezone.now(), absence_epoch=1)
+        tables.append(table)
+    assert len(services.keep_tables_alive()) == 2  # a bot deadline each, due now
+    due = services.due_deadlines()  # the tick's order: the first one raises
+    assert len(due) == 2
+    first = Deadline.objects.get(pk=due[0])
+    tables.sort(key=lambda t: t.pk != first.table_id)  # the broken one first
+    real = adapter.bot_action
+    asked: list[str] = []
+
+    def broken_once(game: Any, seat: int, bot: str, rng: int) -> Any:
+        asked.append(bot)
+        if len(asked) == 1:
+            raise RuntimeError("a bug")
+        return real(game, seat, bot, rng)
+
+    monkeypatch.setattr(adapter, "bot_action", broken_once)
+    seqs = [OnlineTable.objects.get(pk=t.pk).seq for t in tables]
+    with caplog.at_level(logging.INFO, logger="risiko.web.online"):
+        assert asyncio.run(scheduler.tick()) == 2
+    assert asked == ["heuristic", "random", "heuristic"]
+    first.refresh_from_db()
+    assert first.fired is not None and first.outcome == "failed: RuntimeError"
+    for table, seq in zip(tables, seqs, strict=True):
+        assert OnlineTable.objects.get(pk=table.pk).seq == seq + 1
+        assert TableEvent.objects.filter(table=table, actor="bot:1").count() == 1
+    failed = [r for r in caplog.records if r.name == "risiko.web.online.scheduler"]
+    assert [r.getMessage() for r in failed] == [
+        f"online scheduler: deadline {first.pk} failed; set aside"]
+    assert failed[0].exc_info is not None
+
+
 def test_a_table_left_stalled_in_the_database_is_moved_by_the_scheduler_at_start_up(
         settings: Any) -> None:
     """A table in play whose seat to act (Anna, a stand-in) has no bot deadline (what the
@@ -354,6 +451,69 @@ def test_an_exception_in_a_handler_disconnects_then_is_raised(monkeypatch: Any) 
         return spy
 
     _disconnected(table, asyncio.run(go()))
+
+
+def test_the_database_failing_mid_message_refuses_it_and_keeps_the_socket(
+        monkeypatch: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Anna's ``end`` arrives while the database fails (``OperationalError``: SQLite
+    locked, PostgreSQL's connection lost): that message is refused with ``online.busy`` in
+    her language (nothing written: the table's seq stays), one log line, no traceback; her
+    socket stays open and her seat connected (no disconnection, no grace period); the same
+    message sent again is applied (ack, seq + 1)."""
+    from django.db import OperationalError
+
+    table, tokens = make_table(grace_seconds=60)
+    real = services.apply
+    calls: list[int] = []
+
+    def failing_once(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise OperationalError("database is locked")
+        return real(*args, **kwargs)
+
+    seq = table.seq
+
+    async def go() -> tuple[dict[str, Any], dict[str, Any], int]:
+        comm, _ = await _anna(table, tokens[0])
+        monkeypatch.setattr(services, "apply", failing_once)
+        game = await consumers.in_thread(lambda: services.game_of(
+            OnlineTable.objects.get(pk=table.pk)))()
+        from test_online_ws import _intention
+
+        from risiko.online import adapter
+
+        body = _intention(adapter.bot_action(game, 0, "random", 1))
+        await comm.send_json_to({"type": "act", "id": "a1", "action": body})
+        refused = checked(await comm.receive_json_from(timeout=10))
+        connections = await consumers.in_thread(
+            lambda: OnlineSeat.objects.get(table=table, position=1).connections)()
+        await comm.send_json_to({"type": "act", "id": "a1", "action": body})
+        ack = None
+        for _ in range(10):
+            m = checked(await comm.receive_json_from(timeout=10))
+            if m["type"] == "ack":
+                ack = m
+                break
+        assert ack is not None
+        await comm.disconnect()
+        return refused, ack, connections
+
+    with caplog.at_level(logging.INFO, logger="risiko.web.online"):
+        refused, ack, connections = asyncio.run(go())
+    assert refused["type"] == "refused" and refused["id"] == "a1"
+    assert [f["code"] for f in refused["faults"]] == ["online.busy"]
+    assert refused["faults"][0]["message"] == (
+        "the table's database did not answer this moment: nothing was changed; send it again")
+    assert connections == 1  # still connected after the refusal
+    assert (ack["seq"], ack["duplicate"]) == (seq + 1, False)
+    assert not TableEvent.objects.filter(table=table, text__endswith="disconnected",
+                                         seq__lte=seq + 1).exists()
+    lines = [r for r in caplog.records if r.name == "risiko.web.online.consumers"]
+    assert [r.getMessage() for r in lines] == [
+        f"online table {table.pk}: a 'act' message refused, the database failing "
+        "(OperationalError)"]
+    assert all(r.exc_info is None for r in caplog.records)
 
 
 def test_a_tournament_members_socket_dying_leads_to_the_r13_request(settings: Any) -> None:

@@ -80,6 +80,9 @@ FIELD_HELP: dict[str, tuple[str, str]] = {
     "scores_floor_at_zero": ("a penalty cannot take a table score below 0", "R5"),
     "late_penalty_turns": ("turns without reinforcements, sets, attacks or moves for a "
                            "late arrival", "R3"),
+    "late_penalty_from": ("a seat marked late after the start: its penalised turns are its "
+                          "first of the game, those missed included (start) or count from "
+                          "its arrival (arrival)", "R3"),
     "on_time_until": ("arrivals up to this time are on time", "R3"),
     "late_until": ("arrivals up to this time play with the lateness penalty", "R3"),
     "phoned_until": ("with a phone notice, arrivals up to this time are admitted", "R3"),

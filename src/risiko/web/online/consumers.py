@@ -28,6 +28,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 
 from risiko.faults import RisikoError
@@ -353,6 +354,24 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """One message, served (:meth:`_serve`). The database failing under it (busy,
+        its connection lost: ``OperationalError``, ``InterfaceError``; its transaction rolled
+        back, nothing written) refuses that message with ``online.busy`` (send it again)
+        and one log line: the socket stays, the seat stays connected. Any other exception
+        ends the socket (its disconnection runs, then the exception is raised on)."""
+        try:
+            await self._serve(content)
+        except (OperationalError, InterfaceError) as e:
+            log.warning("online table %s: a %r message refused, the database failing (%s)",
+                        self.table_id or "-", _text(content.get("type"), 16),
+                        type(e).__name__)
+            with contextlib.suppress(OSError, RuntimeError):
+                await self.send_json({"type": "refused", "id": _text(content.get("id")) or None,
+                                      "seq": self.seq,
+                                      "faults": services.fault_dicts([services.BUSY()],
+                                                                     self.lang)})
+
+    async def _serve(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
         if kind == "ping":
             await self.send_json({"type": "pong"})

@@ -16,13 +16,14 @@ import asyncio
 import contextlib
 import gc
 import logging
+import sys
 import threading
 import time
 from typing import Any
 
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 
 from . import limits, services
 
@@ -79,13 +80,26 @@ async def stop() -> None:
 
 
 async def tick() -> int:
-    """Fire every due deadline once; returns how many this worker fired."""
+    """Fire every due deadline once; returns how many this worker fired. A deadline whose
+    firing raises (not the database: that stops the tick) is logged and set aside
+    (:func:`services.set_aside`: a bot's move made by the fallback bot): the others still
+    fire."""
     layer = get_channel_layer()
     from .consumers import in_thread, send_outbox
 
     fired = 0
     for deadline_id in await in_thread(services.due_deadlines)():
-        outbox = await in_thread(services.fire)(deadline_id)
+        try:
+            outbox = await in_thread(services.fire)(deadline_id)
+        except (OperationalError, InterfaceError):
+            raise  # the database busy or gone: every deadline waits for the next tick
+        except Exception as e:
+            if shutting_down(e):
+                raise
+            # a fault of the server in one deadline (rolled back): logged once and set
+            # aside, so the other tables' deadlines of the tick still fire, now and after
+            log.exception("online scheduler: deadline %s failed; set aside", deadline_id)
+            outbox = await in_thread(services.set_aside)(deadline_id, type(e).__name__)
         if outbox is not None:
             fired += 1
             await send_outbox(layer, outbox)
@@ -109,6 +123,23 @@ async def presence() -> int:
     for outbox in await in_thread(services.keep_tables_alive)():
         await send_outbox(layer, outbox)
     return len(outboxes)
+
+
+def shutting_down(error: BaseException | None = None) -> bool:
+    """True when the process is ending under the scheduler: the interpreter exits (its main
+    thread has stopped: a server run in a daemon thread, a test run's last moments) or the
+    threads that the scheduler's database calls run in take no more work (``error``: the
+    ``RuntimeError`` "cannot schedule new futures after (interpreter) shutdown" of an
+    executor shut down, "Executor shutdown has been called" or "Event loop is closed" of
+    the loop's). The scheduler then stops with one log line, not a traceback each tick."""
+    if sys.is_finalizing() or not threading.main_thread().is_alive():
+        return True
+    if isinstance(error, RuntimeError):
+        text = str(error)
+        return any(words in text for words in (
+            "cannot schedule new futures", "Executor shutdown has been called",
+            "Event loop is closed"))
+    return False
 
 
 async def run() -> None:
@@ -135,10 +166,16 @@ async def run() -> None:
             await tick()
         except asyncio.CancelledError:
             raise
-        except OperationalError as e:  # SQLite busy with another write: the next tick
+        except (OperationalError, InterfaceError) as e:  # busy or gone: the next tick
             log.warning("online scheduler: database busy (%s); trying again", e)
-        except Exception:  # a database hiccup must not stop the clock for good
+        except Exception as e:  # a database hiccup must not stop the clock for good
+            if shutting_down(e):
+                log.info("online scheduler: stopped, the process is shutting down")
+                return
             log.exception("online scheduler")
+        if shutting_down():
+            log.info("online scheduler: stopped, the process is shutting down")
+            return
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout=interval)
         event.clear()

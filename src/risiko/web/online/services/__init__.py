@@ -41,6 +41,7 @@ from .base import (
     BAD_SETTING,
     BAD_TOKEN,
     BOTS,
+    BUSY,
     CALL_AT_BAD,
     CALL_ROUND_RANGE,
     CLOCK_RANGE,
@@ -105,7 +106,7 @@ from .cache import (
     clear_cache,
     game_of,
 )
-from .deadlines import beat, due_deadlines, fire, next_due
+from .deadlines import beat, due_deadlines, fire, next_due, set_aside
 from .evenings import club_now, evening_table, open_evening
 from .lobby import create_table, identify, join, seat_of_token, start_now
 from .messages import entry_of, is_connected, presence_stale_after, state_message, table_view
@@ -125,6 +126,7 @@ __all__ = [
     "BAD_SETTING",
     "BAD_TOKEN",
     "BOTS",
+    "BUSY",
     "CALL_AT_BAD",
     "CALL_ROUND_RANGE",
     "CLOCK_RANGE",
@@ -215,6 +217,7 @@ __all__ = [
     "referee",
     "seat_group",
     "seat_of_token",
+    "set_aside",
     "settings_of",
     "start_now",
     "state_message",

@@ -139,6 +139,8 @@ def checked_call_at(text: str) -> str:
         raise OnlineError(CALL_AT_BAD(fault=e.fault.to_dict())) from None
 BAD_COMMAND = define("online.bad_command", "", "unknown referee command {command!r}")
 BAD_TOKEN = define("online.bad_token", "", "this seat's token is not valid at this table")
+BUSY = define("online.busy", "", "the table's database did not answer this moment: nothing "
+              "was changed; send it again")
 TOKEN_IN_URL = define("online.token_in_url", "",
                       "a seat's token never travels in the address (servers log it): send it "
                       "in the first message, {{\"type\": \"auth\", \"token\": ...}}")

@@ -18,6 +18,7 @@ from ..models import (
     Deadline,
     DeadlineKind,
     EventKind,
+    OnlineSeat,
     OnlineTable,
     SchedulerBeat,
     TableKind,
@@ -63,6 +64,64 @@ def fire(deadline_id: int) -> Outbox | None:
         return outbox
 
 
+#: the bot that makes a move whose bot raised (level 1: any legal move, wherever the game is)
+FALLBACK_BOT = "random"
+
+
+def set_aside(deadline_id: int, reason: str) -> Outbox | None:
+    """A deadline whose firing raised (a fault of the server itself: its transaction rolled
+    back, nothing written) is fired now with the outcome ``failed: <reason>``, so it is not
+    fired again every tick ahead of the others. A bot's move (its bot raised) is made by
+    :data:`FALLBACK_BOT` instead, recorded as the bot's, so the table goes on (one bot
+    deadline per seq: without a move the table would wait for ever). Returns the outbox of
+    that move; None when the deadline was fired meanwhile, is of another kind, is stale,
+    or the fallback fails too (then only marked, one log line with its traceback)."""
+    now = timezone.now()
+    outcome = f"failed: {reason}"[:40]
+    try:
+        with transaction.atomic():
+            d = Deadline.objects.filter(pk=deadline_id, fired=None).first()
+            if d is None:
+                return None
+            table = _locked(d.table_id)
+            if not Deadline.objects.filter(pk=d.pk, fired=None).update(fired=now,
+                                                                       outcome=outcome):
+                return None
+            if d.kind != DeadlineKind.BOT or table.status not in (TableStatus.PLAYING,
+                                                                  TableStatus.PAUSED):
+                return None
+            _, outbox = _bot_move(table, d, now, _seats(table), FALLBACK_BOT)
+            return outbox
+    except Exception:
+        log.exception("deadline %s: the fallback failed too; marked failed", deadline_id)
+        Deadline.objects.filter(pk=deadline_id, fired=None).update(fired=now, outcome=outcome)
+        return None
+
+
+def _bot_move(table: OnlineTable, d: Deadline, now: dt.datetime, seats: list[OnlineSeat],
+              bot: str | None = None) -> tuple[str, Outbox | None]:
+    """A bot deadline's move: the seat's bot (``bot``: another one) acts, if the deadline is
+    not stale (guarded by the table's seq, the seat still a bot's to act)."""
+    if d.guard != table.seq or table.status != TableStatus.PLAYING:
+        return "stale", None
+    seat = next((x for x in seats if x.position == d.seat), None)
+    game = _take_game(table)
+    if seat is None or game.to_act != seat.position - 1 or not _is_bot_turn(seat):
+        _cache_put(table.pk, table.seq, game)
+        return "stale", None
+    rng = int.from_bytes(hashlib.sha256(f"{table.seed}:{table.seq}".encode()).digest()[:8])
+    before = adapter.draws(game)
+    try:
+        action = adapter.bot_action(game, seat.position - 1, bot or bot_for(seat, table), rng)
+        recorded = adapter.push(game, action)
+    except RisikoError as e:
+        log.error("table %s: bot at seat %s refused: %s", table.code, d.seat, e)
+        return "bot refused", None
+    return "bot", _record(table, game, seats, now, recorded, actor=f"bot:{d.seat}",
+                          kind=EventKind.ACTION, seat=seat.position - 1, before=before,
+                          prev=seat.position - 1)
+
+
 def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Outbox | None]:
     if table.status not in (TableStatus.PLAYING, TableStatus.PAUSED):
         return "not in play", None
@@ -92,23 +151,7 @@ def _effect(table: OnlineTable, d: Deadline, now: dt.datetime) -> tuple[str, Out
         return "timeout", _record(table, game, seats, now, recorded, actor="clock",
                                   kind=EventKind.CLOCK, seat=None, before=table.draws, prev=prev)
     if d.kind == DeadlineKind.BOT:
-        if d.guard != table.seq or table.status != TableStatus.PLAYING:
-            return "stale", None
-        game = _take_game(table)
-        if seat is None or game.to_act != seat.position - 1 or not _is_bot_turn(seat):
-            _cache_put(table.pk, table.seq, game)
-            return "stale", None
-        rng = int.from_bytes(hashlib.sha256(f"{table.seed}:{table.seq}".encode()).digest()[:8])
-        before = adapter.draws(game)
-        try:
-            action = adapter.bot_action(game, seat.position - 1, bot_for(seat, table), rng)
-            recorded = adapter.push(game, action)
-        except RisikoError as e:
-            log.error("table %s: bot at seat %s refused: %s", table.code, d.seat, e)
-            return "bot refused", None
-        return "bot", _record(table, game, seats, now, recorded, actor=f"bot:{d.seat}",
-                              kind=EventKind.ACTION, seat=seat.position - 1, before=before,
-                              prev=seat.position - 1)
+        return _bot_move(table, d, now, seats)
     if d.kind == DeadlineKind.CALL:
         game = _take_game(table)
         if game.last_round is not None:

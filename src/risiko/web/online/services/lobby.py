@@ -244,7 +244,8 @@ def _late_arrival(table: OnlineTable, seat: OnlineSeat, seats: list[OnlineSeat],
     referee) is late, the engine's :class:`~risiko.actions.Late` marks the seat, recorded
     as the referee's line ``R late <seat>``: of his first 3 turns of play those not begun
     are penalised, the one under way too (his turns already past, lost absent, count among
-    them: R3's "primi tre turni di gioco"). Returns the game and the event, or (None, [])
+    them: R3's "primi tre turni di gioco"; the ruleset's ``late_penalty_from`` says so, or
+    counts them from his arrival). Returns the game and the event, or (None, [])
     when he is not late."""
     if not _late_seats(table, [seat]):
         return None, []

@@ -233,6 +233,13 @@ def referee(table_id: int, actor: Actor, command: Mapping[str, Any], *, client_i
             _cache_put(table.pk, table.seq, game)
             return _refuse(table, done)
         game = c.game
+        if done is None and client_id:
+            # the entry the handler wrote carries the message id: the same message sent again
+            # (a resend, a second tab) is a duplicate, not a second pause, penalty, level ...
+            mine = next((e for e in table.new_events or [] if e.actor == actor.key), None)
+            if mine is not None:
+                mine.client_id = client_id[:64]
+                TableEvent.objects.filter(pk=mine.pk).update(client_id=mine.client_id)
         if done is not None:
             before = adapter.draws(game)
             try:
