@@ -1,4 +1,4 @@
-"""Searching bots, levels 3 to 5: ``greedy``, ``expectimax`` and ``determinised``.
+"""Searching bots, levels 3 and 4 (``greedy``, ``expectimax``), and the search of level 5.
 
 All three play from their seat's view only (:class:`~risiko.view.SeatView`) and score a
 position with one hand-built evaluation, in table points (R1, R15, R16):
@@ -32,7 +32,8 @@ Levels (see :data:`LEVEL_3`, ...):
 - 4, ``expectimax``: two attacks deep, over 2 determinised games
   (:meth:`SeatView.determinise`: other seats' objectives drawn by how well they fit the
   conquests they made), the values averaged;
-- 5, ``determinised``: three attacks deep over 6 determinised games, with a bigger budget.
+- :data:`LEVEL_5`: three attacks deep over 6 determinised games, with a bigger budget (the
+  former level 5; the level-5 bot ``determinised`` is now :mod:`.top`'s, built on this one).
 
 Trades (R9) and the strategic move follow the heuristic bot; a late seat's penalised turn
 (R3) only places and ends.
@@ -582,7 +583,3 @@ def _make_greedy(rng: random.Random) -> SearchAgent:
 def _make_expectimax(rng: random.Random) -> SearchAgent:
     return SearchAgent(LEVEL_4, rng)
 
-
-@register("determinised")
-def _make_determinised(rng: random.Random) -> SearchAgent:
-    return SearchAgent(LEVEL_5, rng)
