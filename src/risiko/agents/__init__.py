@@ -2,7 +2,8 @@
 
 ``random``: picks uniformly among legal actions. ``heuristic``: plays for its objective with
 the exact odds, trades sets when they are worth most (R9) and watches the closing dice (R2).
-``greedy``, ``expectimax``, ``determinised`` (levels 3-5, :mod:`.search`): search their own
+``greedy``, ``expectimax`` (levels 3-4, :mod:`.search`), ``determinised`` (level 5,
+:mod:`.top`, the heuristic's choices checked by the same search): search their own
 turn over the exact odds with a hand-built evaluation, the upper two on games whose hidden
 part is sampled from what their seat sees (:meth:`risiko.view.SeatView.determinise`).
 The levels: :data:`.levels.LEVELS`.
@@ -14,5 +15,7 @@ from .base import AGENTS, Agent, agent_by_name
 from .heuristic import HeuristicAgent
 from .random_agent import RandomAgent
 from .search import SearchAgent
+from .top import TopAgent
 
-__all__ = ["AGENTS", "Agent", "HeuristicAgent", "RandomAgent", "SearchAgent", "agent_by_name"]
+__all__ = ["AGENTS", "Agent", "HeuristicAgent", "RandomAgent", "SearchAgent", "TopAgent",
+           "agent_by_name"]

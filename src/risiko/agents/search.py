@@ -1,4 +1,4 @@
-"""Searching bots, levels 3 to 5: ``greedy``, ``expectimax`` and ``determinised``.
+"""Searching bots, levels 3 and 4 (``greedy``, ``expectimax``), and the search of level 5.
 
 All three play from their seat's view only (:class:`~risiko.view.SeatView`) and score a
 position with one hand-built evaluation, in table points (R1, R15, R16):
@@ -34,7 +34,8 @@ Levels (see :data:`LEVEL_3`, ...):
   conquests they made), the values averaged; it starts from level 3's decision
   (:attr:`Level.prior`) and overrides it only where its own choice is worth 3 points more
   (:attr:`Level.override_margin`);
-- 5, ``determinised``: three attacks deep over 6 determinised games, with a bigger budget.
+- :data:`LEVEL_5`: three attacks deep over 6 determinised games, with a bigger budget (the
+  former level 5; the level-5 bot ``determinised`` is now :mod:`.top`'s, built on this one).
 
 Levels 3 and 4 weigh an army :data:`TUNED_ARMY_WEIGHT` and a territory of an unknown
 objective :data:`TUNED_UNKNOWN_FACTOR` (level 5 keeps :data:`ARMY_WEIGHT` and
@@ -652,7 +653,3 @@ def _make_greedy(rng: random.Random) -> SearchAgent:
 def _make_expectimax(rng: random.Random) -> SearchAgent:
     return SearchAgent(LEVEL_4, rng)
 
-
-@register("determinised")
-def _make_determinised(rng: random.Random) -> SearchAgent:
-    return SearchAgent(LEVEL_5, rng)
