@@ -71,6 +71,20 @@ def test_analyse_luck_simulated_json_and_italian_table() -> None:
     assert "per posto" in it.output and "per bot" in it.output
 
 
+def test_analyse_luck_refuses_the_same_game_twice(tmp_path: Path) -> None:
+    """One file named twice, or a copy saved with Windows line ends: the same game, refused
+    with the files named before any is replayed (exit 2, nothing on stdout)."""
+    a = tmp_path / "a.txt"
+    a.write_text(tiny_record(), encoding="utf-8")
+    res = runner.invoke(app, ["--lang", "it", "analyse", "luck", str(a), str(a), "--json"])
+    assert res.exit_code == 2 and res.stdout == ""
+    assert f"{a}, {a}: la stessa partita 2 volte" in res.stderr
+    (tmp_path / "b.txt").write_bytes(tiny_record().replace("\n", "\r\n").encode("utf-8"))
+    res = runner.invoke(app, ["--lang", "en", "analyse", "luck", str(tmp_path)])
+    assert res.exit_code == 2
+    assert f"{a}, {tmp_path / 'b.txt'}: the same game 2 times" in res.stderr
+
+
 def test_analyse_luck_without_records_or_games_is_refused() -> None:
     res = runner.invoke(app, ["--lang", "it", "analyse", "luck"])
     assert res.exit_code == 2 and "--games N per simulare" in res.stderr

@@ -22,6 +22,7 @@ Figures (each a pure function of plain numbers):
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import statistics
@@ -33,6 +34,7 @@ from typing import Any
 
 from .actions import Attack
 from .closing import closing_probability
+from .faults import define
 from .game import Game
 from .match import play_bots
 from .objectives import OBJECTIVES
@@ -561,6 +563,42 @@ def merge_luck(games: Iterable[Sequence[SeatLuck]]) -> list[SeatLuck]:
         for row in rows:
             total.setdefault(row.player, SeatLuck(row.player)).add(row)
     return sorted(total.values(), key=lambda r: (-r.z, r.player))
+
+
+#: two or more records of one game among those read for a luck table (each game counts once)
+SAME_GAME = define("lab.same_game", "",
+                   "{files}: the same game {count} times; a game counts once in the luck "
+                   "table (give each record once)")
+
+
+def record_key(text: str) -> str:
+    """The identity of a game record: the SHA-256 (hex) of its text normalised, so copies
+    of one game's record compare equal however they were saved: a byte-order mark dropped,
+    line ends made ``\\n``, each line's outer spaces stripped, blank lines dropped.
+
+    >>> record_key("1 attack A B 6 6\\r\\n\\n") == record_key("\\ufeff 1 attack A B 6 6 \\n")
+    True
+    >>> record_key("1 attack A B 6 6") == record_key("1 attack A B 6 5")
+    False
+    """
+    lines = (line.strip() for line in text.lstrip("\ufeff").splitlines())
+    body = "\n".join(line for line in lines if line)
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def repeated_records(records: Iterable[tuple[str, str]]) -> list[list[str]]:
+    """The names of the records that are one game, group by group, from ``(name, text)``
+    pairs (:func:`record_key`; a name given twice counts twice): each group of two or more,
+    in the order of their first name; ``[]`` when every game is there once. Nothing is
+    replayed.
+
+    >>> repeated_records([("a.txt", "x"), ("b.txt", "y"), ("c.txt", "x\\n")])
+    [['a.txt', 'c.txt']]
+    """
+    groups: dict[str, list[str]] = {}
+    for name, text in records:
+        groups.setdefault(record_key(text), []).append(name)
+    return [names for names in groups.values() if len(names) > 1]
 
 
 def luck_table(records: Iterable[str]) -> list[SeatLuck]:

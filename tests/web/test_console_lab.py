@@ -135,16 +135,34 @@ def _upload(client: Any, *files: tuple[str, bytes]) -> Any:
 
 
 def test_uploaded_records_give_the_luck_table_and_nothing_is_stored(ref_client: Any) -> None:
-    """Two copies of the tiny record: Anna's luck doubles, z = 0.2390·√2 = 0.338."""
+    """The tiny record and another game whose first roll is 4 against 6 (Anna loses 1
+    again): Anna's luck doubles, z = 0.2390·√2 = 0.338."""
     before = OnlineTable.objects.count()
     rec = tiny_record().encode("utf-8")
-    res = _upload(ref_client, ("a.txt", rec), ("b.txt", rec))
+    other = tiny_record().replace("6 6", "4 6").encode("utf-8")
+    res = _upload(ref_client, ("a.txt", rec), ("b.txt", other))
     assert res.status_code == 200
     html = res.content.decode()
     assert "Da 2 partite registrate caricate." in html
     assert ("<td>Anna</td><td>4</td><td>2</td><td>2,3</td><td>0,3</td><td>0,34</td>"
             "<td>2</td><td>0</td><td>–</td>") in html
     assert OnlineTable.objects.count() == before
+
+
+def test_the_same_game_twice_is_refused_naming_the_files(ref_client: Any) -> None:
+    """50 copies of one record made a player's z 1.16 · √50 = 8.2: copies of one game, as
+    they are or saved again (Windows line ends, trailing spaces), are refused, named, and
+    nothing is read (not even the good third file's luck)."""
+    rec = tiny_record()
+    crlf = rec.replace("\n", "  \r\n").encode("utf-8")
+    other = rec.replace("6 6", "4 6").encode("utf-8")
+    res = _upload(ref_client, ("a.txt", rec.encode("utf-8")), ("c.txt", other),
+                  ("copia.txt", crlf), ("a2.txt", rec.encode("utf-8")))
+    assert res.status_code == 400
+    html = res.content.decode()
+    assert "a.txt, copia.txt, a2.txt: la stessa partita 3 volte" in html
+    assert "c.txt" not in html.split('role="alert"')[1]
+    assert "<td>Anna</td>" not in html
 
 
 def test_a_bad_record_is_refused_naming_file_and_line(ref_client: Any) -> None:

@@ -22,6 +22,7 @@ from rich.table import Table
 from ..faults import InvalidInputError, current_language, define
 from ..figures import decimal_text, percent_text
 from ..lab import (
+    SAME_GAME,
     Facts,
     SeatLuck,
     SimSpec,
@@ -31,6 +32,7 @@ from ..lab import (
     mean_seat_swing,
     merge_luck,
     objectives_table,
+    repeated_records,
     run_games,
     seats_table,
     simulated_luck,
@@ -533,11 +535,17 @@ def luck_cmd(
                   console=console, disable=json_out or len(files_read) < 20,
                   transient=True) as progress:
         task = progress.add_task("records", total=len(files_read))
+        texts: list[str] = []
         for f in files_read:
             try:
-                text = f.read_text(encoding="utf-8")
+                texts.append(f.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError) as e:
                 fail(CANNOT_READ(path=str(f), reason=os_reason(e)))
+        # copies of one game would count it again and again: refused before any is read
+        repeated = repeated_records(zip(map(str, files_read), texts, strict=True))
+        if repeated:
+            fail([SAME_GAME(files=", ".join(names), count=len(names)) for names in repeated])
+        for f, text in zip(files_read, texts, strict=True):
             try:
                 per_game.append(luck_of_record(text))
             except InvalidInputError as e:  # RecordError included

@@ -227,13 +227,15 @@ def _lang() -> str:
 def read_records(files: Sequence[UploadedFile[bytes]]
                  ) -> tuple[list[list[lab.SeatLuck]], list[str]]:
     """The luck of each uploaded record, or the refusals: one line per bad file naming it
-    (too large, not UTF-8 text, or the line of the record that does not replay and why, in
+    (too large, not UTF-8 text, the same game twice — :func:`risiko.lab.repeated_records`,
+    nothing replayed then —, or the line of the record that does not replay and why, in
     the page's language). Nothing is stored; any refusal refuses the whole upload."""
     errors: list[str] = []
     games: list[list[lab.SeatLuck]] = []
     if len(files) > MAX_RECORD_FILES:
         return [], [_("At most %(most)d files at a time, not %(n)d.")
                     % {"most": MAX_RECORD_FILES, "n": len(files)}]
+    texts: list[tuple[str, str]] = []
     for f in files:
         name = f.name or "?"
         if (f.size or 0) > MAX_RECORD_BYTES:
@@ -241,12 +243,19 @@ def read_records(files: Sequence[UploadedFile[bytes]]
                           % {"file": name, "size": f.size, "most": MAX_RECORD_BYTES})
             continue
         try:
-            text = f.read().decode("utf-8")
+            texts.append((name, f.read().decode("utf-8")))
         except UnicodeDecodeError as e:
             errors.append(_("%(file)s: not UTF-8 text (byte %(at)d); a game record is the "
                             "text file of risiko play --record or of an online table.")
                           % {"file": name, "at": e.start + 1})
-            continue
+    # copies of one game would count it again and again: refused before any is replayed
+    errors.extend(_("%(files)s: the same game %(n)d times; a game counts once in the luck "
+                    "table (upload each record once).")
+                  % {"files": ", ".join(names), "n": len(names)}
+                  for names in lab.repeated_records(texts))
+    if errors:
+        return [], errors
+    for name, text in texts:
         try:
             games.append(lab.luck_of_record(text))
         except InvalidInputError as e:  # RecordError: its line and reason
