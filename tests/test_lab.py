@@ -117,6 +117,19 @@ def test_analyse_seats_and_objectives_json() -> None:
     assert sum(o["dealt"] for o in objs["objectives"]) == 12
 
 
+def test_one_game_has_no_mean_score_interval() -> None:
+    """One game: a mean with no spread has no interval (it was "13,0 [13,0, 13,0]"): null in
+    JSON, "[–]" in the table; the win rate keeps its Wilson interval."""
+    args = ["analyse", "seats", "--games", "1", "--seats", "3", "--bots", "1", "--workers", "1"]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).output)
+    for row in data["seats"]:
+        assert (row["mean_score"]["low"], row["mean_score"]["high"]) == (None, None)
+        assert 0 <= row["mean_score"]["value"] <= 100
+        assert row["win_rate"]["low"] is not None
+    it = runner.invoke(app, ["--lang", "it", *args])
+    assert it.exit_code == 0 and "[–]" in it.output
+
+
 def test_engine_refused_by_name() -> None:
     res = runner.invoke(app, ["simulate", "--games", "1", "--engine", "spark"])
     assert res.exit_code == 2 and "spark" in res.stderr

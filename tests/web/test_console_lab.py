@@ -4,6 +4,7 @@ finished online games, and what to do where matplotlib is absent."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -57,6 +58,13 @@ def test_a_small_simulation_and_a_bad_value(ref_client: Any) -> None:
     assert "Ordine dei posti" in html and "Obiettivi" in html
     bad = ref_client.get(URL, {"seats": 9, "games": 3, "level": 1})
     assert bad.status_code == 400 and "Simulate:" not in bad.content.decode()
+
+
+def test_one_simulated_game_shows_no_mean_score_interval(ref_client: Any) -> None:
+    """One game: no interval for a mean score ("13,0 [13,0, 13,0]" before), "[–]"."""
+    html = ref_client.get(URL, {"seats": 3, "games": 1, "level": 1}).content.decode()
+    assert "Simulate:" in html and "[–]" in html
+    assert not re.search(r"(\d+,\d) \[\1, \1\]", html)
 
 
 def test_luck_of_a_finished_online_game(ref_client: Any) -> None:

@@ -211,6 +211,10 @@ def _signed(value: float, places: int) -> str:
 
 
 def _ci(d: dict[str, Any], pct: bool = True) -> str:
+    """An estimate with its interval (``29,4 % [20,1 %, 40,3 %]``); ``[–]`` where there is
+    none (a mean of 1 game, :func:`~risiko.lab.mean_ci`)."""
+    if d["low"] is None or d["high"] is None:
+        return f"{_pc(d['value']) if pct else _dec(d['value'], 1)} [–]"
     if pct:
         return f"{_pc(d['value'])} [{_pc(d['low'])}, {_pc(d['high'])}]"
     return f"{_dec(d['value'], 1)} [{_dec(d['low'], 1)}, {_dec(d['high'], 1)}]"
@@ -255,9 +259,13 @@ def closing_plots(m: Any, out: list[dict[str, Any]], folder: Path, lang: str) ->
 
 def _interval_bars(m: Any, rows: list[dict[str, Any]], labels: list[str], key: str,
                    **words: Any) -> Any:
-    return m.bar_chart(labels, [r[key]["value"] for r in rows],
-                       lows=[r[key]["low"] for r in rows], highs=[r[key]["high"] for r in rows],
-                       **words)
+    values = [r[key]["value"] for r in rows]
+    # no interval (a mean of 1 game): no error bar
+    return m.bar_chart(labels, values,
+                       lows=[v if r[key]["low"] is None else r[key]["low"]
+                             for v, r in zip(values, rows, strict=True)],
+                       highs=[v if r[key]["high"] is None else r[key]["high"]
+                              for v, r in zip(values, rows, strict=True)], **words)
 
 
 def objectives_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[Path]:
