@@ -194,12 +194,36 @@ def test_not_utf8_too_large_and_too_many_files_are_refused(
     monkeypatch.setattr(lab_view, "MAX_RECORD_BYTES", 10)
     res = _upload(ref_client, ("big.txt", b"x" * 11))
     assert res.status_code == 400
-    assert ("big.txt: 11 byte, una partita registrata può averne al massimo 10."
+    assert ("big.txt: 11 byte, una partita registrata può averne al massimo 10 byte."
+            in res.content.decode())
+    # 612888 bytes = 598.5 KB against 512 KB: said in KB, rounded down
+    monkeypatch.setattr(lab_view, "MAX_RECORD_BYTES", 512 * 1024)
+    res = _upload(ref_client, ("grande.txt", b"x" * 612888))
+    assert ("grande.txt: 598 KB, una partita registrata può averne al massimo 512 KB."
             in res.content.decode())
     monkeypatch.setattr(lab_view, "MAX_RECORD_FILES", 1)
     res = _upload(ref_client, ("a.txt", b"x"), ("b.txt", b"y"))
     assert res.status_code == 400 and "Al massimo 1 file alla volta, non 2." in \
         res.content.decode()
+
+
+def test_an_empty_file_is_named(ref_client: Any) -> None:
+    res = _upload(ref_client, ("buono.txt", tiny_record().encode("utf-8")), ("vuoto.txt", b""))
+    assert res.status_code == 400 and "vuoto.txt: il file inviato è vuoto." in \
+        res.content.decode()
+
+
+def test_the_page_promises_the_total_it_takes_and_says_a_larger_one_in_mb(
+        ref_client: Any, settings: Any) -> None:
+    """50 files of 512 KB (25 MB) went past the 4 MB request limit while the page promised
+    them: the page says the total too, and the refusal says it in KB/MB, in Italian."""
+    html = ref_client.get(URL).content.decode()
+    assert "al massimo 512 KB ciascuno e 4 MB in tutto" in html
+    settings.RISIKO_UPLOAD_MAX_BYTES = 1024 * 1024
+    res = _upload(ref_client, ("a.txt", b"x" * (600 * 1024)), ("b.txt", b"y" * (600 * 1024)))
+    assert res.status_code == 413
+    assert "il limite è di 1 MB" in res.content.decode()
+    assert "al massimo 512 KB ciascuno e 1 MB in tutto" in ref_client.get(URL).content.decode()
 
 
 def test_an_upload_needs_a_file_and_a_referee(ref_client: Any, login: Any) -> None:

@@ -28,6 +28,7 @@ from risiko.faults import InvalidInputError
 from risiko.ruleset import PRESETS, new_ruleset
 from risiko.web import labplots
 from risiko.web.clubs import request_club
+from risiko.web.core.limits import size_text, upload_limit
 from risiko.web.core.uploads import limit_upload
 from risiko.web.online.models import OnlineTable
 from risiko.web.site.permissions import referee_required
@@ -135,16 +136,31 @@ class RecordsField(forms.FileField):
     widget = MultipleFileInput
 
     def clean(self, data: Any, initial: Any = None) -> Any:
-        """Each file checked as a FileField checks one; none is the field's required
-        error."""
+        """Each file checked as a FileField checks one, an empty file named; none is the
+        field's required error."""
         if isinstance(data, (list, tuple)) and data:
-            return [super(RecordsField, self).clean(d, initial) for d in data]
+            out, errors = [], []
+            for d in data:
+                try:
+                    out.append(super().clean(d, initial))
+                except forms.ValidationError as e:
+                    if e.code != "empty":
+                        raise
+                    errors.append(forms.ValidationError(
+                        _("%(file)s: the file sent is empty.") % {"file": d.name},
+                        code="empty"))
+            if errors:
+                raise forms.ValidationError(errors)
+            return out
         return [super().clean(None if isinstance(data, (list, tuple)) else data, initial)]
 
 
 class RecordsForm(forms.Form):
     """Game records to read for the luck table: up to :data:`MAX_RECORD_FILES` files of at
-    most :data:`MAX_RECORD_BYTES` each, read and forgotten (nothing is stored)."""
+    most :data:`MAX_RECORD_BYTES` each and the upload limit in all
+    (:func:`~risiko.web.core.limits.upload_limit`, refused before it is read by
+    :func:`~risiko.web.core.uploads.limit_upload`), read and forgotten (nothing is
+    stored)."""
 
     records = RecordsField(label=gettext_lazy("Game records (.txt)"))
 
@@ -239,8 +255,9 @@ def read_records(files: Sequence[UploadedFile[bytes]]
     for f in files:
         name = f.name or "?"
         if (f.size or 0) > MAX_RECORD_BYTES:
-            errors.append(_("%(file)s: %(size)d bytes, a record may have at most %(most)d.")
-                          % {"file": name, "size": f.size, "most": MAX_RECORD_BYTES})
+            errors.append(_("%(file)s: %(size)s, a record may have at most %(most)s.")
+                          % {"file": name, "size": size_text(f.size or 0),
+                             "most": size_text(MAX_RECORD_BYTES)})
             continue
         try:
             texts.append((name, f.read().decode("utf-8")))
@@ -309,6 +326,7 @@ def _render(request: HttpRequest, form: LabForm, plots: bool, seats: int, games:
         "records_form": records_form or RecordsForm(), "upload": upload or {},
         "budget": SIM_BUDGET, "max_record_files": MAX_RECORD_FILES,
         "max_record_kb": MAX_RECORD_BYTES // 1024,
+        "max_upload": size_text(upload_limit()),
         "bounds": [{"level": k, "bot": LEVELS[k], "same": max_games(k, 0, seats),
                     "among_heuristic": max_games(k, 2, seats)} for k in sorted(LEVELS)],
     }
