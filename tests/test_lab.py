@@ -69,6 +69,10 @@ def test_analyse_luck_simulated_json_and_italian_table() -> None:
                              "3", "--bots", "2,1", "--workers", "1"])
     assert "Fortuna ai dadi, simulazione: 2 partite" in it.output
     assert "per posto" in it.output and "per bot" in it.output
+    # the tables by seat and by bot say so in their first column (not "Giocatore")
+    seat_table, bot_table = it.output.split("per bot")
+    assert "Posto" in seat_table.split("per posto")[1] and "Giocatore" not in it.output
+    assert "Bot" in bot_table
 
 
 def test_analyse_luck_refuses_the_same_game_twice(tmp_path: Path) -> None:
@@ -217,3 +221,12 @@ def test_closing_figures_in_the_language_and_json_keeps_the_point() -> None:
     data = json.loads(runner.invoke(app, ["--lang", "it", *args, "--json"]).stdout)
     row = data["rulesets"][0]["exact"]["rows"][0]
     assert (row["p_roll"], row["p_end"]) == (0.083333, 0.293933)  # JSON: numbers, a point
+
+
+def test_italian_closing_says_giro_for_a_round() -> None:
+    """The regulation's word for a round is "giro" (a "turno" is one seat's)."""
+    res = runner.invoke(app, ["--lang", "it", "analyse", "closing", "--games", "2", "--seats",
+                              "3", "--bots", "1", "--workers", "1", "--ruleset", "rtu"])
+    assert res.exit_code == 0, res.output
+    assert "chiamata al giro 8" in res.output and "Durata della partita (giri)" in res.output
+    assert "giri dopo la chiamata in media" in res.output and "turn" not in res.output

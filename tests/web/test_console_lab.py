@@ -55,6 +55,8 @@ def test_english_page(committee: Any) -> None:
 def test_a_small_simulation_and_a_bad_value(ref_client: Any) -> None:
     html = ref_client.get(URL, {"seats": 3, "games": 3, "level": 1}).content.decode()
     assert "Simulate: 3 partite di bot random (club-milano" in html
+    # the regulation's word for a round is "giro" (a turn is one seat's)
+    assert "Durata della partita (giri)" in html and "(turni)" not in html
     assert "Ordine dei posti" in html and "Obiettivi" in html
     bad = ref_client.get(URL, {"seats": 9, "games": 3, "level": 1})
     assert bad.status_code == 400 and "Simulate:" not in bad.content.decode()
@@ -63,7 +65,7 @@ def test_a_small_simulation_and_a_bad_value(ref_client: Any) -> None:
 def test_one_simulated_game_shows_no_mean_score_interval(ref_client: Any) -> None:
     """One game: no interval for a mean score ("13,0 [13,0, 13,0]" before), "[–]"."""
     html = ref_client.get(URL, {"seats": 3, "games": 1, "level": 1}).content.decode()
-    assert "Simulate:" in html and "[–]" in html
+    assert "Simulata: 1 partita" in html and "[–]" in html
     assert not re.search(r"(\d+,\d) \[\1, \1\]", html)
 
 
@@ -112,6 +114,9 @@ def test_the_bound_of_each_level_is_said_and_kept(ref_client: Any) -> None:
     over = ref_client.get(URL, {"seats": 4, "games": 6, "level": 4, "opponents": 0})
     assert over.status_code == 400
     assert "Al massimo 5 partite con questi bot e posti" in over.content.decode()
+    # level 5 among level-2 bots: 1 game, in the singular (it was "Al massimo 1 partite")
+    one = ref_client.get(URL, {"seats": 4, "games": 2, "level": 5, "opponents": 2})
+    assert "Al massimo 1 partita con questi bot e posti" in one.content.decode()
     slow = ref_client.get(URL, {"seats": 4, "games": 1, "level": 5, "opponents": 0})
     assert slow.status_code == 400 and "troppo lenti per la pagina" in slow.content.decode()
 
@@ -122,7 +127,7 @@ def test_level_3_among_random_bots_with_luck_by_seat_and_by_bot(ref_client: Any)
     res = ref_client.get(URL, {"seats": 3, "games": 1, "level": 3, "opponents": 1})
     assert res.status_code == 200
     html = res.content.decode()
-    assert "Simulate: 1 partite di bot greedy, random, random" in html
+    assert "Simulata: 1 partita di bot greedy, random, random" in html
     assert "Fortuna ai dadi, per posto" in html and "Fortuna ai dadi, per bot" in html
     seats = res.context["sim_luck_seats"]
     assert [r.player for r in seats] == ["1", "2", "3"]

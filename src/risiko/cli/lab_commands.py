@@ -94,6 +94,7 @@ W = {k: define(f"lab.{k}", "", v) for k, v in {
     "by_seat": "seat",
     "by_bot": "bot",
     "player": "Player",
+    "bot": "Bot",
     "rolls": "Rolls",
     "lost": "Armies lost",
     "expected": "Expected",
@@ -582,9 +583,10 @@ def luck_cmd(
     if json_out:
         emit_json({**data, "plots": files})
         return
-    tables: list[tuple[str, list[SeatLuck], float]] = []
+    tables: list[tuple[str, str, list[SeatLuck], float]] = []  # title, first column, ...
     if files_read:
-        tables.append((say("luck_title", lang, records=len(files_read)), rows, swing))
+        tables.append((say("luck_title", lang, records=len(files_read)), "player", rows,
+                       swing))
     if data["simulated"] is not None:
         s = data["simulated"]
         for by, key in (("by_seat", "seats"), ("by_bot", "bots")):
@@ -595,9 +597,10 @@ def luck_cmd(
                 continue  # one bot at every seat: its row is the whole table
             tables.append((say("luck_sim_title", lang, games=s["games"],
                                bots=",".join(s["bots"]), ruleset=s["ruleset"],
-                               by=say(by, lang)), luck_rows, s["swing"]))
-    for title, luck_rows, table_swing in tables:
-        _luck_table(title, luck_rows, table_swing, lang)
+                               by=say(by, lang)), "seat" if key == "seats" else "bot",
+                           luck_rows, s["swing"]))
+    for title, first, luck_rows, table_swing in tables:
+        _luck_table(title, first, luck_rows, table_swing, lang)
     if files:
         console.print(say("plots", lang, files=", ".join(files)), highlight=False)
 
@@ -608,10 +611,13 @@ def simulated_swing(facts: Sequence[Facts]) -> float:
                             for f in facts for x in f["luck"]])
 
 
-def _luck_table(title: str, rows: Sequence[SeatLuck], swing: float, lang: str) -> None:
+def _luck_table(title: str, first: str, rows: Sequence[SeatLuck], swing: float,
+                lang: str) -> None:
+    """A luck table; ``first`` the word of its first column: ``player`` (records),
+    ``seat`` or ``bot`` (simulated games, by seat number or by bot)."""
     table = Table(title=title)
-    for key in ("player", "rolls", "lost", "expected", "luck", "z", "games", "wins", "score"):
-        table.add_column(say(key, lang), justify="left" if key == "player" else "right")
+    for key in (first, "rolls", "lost", "expected", "luck", "z", "games", "wins", "score"):
+        table.add_column(say(key, lang), justify="left" if key == first else "right")
     for r in rows:
         mean = r.mean_score
         table.add_row(r.player, str(r.rolls), str(r.lost), _dec(r.expected, 1),

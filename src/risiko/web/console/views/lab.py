@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -117,10 +117,12 @@ class LabForm(forms.Form):
                 % {"cost": game_cost(level, data.get("opponents") or 0, seats),
                    "budget": SIM_BUDGET})
         elif games > most:
-            self.add_error("games", _(
+            self.add_error("games", ngettext(
+                "At most %(most)d game with these bots and seats (about %(budget).0f CPU "
+                "seconds a request); the command line has no bound: risiko analyse --bots.",
                 "At most %(most)d games with these bots and seats (about %(budget).0f CPU "
-                "seconds a request); the command line has no bound: risiko analyse --bots.")
-                % {"most": most, "budget": SIM_BUDGET})
+                "seconds a request); the command line has no bound: risiko analyse --bots.",
+                most) % {"most": most, "budget": SIM_BUDGET})
         return data
 
 
