@@ -230,3 +230,32 @@ def test_italian_closing_says_giro_for_a_round() -> None:
     assert res.exit_code == 0, res.output
     assert "chiamata al giro 8" in res.output and "Durata della partita (giri)" in res.output
     assert "giri dopo la chiamata in media" in res.output and "turn" not in res.output
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_luck_tables_fit_80_columns_uncut(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nine columns at 80 characters: every word of every header whole (Italian headers
+    were cut to "Gioca…", "Fortu…", "Parti…") and the last column's figure there."""
+    from rich.console import Console
+
+    from risiko.cli import lab_commands
+    from risiko.faults import set_language
+    from risiko.lab import SeatLuck
+
+    wide = Console(width=80, record=True)
+    monkeypatch.setattr(lab_commands, "console", wide)
+    set_language(lang)
+    try:
+        row = SeatLuck("heuristic", 12372, 9247, 9262.4, 2210.0, games=300, wins=100,
+                       score=18810, scored=300)
+        for first in ("player", "seat", "bot"):
+            lab_commands._luck_table("t", first, [row], 1.0, lang)
+    finally:
+        set_language(None)
+    out = wide.export_text()
+    heads = [lab_commands.say(k, lang) for k in ("player", "seat", "bot", "rolls", "lost",
+                                                 "expected", "luck", "z", "games", "wins",
+                                                 "score")]
+    assert all(w in out for h in heads for w in h.split()), out
+    assert "…" not in out and out.count("62" + ("," if lang == "it" else ".") + "7") == 3
+    assert max(len(line) for line in out.splitlines()) <= 80

@@ -615,9 +615,13 @@ def _luck_table(title: str, first: str, rows: Sequence[SeatLuck], swing: float,
                 lang: str) -> None:
     """A luck table; ``first`` the word of its first column: ``player`` (records),
     ``seat`` or ``bot`` (simulated games, by seat number or by bot)."""
-    table = Table(title=title)
+    # nine columns in 80: one space between them, none at the edges, no header word
+    # narrower than itself (it was cut: "Fortu…", "Parti…"), a long name folded, not cut
+    table = Table(title=title, padding=(0, 1), collapse_padding=True, pad_edge=False)
     for key in (first, "rolls", "lost", "expected", "luck", "z", "games", "wins", "score"):
-        table.add_column(say(key, lang), justify="left" if key == first else "right")
+        head = say(key, lang)
+        table.add_column(head, justify="left" if key == first else "right",
+                         min_width=max(len(w) for w in head.split()), overflow="fold")
     for r in rows:
         mean = r.mean_score
         table.add_row(r.player, str(r.rolls), str(r.lost), _dec(r.expected, 1),
