@@ -284,7 +284,7 @@ def mean_ci(values: Sequence[float], z: float = Z95, *,
     half = z * statistics.stdev(values) / math.sqrt(n)
     low, high = mean - half, mean + half
     if bounds is not None:
-        low, high = max(low, bounds[0]), min(high, bounds[1])
+        low, high = max(low, float(bounds[0])), min(high, float(bounds[1]))
     return Interval(mean, low, high, n)
 
 
