@@ -69,6 +69,24 @@ def test_analyse_luck_simulated_json_and_italian_table() -> None:
                              "3", "--bots", "2,1", "--workers", "1"])
     assert "Fortuna ai dadi, simulazione: 2 partite" in it.output
     assert "per posto" in it.output and "per bot" in it.output
+    # the tables by seat and by bot say so in their first column (not "Giocatore")
+    seat_table, bot_table = it.output.split("per bot")
+    assert "Posto" in seat_table.split("per posto")[1] and "Giocatore" not in it.output
+    assert "Bot" in bot_table
+
+
+def test_analyse_luck_refuses_the_same_game_twice(tmp_path: Path) -> None:
+    """One file named twice, or a copy saved with Windows line ends: the same game, refused
+    with the files named before any is replayed (exit 2, nothing on stdout)."""
+    a = tmp_path / "a.txt"
+    a.write_text(tiny_record(), encoding="utf-8")
+    res = runner.invoke(app, ["--lang", "it", "analyse", "luck", str(a), str(a), "--json"])
+    assert res.exit_code == 2 and res.stdout == ""
+    assert f"{a}, {a}: la stessa partita 2 volte" in res.stderr
+    (tmp_path / "b.txt").write_bytes(tiny_record().replace("\n", "\r\n").encode("utf-8"))
+    res = runner.invoke(app, ["--lang", "en", "analyse", "luck", str(tmp_path)])
+    assert res.exit_code == 2
+    assert f"{a}, {tmp_path / 'b.txt'}: the same game 2 times" in res.stderr
 
 
 def test_analyse_luck_without_records_or_games_is_refused() -> None:
@@ -101,6 +119,19 @@ def test_analyse_seats_and_objectives_json() -> None:
         "analyse", "objectives", "--games", "4", "--seats", "3", "--bots", "random",
         "--workers", "1", "--json"]).output)
     assert sum(o["dealt"] for o in objs["objectives"]) == 12
+
+
+def test_one_game_has_no_mean_score_interval() -> None:
+    """One game: a mean with no spread has no interval (it was "13,0 [13,0, 13,0]"): null in
+    JSON, "[–]" in the table; the win rate keeps its Wilson interval."""
+    args = ["analyse", "seats", "--games", "1", "--seats", "3", "--bots", "1", "--workers", "1"]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).output)
+    for row in data["seats"]:
+        assert (row["mean_score"]["low"], row["mean_score"]["high"]) == (None, None)
+        assert 0 <= row["mean_score"]["value"] <= 100
+        assert row["win_rate"]["low"] is not None
+    it = runner.invoke(app, ["--lang", "it", *args])
+    assert it.exit_code == 0 and "[–]" in it.output
 
 
 def test_engine_refused_by_name() -> None:
@@ -190,3 +221,41 @@ def test_closing_figures_in_the_language_and_json_keeps_the_point() -> None:
     data = json.loads(runner.invoke(app, ["--lang", "it", *args, "--json"]).stdout)
     row = data["rulesets"][0]["exact"]["rows"][0]
     assert (row["p_roll"], row["p_end"]) == (0.083333, 0.293933)  # JSON: numbers, a point
+
+
+def test_italian_closing_says_giro_for_a_round() -> None:
+    """The regulation's word for a round is "giro" (a "turno" is one seat's)."""
+    res = runner.invoke(app, ["--lang", "it", "analyse", "closing", "--games", "2", "--seats",
+                              "3", "--bots", "1", "--workers", "1", "--ruleset", "rtu"])
+    assert res.exit_code == 0, res.output
+    assert "chiamata al giro 8" in res.output and "Durata della partita (giri)" in res.output
+    assert "giri dopo la chiamata in media" in res.output and "turn" not in res.output
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_luck_tables_fit_80_columns_uncut(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nine columns at 80 characters: every word of every header whole (Italian headers
+    were cut to "Gioca…", "Fortu…", "Parti…") and the last column's figure there."""
+    from rich.console import Console
+
+    from risiko.cli import lab_commands
+    from risiko.faults import set_language
+    from risiko.lab import SeatLuck
+
+    wide = Console(width=80, record=True)
+    monkeypatch.setattr(lab_commands, "console", wide)
+    set_language(lang)
+    try:
+        row = SeatLuck("heuristic", 12372, 9247, 9262.4, 2210.0, games=300, wins=100,
+                       score=18810, scored=300)
+        for first in ("player", "seat", "bot"):
+            lab_commands._luck_table("t", first, [row], 1.0, lang)
+    finally:
+        set_language(None)
+    out = wide.export_text()
+    heads = [lab_commands.say(k, lang) for k in ("player", "seat", "bot", "rolls", "lost",
+                                                 "expected", "luck", "z", "games", "wins",
+                                                 "score")]
+    assert all(w in out for h in heads for w in h.split()), out
+    assert "…" not in out and out.count("62" + ("," if lang == "it" else ".") + "7") == 3
+    assert max(len(line) for line in out.splitlines()) <= 80

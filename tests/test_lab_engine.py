@@ -28,6 +28,7 @@ from risiko.lab import (
     proportion_ci,
     roll_moments,
     run_games,
+    score_range,
     seats_table,
     simulated_luck,
 )
@@ -87,7 +88,35 @@ def test_mean_interval_by_hand() -> None:
     half = 1.959964 * math.sqrt(5 / 3) / 2
     assert (ci.value, ci.low, ci.high) == (2.5, pytest.approx(2.5 - half),
                                            pytest.approx(2.5 + half))
-    assert mean_ci([7]).low == 7
+    # one value: no spread, no interval (it was the zero-width [7, 7])
+    one = mean_ci([7])
+    assert (one.value, one.low, one.high) == (7, None, None)
+    assert one.to_dict() == {"value": 7, "low": None, "high": None, "n": 1}
+
+
+def test_mean_score_interval_stays_in_the_score_range() -> None:
+    """Scores 0, 100, 68 (club-milano: 0..100, R1): mean 56, s = sqrt(2608) = 51.07, half
+    1.96·51.07/√3 = 57.79, so [-1.79, 113.79] cut to [0, 100]."""
+    assert score_range(CLUB_MILANO) == (0, 100)
+    raw = mean_ci([0, 100, 68])
+    assert (raw.low, raw.high) == (pytest.approx(-1.7885, abs=1e-4),
+                                   pytest.approx(113.7885, abs=1e-4))
+    cut = mean_ci([0, 100, 68], bounds=(0, 100))
+    assert (cut.value, cut.low, cut.high) == (56, 0, 100)
+    facts = [{"winners": [0], "objectives": [1, 2, 3], "scores": [100, 0, 0],
+              "score_range": [0, 100]},
+             {"winners": [2], "objectives": [1, 2, 3], "scores": [0, 0, 68],
+              "score_range": [0, 100]},
+             {"winners": [0], "objectives": [1, 2, 3], "scores": [68, 0, 100],
+              "score_range": [0, 100]}]
+    seat1 = seats_table(facts)[0]["mean_score"]
+    assert (seat1["low"], seat1["high"]) == (0, 100)
+    obj2 = objectives_table(facts)[1]["mean_score"]  # three zeros: s = 0, [0, 0]
+    assert (obj2["value"], obj2["low"], obj2["high"]) == (0, 0, 0)
+    one = seats_table(facts[:1])[0]["mean_score"]
+    assert (one["value"], one["low"], one["high"]) == (100, None, None)
+    # a played game says its range: club-milano's
+    assert run_games(SimSpec(("random",) * 3), 1, workers=1)[0]["score_range"] == [0, 100]
 
 
 FACTS = [  # three hand-made 3-seat games

@@ -22,6 +22,7 @@ Figures (each a pure function of plain numbers):
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import statistics
@@ -33,6 +34,7 @@ from typing import Any
 
 from .actions import Attack
 from .closing import closing_probability
+from .faults import define
 from .game import Game
 from .match import play_bots
 from .objectives import OBJECTIVES
@@ -111,7 +113,8 @@ def play_one(spec: SimSpec, index: int) -> Facts:
     per seat), ``winners`` (0-based seats sharing the win: the RisiKo! seat, else the best
     score), ``objectives`` (objective number per seat), ``closing_round`` (the closing round
     whose dice ended it, R2; None when it ended otherwise), ``closing_turns`` (closing-dice
-    turns played, skips included), ``luck`` per seat ``[rolls, lost, expected, variance]``
+    turns played, skips included), ``score_range`` ``[lowest, highest]`` table score
+    (:func:`score_range`), ``luck`` per seat ``[rolls, lost, expected, variance]``
     (:func:`luck_of_game`: every attack roll's dice against their exact odds; None unless
     ``spec.luck``)."""
     seed = game_seed(spec.seed, index)
@@ -128,6 +131,7 @@ def play_one(spec: SimSpec, index: int) -> Facts:
     closed = [c.closing_round for c in game.closing_rolls if c.closed]
     return {
         "index": index, "seed": seed, "bots": list(bots), "end": str(game.outcome.end),
+        "score_range": list(score_range(game.ruleset)),
         "rounds": game.outcome.rounds, "rolls": game.rolls, "scores": scores,
         "winners": winners, "risiko_seat": game.risiko_seat,
         "objectives": [o.number for o in game.objectives],
@@ -215,17 +219,20 @@ def run_games(spec: SimSpec, games: int, *, workers: int | None = None,
 @dataclass(frozen=True)
 class Interval:
     """An estimate with its 95 % confidence interval: ``value``, ``low``, ``high``, ``n``
-    (the sample size)."""
+    (the sample size); ``low`` and ``high`` are None where no interval exists (a mean of
+    fewer than 2 values: :func:`mean_ci`)."""
 
     value: float
-    low: float
-    high: float
+    low: float | None
+    high: float | None
     n: int
 
-    def to_dict(self) -> dict[str, float | int]:
-        """``{"value", "low", "high", "n"}`` rounded to 4 decimals (the JSON contract)."""
-        return {"value": round(self.value, 4), "low": round(self.low, 4),
-                "high": round(self.high, 4), "n": self.n}
+    def to_dict(self) -> dict[str, float | int | None]:
+        """``{"value", "low", "high", "n"}`` rounded to 4 decimals (the JSON contract;
+        ``low`` and ``high`` null when there is no interval)."""
+        return {"value": round(self.value, 4),
+                "low": None if self.low is None else round(self.low, 4),
+                "high": None if self.high is None else round(self.high, 4), "n": self.n}
 
 
 def proportion_ci(successes: float, n: int, z: float = Z95) -> Interval:
@@ -251,22 +258,47 @@ def proportion_ci(successes: float, n: int, z: float = Z95) -> Interval:
     return Interval(p, max(0.0, centre - half), min(1.0, centre + half), n)
 
 
-def mean_ci(values: Sequence[float], z: float = Z95) -> Interval:
+def mean_ci(values: Sequence[float], z: float = Z95, *,
+            bounds: tuple[float, float] | None = None) -> Interval:
     """The mean of ``values`` with its normal 95 % interval, mean ± z·s/√n (``s`` the
-    sample standard deviation; for n = 1 the interval is the point). Raises ValueError for
-    no values.
+    sample standard deviation), cut to ``bounds`` ``(lowest, highest)``, the values' possible
+    range when known (a table score: :func:`score_range`), so it never says what cannot
+    happen. For n = 1 there is no interval (no spread to measure): ``low`` and ``high`` are
+    None. Raises ValueError for no values.
 
     >>> mean_ci([1, 2, 3, 4]).to_dict()  # s = 1.2910, z·s/2 = 1.2652
     {'value': 2.5, 'low': 1.2348, 'high': 3.7652, 'n': 4}
+    >>> mean_ci([0, 100, 68]).to_dict()  # mean 56, s = √2608 = 51.07, ± 1.96·51.07/√3 = 57.79
+    {'value': 56.0, 'low': -1.7885, 'high': 113.7885, 'n': 3}
+    >>> mean_ci([0, 100, 68], bounds=(0, 100)).to_dict()  # a table score: 0..100
+    {'value': 56.0, 'low': 0.0, 'high': 100.0, 'n': 3}
+    >>> mean_ci([13]).to_dict()
+    {'value': 13.0, 'low': None, 'high': None, 'n': 1}
     """
     n = len(values)
     if n < 1:
         raise ValueError("no values")
     mean = statistics.fmean(values)
     if n == 1:
-        return Interval(mean, mean, mean, 1)
+        return Interval(mean, None, None, 1)
     half = z * statistics.stdev(values) / math.sqrt(n)
-    return Interval(mean, mean - half, mean + half, n)
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(low, float(bounds[0])), min(high, float(bounds[1]))
+    return Interval(mean, low, high, n)
+
+
+def score_range(ruleset: Ruleset) -> tuple[float, float]:
+    """The possible range of one seat's table score in a game played here: 0 (an eliminated
+    or abandoned seat, R1/R15; the R5 penalty never falls, since digital play refuses
+    placements beyond the army limit) to the higher of the objective's score and the base
+    cap ``max_base_score`` (R1).
+
+    >>> from risiko.ruleset import CLUB_MILANO
+    >>> score_range(CLUB_MILANO)
+    (0.0, 100.0)
+    """
+    return 0.0, float(max(ruleset.objective_score, ruleset.max_base_score))
 
 
 # ---------------------------------------------------------------------------- closing
@@ -368,7 +400,7 @@ def closing_simulated(facts: Sequence[Facts]) -> dict[str, Any]:
             by_round[k] = by_round.get(k, 0) + 1
     return {
         "games": n,
-        "rounds": mean_ci([f["rounds"] for f in facts]).to_dict(),
+        "rounds": mean_ci([f["rounds"] for f in facts], bounds=(1, math.inf)).to_dict(),
         "ends": {e: round(c / n, 4) for e, c in sorted(ends.items())},
         "closing_rounds": {str(k): proportion_ci(c, n).to_dict()
                            for k, c in sorted(by_round.items())},
@@ -376,9 +408,16 @@ def closing_simulated(facts: Sequence[Facts]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------- objectives, seats
+def _bounds(facts: Sequence[Facts]) -> tuple[float, float] | None:
+    """The table score's possible range in ``facts`` (:func:`score_range`; None: not said)."""
+    got = facts[0].get("score_range") if facts else None
+    return (float(got[0]), float(got[1])) if got else None
+
+
 def objectives_table(facts: Sequence[Facts]) -> list[dict[str, Any]]:
     """Per objective dealt in ``facts``: ``objective`` (number), ``name``, ``dealt`` (seats
-    that held it), ``win_rate`` and ``mean_score`` with 95 % intervals (Wilson, normal); a
+    that held it), ``win_rate`` and ``mean_score`` with 95 % intervals (Wilson, normal; the
+    mean score's cut to the score's range, none from fewer than 2 seats: :func:`mean_ci`); a
     win shared by k tied seats counts 1/k. In objective order."""
     wins: dict[int, float] = {}
     scores: dict[int, list[float]] = {}
@@ -392,13 +431,14 @@ def objectives_table(facts: Sequence[Facts]) -> list[dict[str, Any]]:
         n = len(scores[o])
         rows.append({"objective": o, "name": OBJECTIVES[o - 1].name, "dealt": n,
                      "win_rate": proportion_ci(min(wins[o], n), n).to_dict(),
-                     "mean_score": mean_ci(scores[o]).to_dict()})
+                     "mean_score": mean_ci(scores[o], bounds=_bounds(facts)).to_dict()})
     return rows
 
 
 def seats_table(facts: Sequence[Facts]) -> list[dict[str, Any]]:
     """Per seat (1-based ``seat``, in turn order): ``win_rate`` and ``mean_score`` with 95 %
-    intervals over ``facts`` (one table size); ``fair`` is 1/seats."""
+    intervals over ``facts`` (one table size; the mean score's cut to the score's range,
+    none from 1 game: :func:`mean_ci`); ``fair`` is 1/seats."""
     if not facts:
         raise ValueError("no games")
     seats = len(facts[0]["scores"])
@@ -408,7 +448,8 @@ def seats_table(facts: Sequence[Facts]) -> list[dict[str, Any]]:
         won = sum(1 / len(f["winners"]) for f in facts if s in f["winners"])
         rows.append({"seat": s + 1, "games": n, "fair": round(1 / seats, 4),
                      "win_rate": proportion_ci(min(won, n), n).to_dict(),
-                     "mean_score": mean_ci([f["scores"][s] for f in facts]).to_dict()})
+                     "mean_score": mean_ci([f["scores"][s] for f in facts],
+                                           bounds=_bounds(facts)).to_dict()})
     return rows
 
 
@@ -561,6 +602,42 @@ def merge_luck(games: Iterable[Sequence[SeatLuck]]) -> list[SeatLuck]:
         for row in rows:
             total.setdefault(row.player, SeatLuck(row.player)).add(row)
     return sorted(total.values(), key=lambda r: (-r.z, r.player))
+
+
+#: two or more records of one game among those read for a luck table (each game counts once)
+SAME_GAME = define("lab.same_game", "",
+                   "{files}: the same game {count} times; a game counts once in the luck "
+                   "table (give each record once)")
+
+
+def record_key(text: str) -> str:
+    """The identity of a game record: the SHA-256 (hex) of its text normalised, so copies
+    of one game's record compare equal however they were saved: a byte-order mark dropped,
+    line ends made ``\\n``, each line's outer spaces stripped, blank lines dropped.
+
+    >>> record_key("1 attack A B 6 6\\r\\n\\n") == record_key("\\ufeff 1 attack A B 6 6 \\n")
+    True
+    >>> record_key("1 attack A B 6 6") == record_key("1 attack A B 6 5")
+    False
+    """
+    lines = (line.strip() for line in text.lstrip("\ufeff").splitlines())
+    body = "\n".join(line for line in lines if line)
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def repeated_records(records: Iterable[tuple[str, str]]) -> list[list[str]]:
+    """The names of the records that are one game, group by group, from ``(name, text)``
+    pairs (:func:`record_key`; a name given twice counts twice): each group of two or more,
+    in the order of their first name; ``[]`` when every game is there once. Nothing is
+    replayed.
+
+    >>> repeated_records([("a.txt", "x"), ("b.txt", "y"), ("c.txt", "x\\n")])
+    [['a.txt', 'c.txt']]
+    """
+    groups: dict[str, list[str]] = {}
+    for name, text in records:
+        groups.setdefault(record_key(text), []).append(name)
+    return [names for names in groups.values() if len(names) > 1]
 
 
 def luck_table(records: Iterable[str]) -> list[SeatLuck]:

@@ -91,11 +91,10 @@ def test_a_declared_length_over_the_limit_is_refused_unread(settings):
     assert sent[0]["status"] == 413
     assert (b"connection", b"close") in sent[0]["headers"]
     assert sent[1]["body"].decode() == (
-        "Richiesta troppo grande: il limite è di 1048576 byte. Non è stato letto né salvato "
-        "nulla.")
+        "Richiesta troppo grande: il limite è di 1 MB. Non è stato letto né salvato nulla.")
     _app, sent, _t = _call("/login/", [b""], length=MB + 1, cookie="django_language=en")
     assert sent[1]["body"].decode() == (
-        "The request is too large: the limit is 1048576 bytes. Nothing was read or saved.")
+        "The request is too large: the limit is 1 MB. Nothing was read or saved.")
 
 
 def test_a_chunked_body_is_cut_where_it_passes_the_limit(settings):
@@ -165,7 +164,7 @@ def test_a_served_500_mb_post_is_refused_and_spools_nothing(tmp_path):
         # a chunked body of 8 MB: cut after the first MiB
         status, text = _post_raw(app.url, {}, (b"x" * (256 * 1024) for _ in range(32)),
                                  chunked=True)
-        assert status == 413 and "il limite è di 1048576 byte" in text
+        assert status == 413 and "il limite è di 1 MB" in text
         assert time.monotonic() - started < 30
         assert not app.errors(), app.log[-20:]
     # no upload's named temporary file (Django's spooled body would be an anonymous one: the

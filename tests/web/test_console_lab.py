@@ -4,6 +4,7 @@ finished online games, and what to do where matplotlib is absent."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -54,9 +55,18 @@ def test_english_page(committee: Any) -> None:
 def test_a_small_simulation_and_a_bad_value(ref_client: Any) -> None:
     html = ref_client.get(URL, {"seats": 3, "games": 3, "level": 1}).content.decode()
     assert "Simulate: 3 partite di bot random (club-milano" in html
+    # the regulation's word for a round is "giro" (a turn is one seat's)
+    assert "Durata della partita (giri)" in html and "(turni)" not in html
     assert "Ordine dei posti" in html and "Obiettivi" in html
     bad = ref_client.get(URL, {"seats": 9, "games": 3, "level": 1})
     assert bad.status_code == 400 and "Simulate:" not in bad.content.decode()
+
+
+def test_one_simulated_game_shows_no_mean_score_interval(ref_client: Any) -> None:
+    """One game: no interval for a mean score ("13,0 [13,0, 13,0]" before), "[–]"."""
+    html = ref_client.get(URL, {"seats": 3, "games": 1, "level": 1}).content.decode()
+    assert "Simulata: 1 partita" in html and "[–]" in html
+    assert not re.search(r"(\d+,\d) \[\1, \1\]", html)
 
 
 def test_luck_of_a_finished_online_game(ref_client: Any) -> None:
@@ -104,6 +114,9 @@ def test_the_bound_of_each_level_is_said_and_kept(ref_client: Any) -> None:
     over = ref_client.get(URL, {"seats": 4, "games": 6, "level": 4, "opponents": 0})
     assert over.status_code == 400
     assert "Al massimo 5 partite con questi bot e posti" in over.content.decode()
+    # level 5 among level-2 bots: 1 game, in the singular (it was "Al massimo 1 partite")
+    one = ref_client.get(URL, {"seats": 4, "games": 2, "level": 5, "opponents": 2})
+    assert "Al massimo 1 partita con questi bot e posti" in one.content.decode()
     slow = ref_client.get(URL, {"seats": 4, "games": 1, "level": 5, "opponents": 0})
     assert slow.status_code == 400 and "troppo lenti per la pagina" in slow.content.decode()
 
@@ -114,7 +127,7 @@ def test_level_3_among_random_bots_with_luck_by_seat_and_by_bot(ref_client: Any)
     res = ref_client.get(URL, {"seats": 3, "games": 1, "level": 3, "opponents": 1})
     assert res.status_code == 200
     html = res.content.decode()
-    assert "Simulate: 1 partite di bot greedy, random, random" in html
+    assert "Simulata: 1 partita di bot greedy, random, random" in html
     assert "Fortuna ai dadi, per posto" in html and "Fortuna ai dadi, per bot" in html
     seats = res.context["sim_luck_seats"]
     assert [r.player for r in seats] == ["1", "2", "3"]
@@ -135,16 +148,34 @@ def _upload(client: Any, *files: tuple[str, bytes]) -> Any:
 
 
 def test_uploaded_records_give_the_luck_table_and_nothing_is_stored(ref_client: Any) -> None:
-    """Two copies of the tiny record: Anna's luck doubles, z = 0.2390·√2 = 0.338."""
+    """The tiny record and another game whose first roll is 4 against 6 (Anna loses 1
+    again): Anna's luck doubles, z = 0.2390·√2 = 0.338."""
     before = OnlineTable.objects.count()
     rec = tiny_record().encode("utf-8")
-    res = _upload(ref_client, ("a.txt", rec), ("b.txt", rec))
+    other = tiny_record().replace("6 6", "4 6").encode("utf-8")
+    res = _upload(ref_client, ("a.txt", rec), ("b.txt", other))
     assert res.status_code == 200
     html = res.content.decode()
     assert "Da 2 partite registrate caricate." in html
     assert ("<td>Anna</td><td>4</td><td>2</td><td>2,3</td><td>0,3</td><td>0,34</td>"
             "<td>2</td><td>0</td><td>–</td>") in html
     assert OnlineTable.objects.count() == before
+
+
+def test_the_same_game_twice_is_refused_naming_the_files(ref_client: Any) -> None:
+    """50 copies of one record made a player's z 1.16 · √50 = 8.2: copies of one game, as
+    they are or saved again (Windows line ends, trailing spaces), are refused, named, and
+    nothing is read (not even the good third file's luck)."""
+    rec = tiny_record()
+    crlf = rec.replace("\n", "  \r\n").encode("utf-8")
+    other = rec.replace("6 6", "4 6").encode("utf-8")
+    res = _upload(ref_client, ("a.txt", rec.encode("utf-8")), ("c.txt", other),
+                  ("copia.txt", crlf), ("a2.txt", rec.encode("utf-8")))
+    assert res.status_code == 400
+    html = res.content.decode()
+    assert "a.txt, copia.txt, a2.txt: la stessa partita 3 volte" in html
+    assert "c.txt" not in html.split('role="alert"')[1]
+    assert "<td>Anna</td>" not in html
 
 
 def test_a_bad_record_is_refused_naming_file_and_line(ref_client: Any) -> None:
@@ -168,12 +199,36 @@ def test_not_utf8_too_large_and_too_many_files_are_refused(
     monkeypatch.setattr(lab_view, "MAX_RECORD_BYTES", 10)
     res = _upload(ref_client, ("big.txt", b"x" * 11))
     assert res.status_code == 400
-    assert ("big.txt: 11 byte, una partita registrata può averne al massimo 10."
+    assert ("big.txt: 11 byte, una partita registrata può averne al massimo 10 byte."
+            in res.content.decode())
+    # 612888 bytes = 598.5 KB against 512 KB: said in KB, rounded down
+    monkeypatch.setattr(lab_view, "MAX_RECORD_BYTES", 512 * 1024)
+    res = _upload(ref_client, ("grande.txt", b"x" * 612888))
+    assert ("grande.txt: 598 KB, una partita registrata può averne al massimo 512 KB."
             in res.content.decode())
     monkeypatch.setattr(lab_view, "MAX_RECORD_FILES", 1)
     res = _upload(ref_client, ("a.txt", b"x"), ("b.txt", b"y"))
     assert res.status_code == 400 and "Al massimo 1 file alla volta, non 2." in \
         res.content.decode()
+
+
+def test_an_empty_file_is_named(ref_client: Any) -> None:
+    res = _upload(ref_client, ("buono.txt", tiny_record().encode("utf-8")), ("vuoto.txt", b""))
+    assert res.status_code == 400 and "vuoto.txt: il file inviato è vuoto." in \
+        res.content.decode()
+
+
+def test_the_page_promises_the_total_it_takes_and_says_a_larger_one_in_mb(
+        ref_client: Any, settings: Any) -> None:
+    """50 files of 512 KB (25 MB) went past the 4 MB request limit while the page promised
+    them: the page says the total too, and the refusal says it in KB/MB, in Italian."""
+    html = ref_client.get(URL).content.decode()
+    assert "al massimo 512 KB ciascuno e 4 MB in tutto" in html
+    settings.RISIKO_UPLOAD_MAX_BYTES = 1024 * 1024
+    res = _upload(ref_client, ("a.txt", b"x" * (600 * 1024)), ("b.txt", b"y" * (600 * 1024)))
+    assert res.status_code == 413
+    assert "il limite è di 1 MB" in res.content.decode()
+    assert "al massimo 512 KB ciascuno e 1 MB in tutto" in ref_client.get(URL).content.decode()
 
 
 def test_an_upload_needs_a_file_and_a_referee(ref_client: Any, login: Any) -> None:

@@ -22,6 +22,7 @@ from rich.table import Table
 from ..faults import InvalidInputError, current_language, define
 from ..figures import decimal_text, percent_text
 from ..lab import (
+    SAME_GAME,
     Facts,
     SeatLuck,
     SimSpec,
@@ -31,6 +32,7 @@ from ..lab import (
     mean_seat_swing,
     merge_luck,
     objectives_table,
+    repeated_records,
     run_games,
     seats_table,
     simulated_luck,
@@ -92,6 +94,7 @@ W = {k: define(f"lab.{k}", "", v) for k, v in {
     "by_seat": "seat",
     "by_bot": "bot",
     "player": "Player",
+    "bot": "Bot",
     "rolls": "Rolls",
     "lost": "Armies lost",
     "expected": "Expected",
@@ -209,6 +212,10 @@ def _signed(value: float, places: int) -> str:
 
 
 def _ci(d: dict[str, Any], pct: bool = True) -> str:
+    """An estimate with its interval (``29,4 % [20,1 %, 40,3 %]``); ``[–]`` where there is
+    none (a mean of 1 game, :func:`~risiko.lab.mean_ci`)."""
+    if d["low"] is None or d["high"] is None:
+        return f"{_pc(d['value']) if pct else _dec(d['value'], 1)} [–]"
     if pct:
         return f"{_pc(d['value'])} [{_pc(d['low'])}, {_pc(d['high'])}]"
     return f"{_dec(d['value'], 1)} [{_dec(d['low'], 1)}, {_dec(d['high'], 1)}]"
@@ -253,9 +260,13 @@ def closing_plots(m: Any, out: list[dict[str, Any]], folder: Path, lang: str) ->
 
 def _interval_bars(m: Any, rows: list[dict[str, Any]], labels: list[str], key: str,
                    **words: Any) -> Any:
-    return m.bar_chart(labels, [r[key]["value"] for r in rows],
-                       lows=[r[key]["low"] for r in rows], highs=[r[key]["high"] for r in rows],
-                       **words)
+    values = [r[key]["value"] for r in rows]
+    # no interval (a mean of 1 game): no error bar
+    return m.bar_chart(labels, values,
+                       lows=[v if r[key]["low"] is None else r[key]["low"]
+                             for v, r in zip(values, rows, strict=True)],
+                       highs=[v if r[key]["high"] is None else r[key]["high"]
+                              for v, r in zip(values, rows, strict=True)], **words)
 
 
 def objectives_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[Path]:
@@ -533,11 +544,17 @@ def luck_cmd(
                   console=console, disable=json_out or len(files_read) < 20,
                   transient=True) as progress:
         task = progress.add_task("records", total=len(files_read))
+        texts: list[str] = []
         for f in files_read:
             try:
-                text = f.read_text(encoding="utf-8")
+                texts.append(f.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError) as e:
                 fail(CANNOT_READ(path=str(f), reason=os_reason(e)))
+        # copies of one game would count it again and again: refused before any is read
+        repeated = repeated_records(zip(map(str, files_read), texts, strict=True))
+        if repeated:
+            fail([SAME_GAME(files=", ".join(names), count=len(names)) for names in repeated])
+        for f, text in zip(files_read, texts, strict=True):
             try:
                 per_game.append(luck_of_record(text))
             except InvalidInputError as e:  # RecordError included
@@ -566,9 +583,10 @@ def luck_cmd(
     if json_out:
         emit_json({**data, "plots": files})
         return
-    tables: list[tuple[str, list[SeatLuck], float]] = []
+    tables: list[tuple[str, str, list[SeatLuck], float]] = []  # title, first column, ...
     if files_read:
-        tables.append((say("luck_title", lang, records=len(files_read)), rows, swing))
+        tables.append((say("luck_title", lang, records=len(files_read)), "player", rows,
+                       swing))
     if data["simulated"] is not None:
         s = data["simulated"]
         for by, key in (("by_seat", "seats"), ("by_bot", "bots")):
@@ -579,9 +597,10 @@ def luck_cmd(
                 continue  # one bot at every seat: its row is the whole table
             tables.append((say("luck_sim_title", lang, games=s["games"],
                                bots=",".join(s["bots"]), ruleset=s["ruleset"],
-                               by=say(by, lang)), luck_rows, s["swing"]))
-    for title, luck_rows, table_swing in tables:
-        _luck_table(title, luck_rows, table_swing, lang)
+                               by=say(by, lang)), "seat" if key == "seats" else "bot",
+                           luck_rows, s["swing"]))
+    for title, first, luck_rows, table_swing in tables:
+        _luck_table(title, first, luck_rows, table_swing, lang)
     if files:
         console.print(say("plots", lang, files=", ".join(files)), highlight=False)
 
@@ -592,10 +611,17 @@ def simulated_swing(facts: Sequence[Facts]) -> float:
                             for f in facts for x in f["luck"]])
 
 
-def _luck_table(title: str, rows: Sequence[SeatLuck], swing: float, lang: str) -> None:
-    table = Table(title=title)
-    for key in ("player", "rolls", "lost", "expected", "luck", "z", "games", "wins", "score"):
-        table.add_column(say(key, lang), justify="left" if key == "player" else "right")
+def _luck_table(title: str, first: str, rows: Sequence[SeatLuck], swing: float,
+                lang: str) -> None:
+    """A luck table; ``first`` the word of its first column: ``player`` (records),
+    ``seat`` or ``bot`` (simulated games, by seat number or by bot)."""
+    # nine columns in 80: one space between them, none at the edges, no header word
+    # narrower than itself (it was cut: "Fortu…", "Parti…"), a long name folded, not cut
+    table = Table(title=title, padding=(0, 1), collapse_padding=True, pad_edge=False)
+    for key in (first, "rolls", "lost", "expected", "luck", "z", "games", "wins", "score"):
+        head = say(key, lang)
+        table.add_column(head, justify="left" if key == first else "right",
+                         min_width=max(len(w) for w in head.split()), overflow="fold")
     for r in rows:
         mean = r.mean_score
         table.add_row(r.player, str(r.rolls), str(r.lost), _dec(r.expected, 1),

@@ -29,7 +29,11 @@ from django.http import parse_cookie  # noqa: E402
 from django.urls import Resolver404, resolve  # noqa: E402
 from django.utils import translation  # noqa: E402
 
-from risiko.web.core.limits import request_limit, upload_request_limit  # noqa: E402
+from risiko.web.core.limits import (  # noqa: E402
+    request_limit,
+    size_text,
+    upload_request_limit,
+)
 from risiko.web.live.routing import websocket_urlpatterns as live_urlpatterns  # noqa: E402
 from risiko.web.online.limits import SameOriginValidator  # noqa: E402
 from risiko.web.online.routing import websocket_urlpatterns  # noqa: E402
@@ -133,8 +137,8 @@ async def _too_large(scope: Scope, send: Send, limit: int) -> None:
     language = "en" if cookies.get(settings.LANGUAGE_COOKIE_NAME) == "en" else "it"
     with translation.override(language):
         text = translation.gettext(
-            "The request is too large: the limit is %(limit)d bytes. Nothing was read or "
-            "saved.") % {"limit": limit}
+            "The request is too large: the limit is %(limit)s. Nothing was read or "
+            "saved.") % {"limit": size_text(limit, language)}
     body = text.encode()
     await send({"type": "http.response.start", "status": 413, "headers": [
         (b"content-type", b"text/plain; charset=utf-8"),

@@ -193,6 +193,32 @@ def upload_request_limit() -> int:
     return upload_limit() + UPLOAD_OVERHEAD
 
 
+def size_text(size: int, lang: str | None = None) -> str:
+    """A size in bytes as people read it, in ``lang`` (default: the active language):
+    bytes below 1 KB, whole KB below 1 MB, MB with one decimal (a comma in Italian) above,
+    rounded down so a limit is never said larger than it is (1 KB = 1024 bytes).
+
+    >>> size_text(612888, "it"), size_text(524288, "it"), size_text(10, "it")
+    ('598 KB', '512 KB', '10 byte')
+    >>> size_text(4259840, "it"), size_text(4259840, "en"), size_text(1048576, "en")
+    ('4 MB', '4 MB', '1 MB')
+    >>> size_text(26 * 1024 * 1024 + 700 * 1024, "it")
+    '26,6 MB'
+    """
+    from django.utils.translation import get_language
+
+    from risiko.figures import decimal_text
+
+    lang = lang or ("en" if (get_language() or "it").startswith("en") else "it")
+    if size < 1024:
+        return f"{size} {'bytes' if lang == 'en' else 'byte'}"
+    if size < 1024 * 1024:
+        return f"{size // 1024} KB"
+    tenths = size * 10 // (1024 * 1024)
+    mb = decimal_text(tenths / 10, 0 if tenths % 10 == 0 else 1, lang)
+    return f"{mb} MB"
+
+
 def check_size(field: str, size: int) -> None:
     """ServiceError when ``size`` bytes are more than :func:`upload_limit`."""
     limit = upload_limit()

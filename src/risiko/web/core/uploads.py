@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.translation import gettext as _
 
-from .limits import UPLOAD_OVERHEAD, upload_limit
+from .limits import UPLOAD_OVERHEAD, size_text, upload_limit
 
 _V = TypeVar("_V", bound=Callable[..., HttpResponseBase])
 
@@ -36,8 +36,8 @@ def limit_upload(view: _V) -> _V:
         limit = upload_limit()
         if request.method == "POST" and length > limit + OVERHEAD:
             return HttpResponse(
-                _("The file is too large: %(size)d bytes, the limit is %(limit)d bytes.")
-                % {"size": length, "limit": limit},
+                _("The file is too large: %(size)s, the limit is %(limit)s.")
+                % {"size": size_text(length), "limit": size_text(limit)},
                 status=413, content_type="text/plain; charset=utf-8")
         return view(request, *args, **kwargs)
 

@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -28,6 +28,7 @@ from risiko.faults import InvalidInputError
 from risiko.ruleset import PRESETS, new_ruleset
 from risiko.web import labplots
 from risiko.web.clubs import request_club
+from risiko.web.core.limits import size_text, upload_limit
 from risiko.web.core.uploads import limit_upload
 from risiko.web.online.models import OnlineTable
 from risiko.web.site.permissions import referee_required
@@ -116,10 +117,12 @@ class LabForm(forms.Form):
                 % {"cost": game_cost(level, data.get("opponents") or 0, seats),
                    "budget": SIM_BUDGET})
         elif games > most:
-            self.add_error("games", _(
+            self.add_error("games", ngettext(
+                "At most %(most)d game with these bots and seats (about %(budget).0f CPU "
+                "seconds a request); the command line has no bound: risiko analyse --bots.",
                 "At most %(most)d games with these bots and seats (about %(budget).0f CPU "
-                "seconds a request); the command line has no bound: risiko analyse --bots.")
-                % {"most": most, "budget": SIM_BUDGET})
+                "seconds a request); the command line has no bound: risiko analyse --bots.",
+                most) % {"most": most, "budget": SIM_BUDGET})
         return data
 
 
@@ -135,16 +138,31 @@ class RecordsField(forms.FileField):
     widget = MultipleFileInput
 
     def clean(self, data: Any, initial: Any = None) -> Any:
-        """Each file checked as a FileField checks one; none is the field's required
-        error."""
+        """Each file checked as a FileField checks one, an empty file named; none is the
+        field's required error."""
         if isinstance(data, (list, tuple)) and data:
-            return [super(RecordsField, self).clean(d, initial) for d in data]
+            out, errors = [], []
+            for d in data:
+                try:
+                    out.append(super().clean(d, initial))
+                except forms.ValidationError as e:
+                    if e.code != "empty":
+                        raise
+                    errors.append(forms.ValidationError(
+                        _("%(file)s: the file sent is empty.") % {"file": d.name},
+                        code="empty"))
+            if errors:
+                raise forms.ValidationError(errors)
+            return out
         return [super().clean(None if isinstance(data, (list, tuple)) else data, initial)]
 
 
 class RecordsForm(forms.Form):
     """Game records to read for the luck table: up to :data:`MAX_RECORD_FILES` files of at
-    most :data:`MAX_RECORD_BYTES` each, read and forgotten (nothing is stored)."""
+    most :data:`MAX_RECORD_BYTES` each and the upload limit in all
+    (:func:`~risiko.web.core.limits.upload_limit`, refused before it is read by
+    :func:`~risiko.web.core.uploads.limit_upload`), read and forgotten (nothing is
+    stored)."""
 
     records = RecordsField(label=gettext_lazy("Game records (.txt)"))
 
@@ -227,26 +245,36 @@ def _lang() -> str:
 def read_records(files: Sequence[UploadedFile[bytes]]
                  ) -> tuple[list[list[lab.SeatLuck]], list[str]]:
     """The luck of each uploaded record, or the refusals: one line per bad file naming it
-    (too large, not UTF-8 text, or the line of the record that does not replay and why, in
+    (too large, not UTF-8 text, the same game twice — :func:`risiko.lab.repeated_records`,
+    nothing replayed then —, or the line of the record that does not replay and why, in
     the page's language). Nothing is stored; any refusal refuses the whole upload."""
     errors: list[str] = []
     games: list[list[lab.SeatLuck]] = []
     if len(files) > MAX_RECORD_FILES:
         return [], [_("At most %(most)d files at a time, not %(n)d.")
                     % {"most": MAX_RECORD_FILES, "n": len(files)}]
+    texts: list[tuple[str, str]] = []
     for f in files:
         name = f.name or "?"
         if (f.size or 0) > MAX_RECORD_BYTES:
-            errors.append(_("%(file)s: %(size)d bytes, a record may have at most %(most)d.")
-                          % {"file": name, "size": f.size, "most": MAX_RECORD_BYTES})
+            errors.append(_("%(file)s: %(size)s, a record may have at most %(most)s.")
+                          % {"file": name, "size": size_text(f.size or 0),
+                             "most": size_text(MAX_RECORD_BYTES)})
             continue
         try:
-            text = f.read().decode("utf-8")
+            texts.append((name, f.read().decode("utf-8")))
         except UnicodeDecodeError as e:
             errors.append(_("%(file)s: not UTF-8 text (byte %(at)d); a game record is the "
                             "text file of risiko play --record or of an online table.")
                           % {"file": name, "at": e.start + 1})
-            continue
+    # copies of one game would count it again and again: refused before any is replayed
+    errors.extend(_("%(files)s: the same game %(n)d times; a game counts once in the luck "
+                    "table (upload each record once).")
+                  % {"files": ", ".join(names), "n": len(names)}
+                  for names in lab.repeated_records(texts))
+    if errors:
+        return [], errors
+    for name, text in texts:
         try:
             games.append(lab.luck_of_record(text))
         except InvalidInputError as e:  # RecordError: its line and reason
@@ -300,6 +328,7 @@ def _render(request: HttpRequest, form: LabForm, plots: bool, seats: int, games:
         "records_form": records_form or RecordsForm(), "upload": upload or {},
         "budget": SIM_BUDGET, "max_record_files": MAX_RECORD_FILES,
         "max_record_kb": MAX_RECORD_BYTES // 1024,
+        "max_upload": size_text(upload_limit()),
         "bounds": [{"level": k, "bot": LEVELS[k], "same": max_games(k, 0, seats),
                     "among_heuristic": max_games(k, 2, seats)} for k in sorted(LEVELS)],
     }
