@@ -647,3 +647,44 @@ def test_a_club_is_registered_before_its_first_key(settings: Any) -> None:
     assert run("club", "drop", "milano", "X").exit_code == 2
     assert Club.objects.filter(key__in=["roma", "x" * 61]).count() == 0
     assert run("key", "issue", "milano").exit_code == 0
+
+
+def test_a_stored_tournament_of_the_default_club_is_never_published_for_another() -> None:
+    """The newcomer's trial: one tournament of the server's (default) club, published with
+    ``--club milano`` (a registered club without tournaments here), ``--club roma`` and
+    ``--club nowhere`` (a typo) made a national tournament each, and registered "nowhere".
+    Now each is refused (exit 2), nothing written; the owner's own id or slug publishes it
+    for the owner, once."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web import services
+    from risiko.web.clubs import default_club
+    from risiko.web.national.models import Club, NationalTournament, TournamentRevision
+
+    app = typer.Typer()
+    national_commands.register(app)
+
+    def run(*args: str) -> Any:
+        with use_language("it"):
+            return CliRunner().invoke(app, ["national", "publish", *args, "--by", "arb"])
+
+    Club.objects.create(key="milano", name="MILANO [Club Milano]", slug="milano")
+    t = services.import_season(json.loads(SEASON.read_text(encoding="utf-8")), who="arbitro")
+    owner = default_club()
+    counts = (Club.objects.count(), NationalTournament.objects.count())
+    other = run(t.slug, "--club", "milano")
+    assert other.exit_code == 2, other.output
+    assert f"{owner.key} ({owner.name})" in other.output and "--club milano" in other.output
+    typo = run(t.slug, "--club", "nowhere")
+    assert typo.exit_code == 2, typo.output
+    assert "--club nowhere" in typo.output
+    assert "risiko national club add nowhere" in typo.output
+    assert (Club.objects.count(), NationalTournament.objects.count()) == counts
+    assert not Club.objects.filter(key="nowhere").exists()
+    for given in (owner.key, owner.slug):
+        done = run(t.slug, "--club", given)
+        assert done.exit_code == 0, done.output
+    assert NationalTournament.objects.count() == counts[1] + 1
+    assert TournamentRevision.objects.get().report["club"]["id"] == owner.key

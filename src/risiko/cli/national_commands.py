@@ -288,6 +288,10 @@ NO_TOURNAMENT = define("national.cli_no_tournament", "",
                        "{tournament}: no such tournament here (and no such report file)")
 OTHER_CLUB = define("national.cli_other_club", "",
                     "{tournament} is a tournament of {owner}, not of --club {club}")
+UNKNOWN_CLUB = define("national.cli_unknown_club", "",
+                      "--club {club}: no such club in the national ranking (publish never "
+                      "registers one; the officer registers it: risiko national club add "
+                      "{club} NAME)")
 NO_CLUB_ID = define("national.cli_no_club", "",
                     "--club: the club's identifier in the national ranking (or "
                     "RISIKO_NATIONAL_CLUB_ID)")
@@ -481,6 +485,33 @@ def _own_club_tournament(tournament: str, club: str | None) -> Any:
     return having[0][1]
 
 
+def _owner_id(found: Any, club: str | None, *, remote: bool) -> str:
+    """The national identifier ``found`` (a stored tournament) is published under: always
+    its owning club's on this server (docs/national.md); ``--club`` naming another club
+    ends the command naming the owner (``national.cli_other_club``), naming no registered
+    club it ends naming how to register one (``national.cli_unknown_club``): a typo never
+    becomes a new club nor a new national tournament. With ``--to`` (``remote``), a club's
+    own server whose local club is named otherwise: ``--club`` (else
+    ``RISIKO_NATIONAL_CLUB_ID``) is its identifier at the national server, which checks it
+    against the club key."""
+    import os
+
+    from django.db.models import Q
+
+    from risiko.web.national.models import Club
+
+    owner = found.club
+    if remote:
+        given = club or os.environ.get("RISIKO_NATIONAL_CLUB_ID", "")
+        return given if given and given not in (owner.key, owner.slug) else str(owner.key)
+    if club and club not in (owner.key, owner.slug):
+        if Club.objects.filter(Q(key=club) | Q(slug=club)).exists():
+            fail(OTHER_CLUB(tournament=found.name[:80], club=club[:60],
+                            owner=f"{owner.key} ({owner.name})"), code=2)
+        fail(UNKNOWN_CLUB(club=club[:60]), code=2)
+    return str(owner.key)
+
+
 @national_app.command("publish")
 def publish(
     tournament: Annotated[str, typer.Argument(
@@ -547,8 +578,7 @@ def publish(
             fail(NO_TOURNAMENT(tournament=tournament), code=1)
         else:
             found = _own_club_tournament(tournament, club)
-            if not club_id or club_id in (found.club.key, found.club.slug):
-                club_id = found.club.key  # the club that owns it, by its identifier
+            club_id = _owner_id(found, club, remote=bool(to))
             registered = Club.objects.filter(key=club_id).first()
             name = club_name or (registered.name if registered else found.club.name)
             report = club_report(found, club_id=club_id, club_name=name, category=chosen,
