@@ -688,3 +688,27 @@ def test_a_stored_tournament_of_the_default_club_is_never_published_for_another(
         assert done.exit_code == 0, done.output
     assert NationalTournament.objects.count() == counts[1] + 1
     assert TournamentRevision.objects.get().report["club"]["id"] == owner.key
+
+
+def test_a_file_not_utf8_is_said_naming_it_never_a_traceback(tmp_path: Path) -> None:
+    """The newcomer's trial: bytes ``ff fe`` as a report ended ``import``, ``publish`` and
+    ``workbook`` in a UnicodeDecodeError traceback; now ``cli.cannot_read`` with "non è
+    testo UTF-8", naming the file, as other commands say it; nothing written."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.national.models import Club, NationalTournament
+
+    app = typer.Typer()
+    national_commands.register(app)
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe")
+    for args in (["import", str(bad)], ["publish", str(bad), "--club", "milano"],
+                 ["workbook", str(bad), "-o", str(tmp_path / "o.xls")]):
+        with use_language("it"):
+            said = CliRunner().invoke(app, ["national", *args])
+        assert said.exception is None or isinstance(said.exception, SystemExit), args
+        assert said.exit_code in (1, 2), (args, said.output)
+        assert f"{bad}: non è testo UTF-8" in said.output, (args, said.output)
+    assert (Club.objects.count(), NationalTournament.objects.count()) == (0, 0)

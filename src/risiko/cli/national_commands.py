@@ -96,7 +96,8 @@ def read_file(path: Path, club_id: str | None = None, resolve: Any = None) -> An
     """The report in ``path``: a ``risiko-report/1`` JSON file, or a GestioneTorneo
     workbook (``.xls``) read into one (``club_id``: its club's id, default its organiser;
     ``resolve``: finds the national id of a player given with a birth date only). Raises
-    :class:`~risiko.faults.RisikoError` (the file's faults) or ``OSError``."""
+    :class:`~risiko.faults.RisikoError` (the file's faults), ``OSError`` or
+    ``UnicodeDecodeError`` (not UTF-8 text: callers say ``cli.cannot_read``)."""
     if path.suffix.lower() == ".xls":
         data = path.read_bytes()  # a missing file is said before a missing extra
         try:
@@ -131,7 +132,7 @@ def import_files(
         try:
             report = read_file(path, club, find_player)
             outcome = import_report(report, source=path.name, by=author)
-        except OSError as e:
+        except (OSError, UnicodeDecodeError) as e:
             faults = [CANNOT_READ(path=str(path), reason=os_reason(e))]
         except RisikoError as e:
             faults = in_file(path, e)
@@ -255,7 +256,7 @@ def workbook(
         fail(NATIONAL_EXTRA(), code=1)
     try:
         report = read_file(report_file)
-    except OSError as e:
+    except (OSError, UnicodeDecodeError) as e:
         fail(CANNOT_READ(path=str(report_file), reason=os_reason(e)))
     except RisikoError as e:
         fail(in_file(report_file, e), code=1)
@@ -583,7 +584,7 @@ def publish(
             name = club_name or (registered.name if registered else found.club.name)
             report = club_report(found, club_id=club_id, club_name=name, category=chosen,
                                  national_ids=ids)
-    except OSError as e:
+    except (OSError, UnicodeDecodeError) as e:
         fail(CANNOT_READ(path=str(path), reason=os_reason(e)), code=1)
     except RisikoError as e:
         fail_faults(e, as_json=json_out)
