@@ -342,9 +342,11 @@ class ClubYear:
     its ``players`` (the year's list entries whose club, as the ranking gives it, is the
     club's name; their national positions kept) and its ``tournaments`` of the year, each
     a dict ``{"name", "category", "first_date", "last_date", "finished", "revision",
-    "status"}`` (``revision``: the number in force, 0 when none is yet; ``status``: the
-    newest revision's, ``approved``, ``published`` (waiting for the officer) or
-    ``refused``), by first date."""
+    "status", "status_revision"}`` (``revision``: the number in force, 0 when none is yet;
+    ``status``: the newest revision's, ``approved``, ``published`` (waiting for the
+    officer) or ``refused``; ``status_revision``: that newest revision's number, the one
+    the page shows beside its status, as the CLI and the officer's page number it), by
+    first date."""
 
     year: int
     club: Club
@@ -392,5 +394,5 @@ def club_year(club: Club, year: int, ranking_: NationalRanking | None = None) ->
         tournaments.append({"name": t.name, "category": shown.category,
                             "first_date": t.first_date, "last_date": shown.last_date,
                             "finished": shown.finished, "revision": t.current,
-                            "status": newest.status})
+                            "status": newest.status, "status_revision": newest.number})
     return ClubYear(year, club, players, tuple(tournaments))
