@@ -155,6 +155,14 @@ def test_a_club_revision_not_above_the_last_is_refused() -> None:
             publish_report(open_2019(standings=["p2", "p1", "p3", "p4"]), by="c",
                            club_revision=older)
         assert e.value.fault.code == "national.publish_stale"
+    # the default club revision (--to without --revision) is the time in milliseconds: the
+    # trial read "la revisione 1796146816915"; now said as the time it was sent
+    at = 1796146816915  # 1796146816.915 s since 1970 = 01/12/2026 17:40:16 UTC
+    publish_report(open_2019("Open 2026"), by="c", club_revision=at)
+    with use_language("it"), pytest.raises(PublishError) as e:
+        publish_report(open_2019("Open 2026"), by="c", club_revision=at)
+    assert "questo rapporto è già stato inviato (revisione del club 01/12/2026 17:40:16 UTC " \
+        "(1796146816915);" in str(e.value.fault.message("it"))
     assert publish_report(open_2019(standings=["p2", "p1", "p3", "p4"]), by="c",
                           club_revision=6).number == 2
 
@@ -191,9 +199,10 @@ def test_a_signed_report_is_received_and_a_replay_refused(club_key: str) -> None
     assert replay.status_code == 409
     fault = replay.json()["faults"][0]
     assert fault["code"] == "national.publish_stale"
-    assert fault["messages"]["en"] == ("20190504 - milano - Open 2019: revision 7 refused: "
-                                       "revision 7 was already received (a replayed or older "
-                                       "report)")
+    assert fault["messages"]["en"] == (
+        "20190504 - milano - Open 2019: this report was already sent (club revision 7; the "
+        "national server has already received club revision 7, the same or a newer one): "
+        "nothing written")
     assert fault["message"] == fault["messages"]["it"] != fault["messages"]["en"]
     older = post(envelope(open_2019(standings=["p2", "p1", "p3", "p4"]), 6), club_key)
     assert older.status_code == 409
@@ -376,7 +385,7 @@ def test_the_cli_publishes_over_http_with_the_key_from_the_environment(
         again = CliRunner().invoke(app, ["national", "publish", str(file), "--to",
                                          live_server.url, "--revision", "3"],
                                    env={"RISIKO_CLUB_KEY": club_key})
-    assert again.exit_code == 1 and "già ricevuta" in again.output
+    assert again.exit_code == 1 and "già stato inviato (revisione del club 3;" in again.output
 
 
 def test_register_lookup_and_a_fault_in_italian() -> None:
@@ -416,7 +425,7 @@ def test_the_officers_commands(tmp_path: Path, settings: Any) -> None:
 
     from risiko.cli import national_commands
     from risiko.national.publish import split_club_key
-    from risiko.web.national.models import Club, ClubKey
+    from risiko.web.national.models import Club, ClubKey, TournamentRevision
 
     settings.RISIKO_CLUB_KEY_SECRET = "master-secret-of-the-tests"
     app = typer.Typer()
@@ -445,11 +454,21 @@ def test_the_officers_commands(tmp_path: Path, settings: Any) -> None:
     with use_language("it"):
         again = run("publish", str(file), "--by", "arbitro")
     assert again.exit_code == 0, again.output
-    assert "(revisione 1, in attesa di approvazione): nulla di scritto" in again.stdout
+    assert "(revisione 1, in attesa di approvazione; rapporto " in again.stdout
     assert again.stdout.strip() == f"{answer['tournament']}: già pubblicato (revisione 1, " \
-        "in attesa di approvazione): nulla di scritto"
+        f"in attesa di approvazione; rapporto {answer['id']}): nulla di scritto"
+    # the text output names the id ``national approve`` needs (the trial: only --json had it)
+    file.write_text(json.dumps(open_2019("Open 2020").to_json()), encoding="utf-8")
+    with use_language("it"):
+        text = run("publish", str(file), "--by", "arbitro")
+    second = TournamentRevision.objects.get(tournament__name="Open 2020")
+    assert text.stdout.strip() == (
+        f"20190504 - milano - Open 2020: revisione 1 pubblicata, in attesa dell'approvazione "
+        f"del responsabile nazionale (rapporto {second.pk}: risiko national approve "
+        f"{second.pk})")
+    file.write_text(json.dumps(open_2019().to_json()), encoding="utf-8")
     english = run("publish", str(file), "--by", "arbitro")
-    assert "(revision 1, waiting for approval): nothing written" in english.stdout
+    assert "(revision 1, waiting for approval; report " in english.stdout
     assert run("refuse", str(answer["id"]), "--reason", " ").exit_code == 1
     with use_language("it"):
         approved = run("approve", str(answer["id"]), "--by", "ufficiale")

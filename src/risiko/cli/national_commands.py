@@ -277,10 +277,10 @@ def register(app: typer.Typer) -> None:
 
 PUBLISHED = define("national.cli_published", "",
                    "{tournament}: revision {number} published, waiting for the national "
-                   "officer's approval")
+                   "officer's approval (report {id}: risiko national approve {id})")
 PUBLISHED_UNCHANGED = define("national.cli_published_unchanged", "",
                              "{tournament}: already published (revision {number}, "
-                             "{revision_status}): nothing written")
+                             "{revision_status}; report {id}): nothing written")
 #: where a report stands (``RevisionStatus``), said in the message's language
 define_words("revision_status", ("published", "approved", "refused"))
 ANONYMOUS = define("national.cli_anonymous", "",
@@ -608,6 +608,7 @@ def publish(
             raise typer.Exit(1)
         label, done_number = answer.get("tournament", ""), answer.get("revision", 0)
         unchanged, state = bool(answer.get("unchanged")), answer.get("status", "")
+        report_id = answer.get("id", "")
         result = {"revision_sent": number, **answer}
     else:
         try:
@@ -616,12 +617,14 @@ def publish(
             fail_faults(e, as_json=json_out)
         label, done_number, unchanged, state = done.label, done.number, done.unchanged, \
             done.status
+        report_id = done.id
         result = done.to_json()
     if json_out:
         emit_json({**result, "anonymous": anonymous})
         return
-    said = (PUBLISHED_UNCHANGED(tournament=label, number=done_number, revision_status=state)
-            if unchanged else PUBLISHED(tournament=label, number=done_number))
+    said = (PUBLISHED_UNCHANGED(tournament=label, number=done_number, revision_status=state,
+                                id=report_id)
+            if unchanged else PUBLISHED(tournament=label, number=done_number, id=report_id))
     console.print(escape(_say(said)), highlight=False, soft_wrap=True)
 
 
