@@ -731,3 +731,25 @@ def test_a_file_not_utf8_is_said_naming_it_never_a_traceback(tmp_path: Path) -> 
         assert said.exit_code in (1, 2), (args, said.output)
         assert f"{bad}: non è testo UTF-8" in said.output, (args, said.output)
     assert (Club.objects.count(), NationalTournament.objects.count()) == (0, 0)
+
+
+def test_an_unreachable_national_server_is_said_in_italian(club_key: str,
+                                                           tmp_path: Path) -> None:
+    """The trial: ``--to https://127.0.0.1:9`` printed "[Errno 111] Connection refused"
+    alone; now the server named in Italian words, the OS's reason after them."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+
+    app = typer.Typer()
+    national_commands.register(app)
+    file = tmp_path / "open.json"
+    file.write_text(json.dumps(open_2019().to_json()), encoding="utf-8")
+    with use_language("it"):
+        said = CliRunner().invoke(app, ["national", "publish", str(file), "--to",
+                                        "https://127.0.0.1:9"],
+                                  env={"RISIKO_CLUB_KEY": club_key})
+    assert said.exit_code == 1, said.output
+    assert ("https://127.0.0.1:9/nazionale/api/pubblica/: il server nazionale non è "
+            "raggiungibile (") in said.output

@@ -302,7 +302,8 @@ NO_KEY = define("national.cli_no_key", "",
 NOT_HTTPS = define("national.cli_not_https", "",
                    "--to {url}: the national server is reached over HTTPS only (plain "
                    "http only to this machine)")
-UNREACHABLE = define("national.cli_unreachable", "", "{url}: {reason}")
+UNREACHABLE = define("national.cli_unreachable", "",
+                     "{url}: the national server cannot be reached ({reason})")
 SERVER_SAID = define("national.cli_server_said", "", "the national server answered {status}")
 APPROVED = define("national.cli_approved", "",
                   "{tournament}: revision {number} approved, in force")
