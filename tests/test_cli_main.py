@@ -259,6 +259,10 @@ def test_the_language_default_is_one_rule_risiko_lang_else_lang(tmp_path) -> Non
     (["odds", "3", "2", "9"], "argomenti in più non previsti (9)",
      "Got unexpected extra argument(s) (9)"),
     (["nocmd"], "comando sconosciuto: 'nocmd'.", "No such command 'nocmd'."),
+    # the trial: "'abc' is not a valid int range." under --lang it
+    (["national", "ranking", "--year", "abc"],
+     "valore non valido per '--year': 'abc' non è un numero intero valido.",
+     "Invalid value for '--year': 'abc' is not a valid integer."),
     (["tournament", "penalty"], "manca l'argomento 'tournament'.",
      "Missing argument 'tournament'."),
 ])
@@ -273,6 +277,27 @@ def test_clicks_usage_errors_are_said_in_the_language(argv, italian, english) ->
         assert result.exit_code == 2
         assert said in result.stderr, result.stderr
         assert all(w in result.stderr for w in words), result.stderr
+
+
+@pytest.mark.parametrize(("click", "italian"), [
+    ("'abc' is not a valid int range.", "'abc' non è un numero intero valido."),
+    ("'x' is not a valid float range.", "'x' non è un numero valido."),
+    ("'rossa' is not one of 'open', 'campionato'.",
+     "'rossa' non è uno tra 'open', 'campionato'."),
+    ("File 'q.json' does not exist.", "Il file 'q.json' non esiste."),
+    ("Directory 'out' is a file.", "La cartella 'out' è un file."),
+    ("Path 'p' is a directory.", "Il percorso 'p' è una cartella."),
+    ("File 'k' is not readable.", "Il file 'k' non si può leggere."),
+    ("File 'o.xls' is not writable.", "Il file 'o.xls' non si può scrivere."),
+])
+def test_clicks_type_conversion_sentences_in_italian(click: str, italian: str) -> None:
+    """Typer's words for an int / float range, a choice and a path (the trial: English
+    under --lang it); English keeps Typer's sentence (a range named by its number type)."""
+    from risiko.cli.usage import _sentence
+
+    assert _sentence(click, "it") == italian
+    if "range" not in click:
+        assert _sentence(click, "en") == click
 
 
 def test_a_missing_option_is_said_in_italian_after_the_command_too() -> None:

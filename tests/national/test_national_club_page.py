@@ -67,6 +67,10 @@ def test_the_clubs_players_and_tournaments_in_italian(stored: None) -> None:
     assert "Open di Primavera" in html and "<td>Torneo Open</td>" in html
     assert "02/03/2024 – 23/03/2024" in html
     assert "Open d&#x27;Estate" in html and "pubblicato, in attesa di approvazione" in html
+    # the waiting report shows its own number, as the CLI and the officer's page say it
+    # (the trial read "Revisione 0 ... pubblicato" beside "revisione 1" elsewhere)
+    assert ('<td class="num">1</td><td>pubblicato, in attesa di approvazione</td>'
+            in html)
     assert "approvato" in html
     assert 'href="/nazionale/2024/club/milano.json"' in html
 
@@ -115,11 +119,13 @@ def test_json_has_the_year_lists_fields(stored: None) -> None:
     assert (gino["tournaments"], gino["played"], gino["games"], gino["wins"]) == (0, 1, 2, 1)
     assert data["tournaments"] == [{
         "name": "Nazionale di Torino", "category": "nazionale", "first_date": "2024-06-01",
-        "last_date": "2024-06-02", "finished": True, "revision": 1, "status": "approved"}]
+        "last_date": "2024-06-02", "finished": True, "revision": 1, "status": "approved",
+        "status_revision": 1}]
     milano = json.loads(Client().get("/nazionale/2024/club/milano.json").content)
     assert [t["name"] for t in milano["tournaments"]] == ["Open di Primavera", "Open d'Estate"]
-    assert (milano["tournaments"][1]["revision"], milano["tournaments"][1]["status"]) == (
-        0, "published")
+    estate = milano["tournaments"][1]
+    assert (estate["revision"], estate["status"], estate["status_revision"]) == (
+        0, "published", 1)
 
 
 def test_csv_is_the_year_lists_rows_of_the_club(stored: None) -> None:

@@ -94,7 +94,8 @@ def test_the_first_and_last_years_of_the_calendar_answer(stored: None) -> None:
         assert page.status_code == 404
         assert f"{year}: nessun torneo del ranking nazionale" in page.content.decode()
         data = json.loads(Client().get(f"/nazionale/{year}.json").content)
-        assert data["faults"][0]["params"] == {"year": year, "known": "2024"}
+        assert data["faults"][0]["params"] == {"year": year, "known": "2024",
+                                                  "years": [2024]}
 
 
 def test_a_year_without_tournaments_is_refused_alike_by_page_and_command(
@@ -130,7 +131,7 @@ def test_a_year_without_tournaments_is_refused_alike_by_page_and_command(
         assert done.stderr.strip() == english
         if extra == ["--json"]:
             assert json.loads(done.stdout)["faults"][0]["params"] == {
-                "year": 1999, "known": "2024"}
+                "year": 1999, "known": "2024", "years": [2024]}
         else:
             assert done.stdout == ""
     with use_language("it"):
@@ -150,3 +151,21 @@ def test_no_year_at_all_says_so_on_the_home_page() -> None:
     assert year_fault(2024).message("it") == (  # type: ignore[union-attr]
         "2024: nessun torneo del ranking nazionale in quell'anno (anni con tornei: "
         "nessuno per ora)")
+
+
+def test_no_year_json_is_in_the_answers_language() -> None:
+    """The trial: the Italian JSON answer of a year without tournaments had ``"known":
+    "none yet"``; now the words in the answer's language, and the years as a list."""
+    from django.contrib.auth.models import User
+
+    User.objects.create_user("arbitro", password="tavolo-rosso-42")  # past the first run
+    italian = Client().get("/nazionale/2024.json")
+    assert italian.status_code == 404
+    params = italian.json()["faults"][0]["params"]
+    assert params == {"year": 2024, "known": "nessuno per ora", "years": []}
+    english = Client()
+    english.cookies["django_language"] = "en"
+    said = english.get("/nazionale/2024.json").json()["faults"][0]
+    assert said["params"]["known"] == "none yet"
+    assert said["message"] == ("2024: no tournament of the national ranking that year "
+                               "(years with tournaments: none yet)")

@@ -155,6 +155,14 @@ def test_a_club_revision_not_above_the_last_is_refused() -> None:
             publish_report(open_2019(standings=["p2", "p1", "p3", "p4"]), by="c",
                            club_revision=older)
         assert e.value.fault.code == "national.publish_stale"
+    # the default club revision (--to without --revision) is the time in milliseconds: the
+    # trial read "la revisione 1796146816915"; now said as the time it was sent
+    at = 1796146816915  # 1796146816.915 s since 1970 = 01/12/2026 17:40:16 UTC
+    publish_report(open_2019("Open 2026"), by="c", club_revision=at)
+    with use_language("it"), pytest.raises(PublishError) as e:
+        publish_report(open_2019("Open 2026"), by="c", club_revision=at)
+    assert "questo rapporto è già stato inviato (revisione del club 01/12/2026 17:40:16 UTC " \
+        "(1796146816915);" in str(e.value.fault.message("it"))
     assert publish_report(open_2019(standings=["p2", "p1", "p3", "p4"]), by="c",
                           club_revision=6).number == 2
 
@@ -191,9 +199,10 @@ def test_a_signed_report_is_received_and_a_replay_refused(club_key: str) -> None
     assert replay.status_code == 409
     fault = replay.json()["faults"][0]
     assert fault["code"] == "national.publish_stale"
-    assert fault["messages"]["en"] == ("20190504 - milano - Open 2019: revision 7 refused: "
-                                       "revision 7 was already received (a replayed or older "
-                                       "report)")
+    assert fault["messages"]["en"] == (
+        "20190504 - milano - Open 2019: this report was already sent (club revision 7; the "
+        "national server has already received club revision 7, the same or a newer one): "
+        "nothing written")
     assert fault["message"] == fault["messages"]["it"] != fault["messages"]["en"]
     older = post(envelope(open_2019(standings=["p2", "p1", "p3", "p4"]), 6), club_key)
     assert older.status_code == 409
@@ -376,7 +385,7 @@ def test_the_cli_publishes_over_http_with_the_key_from_the_environment(
         again = CliRunner().invoke(app, ["national", "publish", str(file), "--to",
                                          live_server.url, "--revision", "3"],
                                    env={"RISIKO_CLUB_KEY": club_key})
-    assert again.exit_code == 1 and "già ricevuta" in again.output
+    assert again.exit_code == 1 and "già stato inviato (revisione del club 3;" in again.output
 
 
 def test_register_lookup_and_a_fault_in_italian() -> None:
@@ -416,7 +425,7 @@ def test_the_officers_commands(tmp_path: Path, settings: Any) -> None:
 
     from risiko.cli import national_commands
     from risiko.national.publish import split_club_key
-    from risiko.web.national.models import Club, ClubKey
+    from risiko.web.national.models import Club, ClubKey, TournamentRevision
 
     settings.RISIKO_CLUB_KEY_SECRET = "master-secret-of-the-tests"
     app = typer.Typer()
@@ -445,11 +454,21 @@ def test_the_officers_commands(tmp_path: Path, settings: Any) -> None:
     with use_language("it"):
         again = run("publish", str(file), "--by", "arbitro")
     assert again.exit_code == 0, again.output
-    assert "(revisione 1, in attesa di approvazione): nulla di scritto" in again.stdout
+    assert "(revisione 1, in attesa di approvazione; rapporto " in again.stdout
     assert again.stdout.strip() == f"{answer['tournament']}: già pubblicato (revisione 1, " \
-        "in attesa di approvazione): nulla di scritto"
+        f"in attesa di approvazione; rapporto {answer['id']}): nulla di scritto"
+    # the text output names the id ``national approve`` needs (the trial: only --json had it)
+    file.write_text(json.dumps(open_2019("Open 2020").to_json()), encoding="utf-8")
+    with use_language("it"):
+        text = run("publish", str(file), "--by", "arbitro")
+    second = TournamentRevision.objects.get(tournament__name="Open 2020")
+    assert text.stdout.strip() == (
+        f"20190504 - milano - Open 2020: revisione 1 pubblicata, in attesa dell'approvazione "
+        f"del responsabile nazionale (rapporto {second.pk}: risiko national approve "
+        f"{second.pk})")
+    file.write_text(json.dumps(open_2019().to_json()), encoding="utf-8")
     english = run("publish", str(file), "--by", "arbitro")
-    assert "(revision 1, waiting for approval): nothing written" in english.stdout
+    assert "(revision 1, waiting for approval; report " in english.stdout
     assert run("refuse", str(answer["id"]), "--reason", " ").exit_code == 1
     with use_language("it"):
         approved = run("approve", str(answer["id"]), "--by", "ufficiale")
@@ -647,3 +666,90 @@ def test_a_club_is_registered_before_its_first_key(settings: Any) -> None:
     assert run("club", "drop", "milano", "X").exit_code == 2
     assert Club.objects.filter(key__in=["roma", "x" * 61]).count() == 0
     assert run("key", "issue", "milano").exit_code == 0
+
+
+def test_a_stored_tournament_of_the_default_club_is_never_published_for_another() -> None:
+    """The newcomer's trial: one tournament of the server's (default) club, published with
+    ``--club milano`` (a registered club without tournaments here), ``--club roma`` and
+    ``--club nowhere`` (a typo) made a national tournament each, and registered "nowhere".
+    Now each is refused (exit 2), nothing written; the owner's own id or slug publishes it
+    for the owner, once."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web import services
+    from risiko.web.clubs import default_club
+    from risiko.web.national.models import Club, NationalTournament, TournamentRevision
+
+    app = typer.Typer()
+    national_commands.register(app)
+
+    def run(*args: str) -> Any:
+        with use_language("it"):
+            return CliRunner().invoke(app, ["national", "publish", *args, "--by", "arb"])
+
+    Club.objects.create(key="milano", name="MILANO [Club Milano]", slug="milano")
+    t = services.import_season(json.loads(SEASON.read_text(encoding="utf-8")), who="arbitro")
+    owner = default_club()
+    counts = (Club.objects.count(), NationalTournament.objects.count())
+    other = run(t.slug, "--club", "milano")
+    assert other.exit_code == 2, other.output
+    assert f"{owner.key} ({owner.name})" in other.output and "--club milano" in other.output
+    typo = run(t.slug, "--club", "nowhere")
+    assert typo.exit_code == 2, typo.output
+    assert "--club nowhere" in typo.output
+    assert "risiko national club add nowhere" in typo.output
+    assert (Club.objects.count(), NationalTournament.objects.count()) == counts
+    assert not Club.objects.filter(key="nowhere").exists()
+    for given in (owner.key, owner.slug):
+        done = run(t.slug, "--club", given)
+        assert done.exit_code == 0, done.output
+    assert NationalTournament.objects.count() == counts[1] + 1
+    assert TournamentRevision.objects.get().report["club"]["id"] == owner.key
+
+
+def test_a_file_not_utf8_is_said_naming_it_never_a_traceback(tmp_path: Path) -> None:
+    """The newcomer's trial: bytes ``ff fe`` as a report ended ``import``, ``publish`` and
+    ``workbook`` in a UnicodeDecodeError traceback; now ``cli.cannot_read`` with "non è
+    testo UTF-8", naming the file, as other commands say it; nothing written."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.national.models import Club, NationalTournament
+
+    app = typer.Typer()
+    national_commands.register(app)
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe")
+    for args in (["import", str(bad)], ["publish", str(bad), "--club", "milano"],
+                 ["workbook", str(bad), "-o", str(tmp_path / "o.xls")]):
+        with use_language("it"):
+            said = CliRunner().invoke(app, ["national", *args])
+        assert said.exception is None or isinstance(said.exception, SystemExit), args
+        assert said.exit_code in (1, 2), (args, said.output)
+        assert f"{bad}: non è testo UTF-8" in said.output, (args, said.output)
+    assert (Club.objects.count(), NationalTournament.objects.count()) == (0, 0)
+
+
+def test_an_unreachable_national_server_is_said_in_italian(club_key: str,
+                                                           tmp_path: Path) -> None:
+    """The trial: ``--to https://127.0.0.1:9`` printed "[Errno 111] Connection refused"
+    alone; now the server named in Italian words, the OS's reason after them."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+
+    app = typer.Typer()
+    national_commands.register(app)
+    file = tmp_path / "open.json"
+    file.write_text(json.dumps(open_2019().to_json()), encoding="utf-8")
+    with use_language("it"):
+        said = CliRunner().invoke(app, ["national", "publish", str(file), "--to",
+                                        "https://127.0.0.1:9"],
+                                  env={"RISIKO_CLUB_KEY": club_key})
+    assert said.exit_code == 1, said.output
+    assert ("https://127.0.0.1:9/nazionale/api/pubblica/: il server nazionale non è "
+            "raggiungibile (") in said.output

@@ -96,7 +96,8 @@ def read_file(path: Path, club_id: str | None = None, resolve: Any = None) -> An
     """The report in ``path``: a ``risiko-report/1`` JSON file, or a GestioneTorneo
     workbook (``.xls``) read into one (``club_id``: its club's id, default its organiser;
     ``resolve``: finds the national id of a player given with a birth date only). Raises
-    :class:`~risiko.faults.RisikoError` (the file's faults) or ``OSError``."""
+    :class:`~risiko.faults.RisikoError` (the file's faults), ``OSError`` or
+    ``UnicodeDecodeError`` (not UTF-8 text: callers say ``cli.cannot_read``)."""
     if path.suffix.lower() == ".xls":
         data = path.read_bytes()  # a missing file is said before a missing extra
         try:
@@ -131,7 +132,7 @@ def import_files(
         try:
             report = read_file(path, club, find_player)
             outcome = import_report(report, source=path.name, by=author)
-        except OSError as e:
+        except (OSError, UnicodeDecodeError) as e:
             faults = [CANNOT_READ(path=str(path), reason=os_reason(e))]
         except RisikoError as e:
             faults = in_file(path, e)
@@ -255,7 +256,7 @@ def workbook(
         fail(NATIONAL_EXTRA(), code=1)
     try:
         report = read_file(report_file)
-    except OSError as e:
+    except (OSError, UnicodeDecodeError) as e:
         fail(CANNOT_READ(path=str(report_file), reason=os_reason(e)))
     except RisikoError as e:
         fail(in_file(report_file, e), code=1)
@@ -276,10 +277,10 @@ def register(app: typer.Typer) -> None:
 
 PUBLISHED = define("national.cli_published", "",
                    "{tournament}: revision {number} published, waiting for the national "
-                   "officer's approval")
+                   "officer's approval (report {id}: risiko national approve {id})")
 PUBLISHED_UNCHANGED = define("national.cli_published_unchanged", "",
                              "{tournament}: already published (revision {number}, "
-                             "{revision_status}): nothing written")
+                             "{revision_status}; report {id}): nothing written")
 #: where a report stands (``RevisionStatus``), said in the message's language
 define_words("revision_status", ("published", "approved", "refused"))
 ANONYMOUS = define("national.cli_anonymous", "",
@@ -288,6 +289,10 @@ NO_TOURNAMENT = define("national.cli_no_tournament", "",
                        "{tournament}: no such tournament here (and no such report file)")
 OTHER_CLUB = define("national.cli_other_club", "",
                     "{tournament} is a tournament of {owner}, not of --club {club}")
+UNKNOWN_CLUB = define("national.cli_unknown_club", "",
+                      "--club {club}: no such club in the national ranking (publish never "
+                      "registers one; the officer registers it: risiko national club add "
+                      "{club} NAME)")
 NO_CLUB_ID = define("national.cli_no_club", "",
                     "--club: the club's identifier in the national ranking (or "
                     "RISIKO_NATIONAL_CLUB_ID)")
@@ -297,7 +302,8 @@ NO_KEY = define("national.cli_no_key", "",
 NOT_HTTPS = define("national.cli_not_https", "",
                    "--to {url}: the national server is reached over HTTPS only (plain "
                    "http only to this machine)")
-UNREACHABLE = define("national.cli_unreachable", "", "{url}: {reason}")
+UNREACHABLE = define("national.cli_unreachable", "",
+                     "{url}: the national server cannot be reached ({reason})")
 SERVER_SAID = define("national.cli_server_said", "", "the national server answered {status}")
 APPROVED = define("national.cli_approved", "",
                   "{tournament}: revision {number} approved, in force")
@@ -481,6 +487,33 @@ def _own_club_tournament(tournament: str, club: str | None) -> Any:
     return having[0][1]
 
 
+def _owner_id(found: Any, club: str | None, *, remote: bool) -> str:
+    """The national identifier ``found`` (a stored tournament) is published under: always
+    its owning club's on this server (docs/national.md); ``--club`` naming another club
+    ends the command naming the owner (``national.cli_other_club``), naming no registered
+    club it ends naming how to register one (``national.cli_unknown_club``): a typo never
+    becomes a new club nor a new national tournament. With ``--to`` (``remote``), a club's
+    own server whose local club is named otherwise: ``--club`` (else
+    ``RISIKO_NATIONAL_CLUB_ID``) is its identifier at the national server, which checks it
+    against the club key."""
+    import os
+
+    from django.db.models import Q
+
+    from risiko.web.national.models import Club
+
+    owner = found.club
+    if remote:
+        given = club or os.environ.get("RISIKO_NATIONAL_CLUB_ID", "")
+        return given if given and given not in (owner.key, owner.slug) else str(owner.key)
+    if club and club not in (owner.key, owner.slug):
+        if Club.objects.filter(Q(key=club) | Q(slug=club)).exists():
+            fail(OTHER_CLUB(tournament=found.name[:80], club=club[:60],
+                            owner=f"{owner.key} ({owner.name})"), code=2)
+        fail(UNKNOWN_CLUB(club=club[:60]), code=2)
+    return str(owner.key)
+
+
 @national_app.command("publish")
 def publish(
     tournament: Annotated[str, typer.Argument(
@@ -547,13 +580,12 @@ def publish(
             fail(NO_TOURNAMENT(tournament=tournament), code=1)
         else:
             found = _own_club_tournament(tournament, club)
-            if not club_id or club_id in (found.club.key, found.club.slug):
-                club_id = found.club.key  # the club that owns it, by its identifier
+            club_id = _owner_id(found, club, remote=bool(to))
             registered = Club.objects.filter(key=club_id).first()
             name = club_name or (registered.name if registered else found.club.name)
             report = club_report(found, club_id=club_id, club_name=name, category=chosen,
                                  national_ids=ids)
-    except OSError as e:
+    except (OSError, UnicodeDecodeError) as e:
         fail(CANNOT_READ(path=str(path), reason=os_reason(e)), code=1)
     except RisikoError as e:
         fail_faults(e, as_json=json_out)
@@ -577,6 +609,7 @@ def publish(
             raise typer.Exit(1)
         label, done_number = answer.get("tournament", ""), answer.get("revision", 0)
         unchanged, state = bool(answer.get("unchanged")), answer.get("status", "")
+        report_id = answer.get("id", "")
         result = {"revision_sent": number, **answer}
     else:
         try:
@@ -585,12 +618,14 @@ def publish(
             fail_faults(e, as_json=json_out)
         label, done_number, unchanged, state = done.label, done.number, done.unchanged, \
             done.status
+        report_id = done.id
         result = done.to_json()
     if json_out:
         emit_json({**result, "anonymous": anonymous})
         return
-    said = (PUBLISHED_UNCHANGED(tournament=label, number=done_number, revision_status=state)
-            if unchanged else PUBLISHED(tournament=label, number=done_number))
+    said = (PUBLISHED_UNCHANGED(tournament=label, number=done_number, revision_status=state,
+                                id=report_id)
+            if unchanged else PUBLISHED(tournament=label, number=done_number, id=report_id))
     console.print(escape(_say(said)), highlight=False, soft_wrap=True)
 
 

@@ -35,9 +35,22 @@ ERROR_TITLE = define("cli.usage_error_title", "", "Error")
 
 #: the English sentences of Click (and Typer) -> the kind that says them in our words
 SHAPES: list[tuple[re.Pattern[str], FaultKind]] = [
-    (re.compile(r"(?P<value>.+) is not a valid (?P<type>integer|float|int|boolean|UUID)\."
+    (re.compile(r"(?P<value>.+) is not a valid (?P<type>int range|float range|integer|float"
+                r"|int|boolean|UUID)\."
                 r"(?: Recognized values: .*)?$"),
      define("cli.usage_not_a_number", "", "{value} is not a valid {type}.")),
+    (re.compile(r"(?P<value>.+) is not one of (?P<choices>.+)\.$"),
+     define("cli.usage_not_a_choice", "", "{value} is not one of {choices}.")),
+    (re.compile(r"(?P<kind>File|Directory|Path) (?P<path>'.*') does not exist\.$"),
+     define("cli.usage_path_missing", "", "{kind} {path} does not exist.")),
+    (re.compile(r"(?P<kind>File|Directory|Path) (?P<path>'.*') is a file\.$"),
+     define("cli.usage_path_is_file", "", "{kind} {path} is a file.")),
+    (re.compile(r"(?P<kind>File|Directory|Path) (?P<path>'.*') is a directory\.$"),
+     define("cli.usage_path_is_directory", "", "{kind} {path} is a directory.")),
+    (re.compile(r"(?P<kind>File|Directory|Path) (?P<path>'.*') is not readable\.$"),
+     define("cli.usage_path_not_readable", "", "{kind} {path} is not readable.")),
+    (re.compile(r"(?P<kind>File|Directory|Path) (?P<path>'.*') is not writable\.$"),
+     define("cli.usage_path_not_writable", "", "{kind} {path} is not writable.")),
     (re.compile(r"(?P<value>.+) is not in the range (?P<range>.+)\.$"),
      define("cli.usage_not_in_range", "", "{value} is not in the range {range}.")),
     (re.compile(r"(?P<value>.+) does not match the formats (?P<formats>.+)\.$"),
@@ -60,8 +73,15 @@ TYPE_WORDS = define("cli.usage_type_integer", "", "integer"), define(
     "cli.usage_type_float", "", "number"), define("cli.usage_type_boolean", "", "boolean")
 
 
+#: the path kinds Typer puts before a path it refuses ("File 'x' does not exist.")
+PATH_WORDS = {"File": define("cli.usage_path_word_file", "", "File"),
+              "Directory": define("cli.usage_path_word_directory", "", "Directory"),
+              "Path": define("cli.usage_path_word_path", "", "Path")}
+
+
 def _type_word(name: str, lang: str) -> str:
-    kind = {"integer": 0, "int": 0, "float": 1, "boolean": 2}.get(name)
+    kind = {"integer": 0, "int": 0, "int range": 0, "float": 1, "float range": 1,
+            "boolean": 2}.get(name)
     return name if kind is None else TYPE_WORDS[kind]().message(lang)
 
 
@@ -73,6 +93,8 @@ def _sentence(text: str, lang: str) -> str:
             params: dict[str, Any] = found.groupdict()
             if "type" in params:
                 params["type"] = _type_word(params["type"], lang)
+            if "kind" in params:
+                params["kind"] = PATH_WORDS[params["kind"]]().message(lang)
             return kind(None, **params).message(lang)
     return text
 

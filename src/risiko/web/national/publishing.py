@@ -97,8 +97,30 @@ BAD_SIGNATURE = define("national.publish_signature", "",
 WRONG_CLUB = define("national.publish_wrong_club", "",
                     "the report is of club {given}, the key of club {club}")
 STALE = define("national.publish_stale", "",
-               "{tournament}: revision {given} refused: revision {last} was already "
-               "received (a replayed or older report)")
+               "{tournament}: this report was already sent (club revision {given_said}; "
+               "the national server has already received club revision {last_said}, the "
+               "same or a newer one): nothing written")
+
+
+def club_revision_said(number: int) -> str:
+    """A club's revision number as a person reads it: the default one (``national
+    publish --to`` without ``--revision``) is the sending time in milliseconds since 1970,
+    said as that time (UTC) with the number after it; a small one as it is.
+
+    >>> club_revision_said(7)
+    '7'
+    >>> club_revision_said(1796146816915)
+    '01/12/2026 17:40:16 UTC (1796146816915)'
+    """
+    from datetime import UTC, datetime
+
+    if number < 10**12:  # before 2001 in milliseconds: a number the club chose
+        return str(number)
+    try:
+        when = datetime.fromtimestamp(number / 1000, tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return str(number)
+    return f"{when:%d/%m/%Y %H:%M:%S} UTC ({number})"
 TOO_MANY = define("national.publish_too_many", "",
                   "too many reports sent: try again later")
 
@@ -138,7 +160,8 @@ def publish_report(report: Report, *, by: str, source: str = "",
         last = tournament.revisions.aggregate(n=Max("club_revision"))["n"]
         if last is not None and club_revision <= last:
             raise PublishError(STALE(tournament=str(tournament), given=club_revision,
-                                     last=last))
+                                     last=last, given_said=club_revision_said(club_revision),
+                                     last_said=club_revision_said(last)))
 
     try:
         with transaction.atomic():
@@ -147,7 +170,9 @@ def publish_report(report: Report, *, by: str, source: str = "",
     except IntegrityError:  # the same club revision stored by a concurrent request
         raise PublishError(STALE(tournament=f"{report.dates[0]:%Y%m%d} - {report.club_id} - "
                                  f"{report.name}", given=club_revision,
-                                 last=club_revision)) from None
+                                 last=club_revision,
+                                 given_said=club_revision_said(club_revision or 0),
+                                 last_said=club_revision_said(club_revision or 0))) from None
     return Published(stored.label, stored.number, str(stored.status), stored.unchanged,
                      stored.id)
 

@@ -28,7 +28,7 @@ from django.db import transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
-from risiko.faults import Fault, define, define_words
+from risiko.faults import Fault, current_language, define, define_words, word
 from risiko.names import name_key
 from risiko.national.categories import Category
 from risiko.national.ranking import (
@@ -305,15 +305,18 @@ def years() -> list[int]:
                       .values_list("year", flat=True)))
 
 
-def year_fault(year: int) -> Fault | None:
+def year_fault(year: int, lang: str | None = None) -> Fault | None:
     """None when ``year`` has a tournament published (in force, or a report waiting for the
     officer: its page exists, empty until the approval, so a phone can follow it live), else
-    the ``national.no_year`` fault naming it and the years that have one in force ("none
-    yet" when none has)."""
+    the ``national.no_year`` fault naming it and the years that have one in force: params
+    ``known`` (the years as text, "none yet" said in ``lang``, default the current
+    language, when none has: the trial read ``"known": "none yet"`` in an Italian answer)
+    and ``years`` (the same as a list of numbers, ``[]`` when none)."""
     if NationalTournament.objects.filter(year=year).exists():
         return None
     known = years()
-    return NO_YEAR(year=year, known=", ".join(map(str, known)) or "none yet")
+    none = word("known", "none yet", lang or current_language())
+    return NO_YEAR(year=year, known=", ".join(map(str, known)) or none, years=known)
 
 
 def ranking(year: int, *, estimate: bool = False) -> NationalRanking:
@@ -342,9 +345,11 @@ class ClubYear:
     its ``players`` (the year's list entries whose club, as the ranking gives it, is the
     club's name; their national positions kept) and its ``tournaments`` of the year, each
     a dict ``{"name", "category", "first_date", "last_date", "finished", "revision",
-    "status"}`` (``revision``: the number in force, 0 when none is yet; ``status``: the
-    newest revision's, ``approved``, ``published`` (waiting for the officer) or
-    ``refused``), by first date."""
+    "status", "status_revision"}`` (``revision``: the number in force, 0 when none is yet;
+    ``status``: the newest revision's, ``approved``, ``published`` (waiting for the
+    officer) or ``refused``; ``status_revision``: that newest revision's number, the one
+    the page shows beside its status, as the CLI and the officer's page number it), by
+    first date."""
 
     year: int
     club: Club
@@ -392,5 +397,5 @@ def club_year(club: Club, year: int, ranking_: NationalRanking | None = None) ->
         tournaments.append({"name": t.name, "category": shown.category,
                             "first_date": t.first_date, "last_date": shown.last_date,
                             "finished": shown.finished, "revision": t.current,
-                            "status": newest.status})
+                            "status": newest.status, "status_revision": newest.number})
     return ClubYear(year, club, players, tuple(tournaments))

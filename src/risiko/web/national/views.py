@@ -84,7 +84,7 @@ def national_home(request: HttpRequest) -> HttpResponse:
 def _no_year(request: HttpRequest, year: int) -> HttpResponse | None:
     """404 naming ``year`` and the years that have a tournament, as ``risiko national
     ranking --year`` refuses it; None when ``year`` has one."""
-    fault = services.year_fault(year)
+    fault = services.year_fault(year, get_language() or "it")
     if fault is None:
         return None
     return render(request, "national/year.html", {
@@ -118,7 +118,7 @@ def national_year(request: HttpRequest, year: int) -> HttpResponse:
 def national_year_json(request: HttpRequest, year: int) -> JsonResponse:
     """The list as ``risiko national ranking --json`` gives it (a year without tournaments:
     404 with ``{"faults": [...]}``)."""
-    fault = services.year_fault(year)
+    fault = services.year_fault(year, get_language() or "it")
     if fault is not None:
         return JsonResponse({"faults": [fault.to_dict(get_language() or "it")]}, status=404)
     response = JsonResponse(services.ranking(year).to_json(),
@@ -131,7 +131,7 @@ def national_year_json(request: HttpRequest, year: int) -> JsonResponse:
 def national_year_csv(request: HttpRequest, year: int) -> HttpResponse:
     """The list as ``risiko national ranking --csv`` gives it (404 for a year without
     tournaments)."""
-    fault = services.year_fault(year)
+    fault = services.year_fault(year, get_language() or "it")
     if fault is not None:
         return HttpResponse(fault.message(get_language()), status=404,
                             content_type="text/plain; charset=utf-8")
