@@ -73,12 +73,18 @@ def _win_rate(wins: int, games: int) -> str:
 
 @require_safe
 def national_home(request: HttpRequest) -> HttpResponse:
-    """The latest year with a tournament (none yet: this year's page says so)."""
+    """The latest year with a tournament in force, else this year's page when a report of
+    this year waits for the officer; none at all: this year's empty list, said as such,
+    with no live tag (nothing to follow: ``ws/live/`` refuses ``/nazionale/``) and no
+    JSON/CSV links (they would answer 404)."""
     known = services.years()
-    if not known:
-        return render(request, "national/year.html", {
-            "year": date.today().year, "rows": [], "since": None, "categories": []})
-    return redirect("national_year", year=known[-1])
+    if known:
+        return redirect("national_year", year=known[-1])
+    year = date.today().year
+    if services.year_fault(year) is None:
+        return redirect("national_year", year=year)
+    return render(request, "national/year.html", {
+        "year": year, "rows": [], "since": None, "categories": [], "unfollowed": True})
 
 
 def _no_year(request: HttpRequest, year: int) -> HttpResponse | None:
