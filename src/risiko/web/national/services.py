@@ -299,6 +299,15 @@ NO_YEAR = define("national.no_year", "",
 define_words("known", ("none yet",))  # no year at all: said in the message's language
 
 
+NOBODY_LISTED_ONE = define(
+    "national.nobody_listed_one", "",
+    "1 tournament, no player with a national id: anonymous players are not in the ranking")
+NOBODY_LISTED = define(
+    "national.nobody_listed", "",
+    "{tournaments} tournaments, no player with a national id: anonymous players are not in "
+    "the ranking")
+
+
 def years() -> list[int]:
     """The years that have a tournament in force (a revision approved), oldest first."""
     return sorted(set(NationalTournament.objects.filter(current__gt=0)
@@ -314,6 +323,35 @@ def year_fault(year: int) -> Fault | None:
         return None
     known = years()
     return NO_YEAR(year=year, known=", ".join(map(str, known)) or "none yet")
+
+
+def nobody_listed(year: int, listed: NationalRanking) -> Fault | None:
+    """Why the list of ``year`` is empty although tournaments are in force: none of their
+    players has a national id (anonymous players are not in the ranking), as
+    ``national.nobody_listed_one`` ("1 tournament, ...") or ``national.nobody_listed``
+    (``tournaments``: how many); None when the list has players, or no tournament is in
+    force, or some player with a national id is there (a suspension left him out)."""
+    if listed.players:
+        return None
+    tournaments = tournament_results(year)
+    if not tournaments or any(t.participants for t in tournaments):
+        return None
+    if len(tournaments) == 1:
+        return NOBODY_LISTED_ONE()
+    return NOBODY_LISTED(tournaments=len(tournaments))
+
+
+def player_counts(year: int) -> dict[tuple[str, str, date], tuple[int, int]]:
+    """Each tournament of ``year`` in force, by (club name, name, first date): (players of
+    its report, how many of them anonymous: no national id, not in the ranking)."""
+    out: dict[tuple[str, str, date], tuple[int, int]] = {}
+    for club, name, first, report in TournamentRevision.objects.filter(
+            number=F("tournament__current"), tournament__year=year).values_list(
+            "tournament__club__name", "tournament__name", "tournament__first_date", "report"):
+        players = report.get("players", [])
+        out[(club, name, first)] = (
+            len(players), sum(1 for p in players if p.get("national_id") is None))
+    return out
 
 
 def ranking(year: int, *, estimate: bool = False) -> NationalRanking:

@@ -107,6 +107,7 @@ def national_year(request: HttpRequest, year: int) -> HttpResponse:
     ranking = services.ranking(year)
     categories = list(ranking.counts)
     slugs = _club_slugs()
+    note = services.nobody_listed(year, ranking)
     rows: list[dict[str, Any]] = [{
         "position": p.position, "national_id": p.national_id, "name": p.name,
         "club": p.club, "club_slug": slugs.get(p.club), "points": _points(p.points),
@@ -116,6 +117,7 @@ def national_year(request: HttpRequest, year: int) -> HttpResponse:
     } for p in ranking.players]
     return render(request, "national/year.html", {
         "year": year, "rows": rows, "since": ranking.rules.since,
+        "note": note.message(get_language()) if note is not None else None,
         "categories": [(CATEGORY_NAMES[c], CODES[c], ranking.counts[c]) for c in categories],
     })
 
@@ -150,12 +152,16 @@ def national_year_csv(request: HttpRequest, year: int) -> HttpResponse:
 
 @require_safe
 def national_tournaments(request: HttpRequest, year: int) -> HttpResponse:
-    """The tournaments of ``year`` (revisions in force), in order of publication."""
+    """The tournaments of ``year`` (revisions in force), in order of publication, each
+    with the players of its report (how many anonymous: not in the ranking)."""
     tournaments = services.tournament_results(year)
     slugs = _club_slugs()
+    counts = services.player_counts(year)
     return render(request, "national/tournaments.html", {
-        "year": year, "tournaments": [(t, CATEGORY_NAMES[t.category], slugs.get(t.club))
-                                      for t in tournaments]})
+        "year": year, "tournaments": [
+            (t, CATEGORY_NAMES[t.category], slugs.get(t.club),
+             counts.get((t.club, t.name, t.first_date), (len(t.participants), 0)))
+            for t in tournaments]})
 
 
 def _club_year(year: int, club: str, ranking: Any = None) -> services.ClubYear:
