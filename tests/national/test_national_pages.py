@@ -193,3 +193,39 @@ def test_a_list_of_anonymous_players_only_says_why_it_is_empty() -> None:
         done = CliRunner().invoke(app, ["national", "ranking", "--year", "2027"])
     assert done.exit_code == 0 and italian in " ".join(done.stdout.split())
 
+
+def test_a_year_outside_the_calendar_is_one_fault_for_page_json_csv_and_command(
+        stored: None) -> None:
+    """issue (newcomer's trial): /nazionale/1999/ and 1999.json gave the generic "Pagina non
+    trovata" (the URL's year converter refused it) while the command gave the
+    ``national.no_year`` fault. One rule now: a year outside the calendar (2000 to 2099) is
+    ``national.year_outside``, on the page, its JSON and CSV (404) and in the command
+    (exit 1)."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.faults import use_language
+
+    italian = "1999: fuori dagli anni del ranking nazionale (dal 2000 al 2099)"
+    english = "1999: outside the years of the national ranking (2000 to 2099)"
+    page = Client().get("/nazionale/1999/")
+    assert page.status_code == 404 and italian in page.content.decode()
+    assert "Pagina non trovata" not in page.content.decode()
+    data = Client().get("/nazionale/1999.json")
+    assert data.status_code == 404
+    assert data.json()["faults"][0]["code"] == "national.year_outside"
+    assert data.json()["faults"][0]["params"] == {"year": 1999, "low": 2000, "high": 2099}
+    csv_page = Client().get("/nazionale/2100.csv")
+    assert csv_page.status_code == 404
+    assert csv_page.content.decode() == (
+        "2100: fuori dagli anni del ranking nazionale (dal 2000 al 2099)")
+
+    app = typer.Typer()
+    national_commands.register(app)
+    done = CliRunner().invoke(app, ["national", "ranking", "--year", "1999"])
+    assert done.exit_code == 1 and done.stderr.strip() == english and done.stdout == ""
+    with use_language("it"):
+        done = CliRunner().invoke(app, ["national", "ranking", "--year", "1999", "--json"])
+    assert done.exit_code == 1 and done.stderr.strip() == italian
+    assert json.loads(done.stdout)["faults"][0]["code"] == "national.year_outside"

@@ -221,8 +221,9 @@ def ranking(
     csv_out: Annotated[bool, typer.Option("--csv", help="CSV on stdout")] = False,
 ) -> None:
     """The national list of a year, recomputed from the stored reports; a year without a
-    tournament in force is refused naming the years that have one (exit 1, on stderr; with
-    --json also ``{"faults": [...]}`` on stdout), as its page answers 404. An empty table whose
+    tournament in force is refused naming the years that have one, a year outside the
+    calendar (2000 to 2099) as outside it (exit 1, on stderr; with --json also
+    ``{"faults": [...]}`` on stdout), as its page answers 404. An empty table whose
     tournaments have only anonymous players says so under it."""
     if json_out and csv_out:
         fail(BOTH_FORMATS())

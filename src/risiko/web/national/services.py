@@ -42,6 +42,7 @@ from risiko.national.ranking import (
     national_ranking,
 )
 from risiko.national.report import Report, ReportError
+from risiko.tournament.dates import EVENING_YEARS
 
 from ..auditlog.services import audit
 from ..core.writes import touch_national
@@ -299,6 +300,8 @@ NO_YEAR = define("national.no_year", "",
 define_words("known", ("none yet",))  # no year at all: said in the message's language
 
 
+YEAR_OUTSIDE = define("national.year_outside", "",
+                      "{year}: outside the years of the national ranking ({low} to {high})")
 NOBODY_LISTED_ONE = define(
     "national.nobody_listed_one", "",
     "1 tournament, no player with a national id: anonymous players are not in the ranking")
@@ -318,7 +321,14 @@ def year_fault(year: int) -> Fault | None:
     """None when ``year`` has a tournament published (in force, or a report waiting for the
     officer: its page exists, empty until the approval, so a phone can follow it live), else
     the ``national.no_year`` fault naming it and the years that have one in force ("none
-    yet" when none has)."""
+    yet" when none has). A year outside the project's calendar
+    (:data:`~risiko.tournament.dates.EVENING_YEARS`, 2000 to 2099: no tournament can fall
+    there) is the ``national.year_outside`` fault, the one rule of the page, its JSON and
+    CSV and ``risiko national ranking --year`` (1999: "1999: outside the years of the
+    national ranking (2000 to 2099)")."""
+    low, high = EVENING_YEARS
+    if not low <= year <= high:
+        return YEAR_OUTSIDE(year=year, low=low, high=high)
     if NationalTournament.objects.filter(year=year).exists():
         return None
     known = years()

@@ -35,6 +35,7 @@ from django.views.decorators.http import require_safe
 from risiko.figures import decimal_text, percent_text
 from risiko.national.categories import CODES, Category
 from risiko.national.ranking import HistoryLine, display_points
+from risiko.tournament.dates import EVENING_YEARS
 
 from . import services
 from .models import (
@@ -153,7 +154,9 @@ def national_year_csv(request: HttpRequest, year: int) -> HttpResponse:
 @require_safe
 def national_tournaments(request: HttpRequest, year: int) -> HttpResponse:
     """The tournaments of ``year`` (revisions in force), in order of publication, each
-    with the players of its report (how many anonymous: not in the ranking)."""
+    with the players of its report (how many anonymous: not in the ranking); a year
+    outside the calendar answers 404 (:func:`_outside`)."""
+    _outside(year)
     tournaments = services.tournament_results(year)
     slugs = _club_slugs()
     counts = services.player_counts(year)
@@ -164,7 +167,16 @@ def national_tournaments(request: HttpRequest, year: int) -> HttpResponse:
             for t in tournaments]})
 
 
+def _outside(year: int) -> None:
+    """Raise 404 for a year outside the project's calendar (``national.year_outside``):
+    the pages of a year's tournaments and clubs have no year there."""
+    low, high = EVENING_YEARS
+    if not low <= year <= high:
+        raise Http404
+
+
 def _club_year(year: int, club: str, ranking: Any = None) -> services.ClubYear:
+    _outside(year)
     found = services.find_club(club)
     if found is None:
         raise Http404
