@@ -82,7 +82,8 @@ def test_the_tournaments_of_a_year(stored: None) -> None:
     "/nazionale/2100.csv", "/nazionale/0999/tornei/", "/nazionale/abcd/"])
 def test_a_year_outside_the_calendar_is_not_found(stored: None, path: str) -> None:
     # the project's years are 2000-2099 (time.evening_date_range): 1999 and 2100 are just
-    # outside, 0 and 99999 far outside; each answers 404 like a year that is not a number
+    # outside (404 naming the fault), 0 and 99999 far outside (not a year of four digits:
+    # 404 like a year that is not a number)
     assert Client().get(path).status_code == 404
 
 
@@ -100,7 +101,7 @@ def test_the_first_and_last_years_of_the_calendar_answer(stored: None) -> None:
 
 def test_a_year_without_tournaments_is_refused_alike_by_page_and_command(
         stored: None) -> None:
-    """issue (newcomer's trial): `risiko national ranking --year 1999` printed an empty list
+    """issue (newcomer's trial): `risiko national ranking --year 2023` printed an empty list
     where the page answers 404. A year without a tournament in force: the page, JSON and CSV
     answer 404 naming the year and the years that have one (2024); the command refuses it
     the same way (exit 1, the fault on stderr), with --json and --csv too."""
@@ -123,20 +124,20 @@ def test_a_year_without_tournaments_is_refused_alike_by_page_and_command(
 
     app = typer.Typer()
     national_commands.register(app)
-    english = ("1999: no tournament of the national ranking that year (years with "
+    english = ("2023: no tournament of the national ranking that year (years with "
                "tournaments: 2024)")
     for extra in ([], ["--json"], ["--csv"]):
-        done = CliRunner().invoke(app, ["national", "ranking", "--year", "1999", *extra])
+        done = CliRunner().invoke(app, ["national", "ranking", "--year", "2023", *extra])
         assert done.exit_code == 1, done.output
         assert done.stderr.strip() == english
         if extra == ["--json"]:
             assert json.loads(done.stdout)["faults"][0]["params"] == {
-                "year": 1999, "known": "2024", "years": [2024]}
+                "year": 2023, "known": "2024", "years": [2024]}
         else:
             assert done.stdout == ""
     with use_language("it"):
-        italian = CliRunner().invoke(app, ["national", "ranking", "--year", "1999"])
-    assert italian.stderr.strip() == ("1999: nessun torneo del ranking nazionale in "
+        italian = CliRunner().invoke(app, ["national", "ranking", "--year", "2023"])
+    assert italian.stderr.strip() == ("2023: nessun torneo del ranking nazionale in "
                                       "quell'anno (anni con tornei: 2024)")
     assert CliRunner().invoke(app, ["national", "ranking", "--year", "2024"]).exit_code == 0
 
@@ -169,3 +170,81 @@ def test_no_year_json_is_in_the_answers_language() -> None:
     assert said["params"]["known"] == "none yet"
     assert said["message"] == ("2024: no tournament of the national ranking that year "
                                "(years with tournaments: none yet)")
+
+
+def test_a_list_of_anonymous_players_only_says_why_it_is_empty() -> None:
+    """issue (newcomer's trial): one tournament of 2027 in force whose 13 players have no
+    national id (all anonymous: none is listed, the rule) showed "Ancora nessun torneo
+    pubblicato" and "Giocatori 0"; the command printed an empty table without a word. Now
+    page and command say what happened and the tournaments page counts its 13 players,
+    13 of them anonymous."""
+    import typer
+    from django.contrib.auth.models import User
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.faults import use_language
+    from risiko.web.national.services import import_report
+
+    User.objects.create_user("arbitro", password="tavolo-rosso-42")
+    anonymous = [(f"a{i}", None, f"Giocatore{chr(64 + i)}", "Anonimo") for i in range(1, 14)]
+    import_report(read_report(report("Open 2027", dates=("2027-02-06", "2027-02-13"),
+                                     tables_per_round=3,
+                                     players=anonymous)), by="t")
+    italian = ("1 torneo, nessun giocatore con tessera nazionale: i giocatori anonimi non "
+               "entrano nel ranking")
+    english = ("1 tournament, no player with a national id: anonymous players are not in the "
+               "ranking")
+    html = Client().get("/nazionale/2027/").content.decode()
+    assert "Ancora nessun torneo" not in html
+    assert italian in html
+    in_english = Client()
+    in_english.post("/i18n/setlang/", {"language": "en"})
+    assert english in in_english.get("/nazionale/2027/").content.decode()
+    page = Client().get("/nazionale/2027/tornei/").content.decode()
+    assert '<td class="num">13 (13 anonimi)</td>' in page
+
+    app = typer.Typer()
+    national_commands.register(app)
+    done = CliRunner().invoke(app, ["national", "ranking", "--year", "2027"])
+    assert done.exit_code == 0 and english in " ".join(done.stdout.split())
+    with use_language("it"):
+        done = CliRunner().invoke(app, ["national", "ranking", "--year", "2027"])
+    assert done.exit_code == 0 and italian in " ".join(done.stdout.split())
+
+
+def test_a_year_outside_the_calendar_is_one_fault_for_page_json_csv_and_command(
+        stored: None) -> None:
+    """issue (newcomer's trial): /nazionale/1999/ and 1999.json gave the generic "Pagina non
+    trovata" (the URL's year converter refused it) while the command gave the
+    ``national.no_year`` fault. One rule now: a year outside the calendar (2000 to 2099) is
+    ``national.year_outside``, on the page, its JSON and CSV (404) and in the command
+    (exit 1)."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.faults import use_language
+
+    italian = "1999: fuori dagli anni del ranking nazionale (dal 2000 al 2099)"
+    english = "1999: outside the years of the national ranking (2000 to 2099)"
+    page = Client().get("/nazionale/1999/")
+    assert page.status_code == 404 and italian in page.content.decode()
+    assert "Pagina non trovata" not in page.content.decode()
+    data = Client().get("/nazionale/1999.json")
+    assert data.status_code == 404
+    assert data.json()["faults"][0]["code"] == "national.year_outside"
+    assert data.json()["faults"][0]["params"] == {"year": 1999, "low": 2000, "high": 2099}
+    csv_page = Client().get("/nazionale/2100.csv")
+    assert csv_page.status_code == 404
+    assert csv_page.content.decode() == (
+        "2100: fuori dagli anni del ranking nazionale (dal 2000 al 2099)")
+
+    app = typer.Typer()
+    national_commands.register(app)
+    done = CliRunner().invoke(app, ["national", "ranking", "--year", "1999"])
+    assert done.exit_code == 1 and done.stderr.strip() == english and done.stdout == ""
+    with use_language("it"):
+        done = CliRunner().invoke(app, ["national", "ranking", "--year", "1999", "--json"])
+    assert done.exit_code == 1 and done.stderr.strip() == italian
+    assert json.loads(done.stdout)["faults"][0]["code"] == "national.year_outside"

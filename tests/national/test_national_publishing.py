@@ -753,3 +753,39 @@ def test_an_unreachable_national_server_is_said_in_italian(club_key: str,
     assert said.exit_code == 1, said.output
     assert ("https://127.0.0.1:9/nazionale/api/pubblica/: il server nazionale non è "
             "raggiungibile (") in said.output
+
+
+def test_readmes_club_add_leaves_one_milano(settings: Any) -> None:
+    """issue (newcomer's trial): after README's `risiko national club add milano ...` the
+    interclub lists showed two Milanos, the default club ("Risiko! Club Milano",
+    identifier risiko-club-milano) and the new "milano". README now starts the server as
+    milano (RISIKO_CLUB_ID=milano) and adds another club: following it, one Milano, and
+    `club add milano` is refused as registered."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.clubs import default_club
+    from risiko.web.national.models import Club
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    block = readme[readme.index("## The national ranking"):]
+    block = block[:block.index("\n```\n", block.index("```") + 3)]
+    env = dict(re.findall(r"(RISIKO_CLUB_ID)=(\S+) .*risiko serve", block))
+    settings.RISIKO_CLUB_ID = env.get("RISIKO_CLUB_ID", "")
+    settings.RISIKO_CLUB_NAME = "Risiko! Club Milano"
+    Club.objects.all().delete()
+    default_club()  # the server's first start
+    line = next(x for x in block.splitlines() if x.startswith("risiko national club add"))
+    args = shlex.split(line.split("#")[0])[1:]
+    app = typer.Typer()
+    national_commands.register(app)
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0, done.output
+    assert [c.key for c in Club.objects.all() if "milano" in c.name.lower()] == ["milano"]
+    again = CliRunner().invoke(app, ["national", "club", "add", "milano", "MILANO"])
+    assert again.exit_code == 1 and "already registered" in again.stderr

@@ -376,3 +376,53 @@ def test_a_national_page_fetches_itself_while_its_socket_is_not_open(tmp_path: A
     assert json.loads(done.stdout) == [
         ["every", 10000], ["fetch", 10, "/nazionale/2019/"], ["fetch", 71, "/nazionale/2019/"],
         ["main", "pushed"], ["fetch", 160, "/nazionale/2019/"]]
+
+
+def test_a_fresh_servers_home_is_not_followed_and_a_refusal_is_final() -> None:
+    """issue (newcomer's trial): on a fresh server /nazionale/ carried the live tag, its
+    socket was refused before the accept (HTTP 403, seen as 1006: live.js retried for ever)
+    and its JSON/CSV links answered 404. Now the home with no year says so without the live
+    tag or the links; with a report of this year waiting it is this year's page (followed);
+    a page that cannot be followed is closed with 4403 after the accept (final for live.js)."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    User.objects.create_user("arbitro", password="tavolo-rosso-42")  # past the first run
+    year = dt.date.today().year
+    home = asgi_get("/nazionale/")
+    html = home.content.decode()
+    assert home.status_code == 200 and f"Ranking nazionale {year}" in html
+    assert 'name="risiko-live"' not in html
+    assert f"/nazionale/{year}.json" not in html and f"/nazionale/{year}.csv" not in html
+
+    async def go() -> None:
+        from risiko.web.asgi import application
+
+        comm = WebsocketCommunicator(application, "/ws/live/?path=/nazionale/&lang=it",
+                                     headers=[(b"origin", b"http://localhost"),
+                                              (b"host", b"localhost")])
+        assert (await comm.connect(timeout=TIMEOUT))[0]
+        assert await comm.receive_output(timeout=TIMEOUT) == {
+            "type": "websocket.close", "code": 4403}
+
+    run(go)
+    assert REGISTRY.pages() == set()
+    # a report of this year waiting: the home is this year's page, which can be followed
+    published(f"Open {year}", f"{year}-01-10")
+    assert Client().get("/nazionale/").url == f"/nazionale/{year}/"
+    html = asgi_get(f"/nazionale/{year}/").content.decode()
+    assert 'name="risiko-live"' in html and f"/nazionale/{year}.json" in html
+
+
+def asgi_get(path: str) -> Any:
+    """``path`` as the ASGI server serves it (the live tag is offered to ASGI requests
+    only; Django's test client is WSGI)."""
+    import io
+
+    from django.core.handlers.asgi import ASGIRequest
+    from django.urls import resolve
+
+    scope = {"type": "http", "method": "GET", "path": path, "query_string": b"",
+             "headers": [(b"host", b"localhost")]}
+    match = resolve(path)
+    return match.func(ASGIRequest(scope, io.BytesIO()), *match.args, **match.kwargs)

@@ -222,13 +222,15 @@ def ranking(
     csv_out: Annotated[bool, typer.Option("--csv", help="CSV on stdout")] = False,
 ) -> None:
     """The national list of a year, recomputed from the stored reports; a year without a
-    tournament in force is refused naming the years that have one (exit 1, on stderr; with
-    --json also ``{"faults": [...]}`` on stdout), as its page answers 404."""
+    tournament in force is refused naming the years that have one, a year outside the
+    calendar (2000 to 2099) as outside it (exit 1, on stderr; with --json also
+    ``{"faults": [...]}`` on stdout), as its page answers 404. An empty table whose
+    tournaments have only anonymous players says so under it."""
     if json_out and csv_out:
         fail(BOTH_FORMATS())
     start_django()
+    from risiko.web.national.services import nobody_listed, year_fault
     from risiko.web.national.services import ranking as compute
-    from risiko.web.national.services import year_fault
 
     refused = year_fault(year)
     if refused is not None:
@@ -241,6 +243,9 @@ def ranking(
         csv.writer(sys.stdout, lineterminator="\n").writerows(result.csv_rows())
     else:
         _table(result.to_json())
+        note = nobody_listed(year, result)  # an empty table says why (anonymous players)
+        if note is not None:
+            console.print(escape(note.message(current_language())))
 
 
 @national_app.command("workbook")

@@ -50,13 +50,13 @@ class LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                        and await database_sync_to_async(referee_at)(user, path))
         page = page_of(path, lang, referee=referee)
         if page is None:
-            await self.close(code=REFUSED)
+            await self._refuse(REFUSED)
             return
         # the first follower of a public page: it must answer 200 now, so a change never
         # renders addresses that lead nowhere
         if (page.audience in RENDERED and not REGISTRY.followed(page)
                 and await database_sync_to_async(HUB.first_render)(page) is None):
-            await self.close(code=NOT_FOUND)  # no such player, evening, tournament
+            await self._refuse(NOT_FOUND)  # no such player, evening, tournament
             return
         try:
             counted = await _registry(REGISTRY.add, page)
@@ -64,12 +64,18 @@ class LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             log.exception("live pages: the shared registry could not count %s", page.path)
             counted = True
         if not counted:
-            await self.close(code=TOO_MANY)
+            await self._refuse(TOO_MANY)
             return
         self.page = page
         await self.channel_layer.group_add(page.group, self.channel_name)
         await self.accept()
         HUB.follow()  # the hub looks at the writes of other processes too
+
+    async def _refuse(self, code: int) -> None:
+        """Accept, then close with ``code`` at once: the browser's close event carries the
+        code (a close before the accept is a bare 403 of the handshake, code 1006)."""
+        await self.accept()
+        await self.close(code=code)
 
     async def receive(self, text_data: str | None = None,
                       bytes_data: bytes | None = None) -> None:

@@ -42,6 +42,7 @@ from risiko.national.ranking import (
     national_ranking,
 )
 from risiko.national.report import Report, ReportError
+from risiko.tournament.dates import EVENING_YEARS
 
 from ..auditlog.services import audit
 from ..core.writes import touch_national
@@ -299,6 +300,17 @@ NO_YEAR = define("national.no_year", "",
 define_words("known", ("none yet",))  # no year at all: said in the message's language
 
 
+YEAR_OUTSIDE = define("national.year_outside", "",
+                      "{year}: outside the years of the national ranking ({low} to {high})")
+NOBODY_LISTED_ONE = define(
+    "national.nobody_listed_one", "",
+    "1 tournament, no player with a national id: anonymous players are not in the ranking")
+NOBODY_LISTED = define(
+    "national.nobody_listed", "",
+    "{tournaments} tournaments, no player with a national id: anonymous players are not in "
+    "the ranking")
+
+
 def years() -> list[int]:
     """The years that have a tournament in force (a revision approved), oldest first."""
     return sorted(set(NationalTournament.objects.filter(current__gt=0)
@@ -311,12 +323,48 @@ def year_fault(year: int, lang: str | None = None) -> Fault | None:
     the ``national.no_year`` fault naming it and the years that have one in force: params
     ``known`` (the years as text, "none yet" said in ``lang``, default the current
     language, when none has: the trial read ``"known": "none yet"`` in an Italian answer)
-    and ``years`` (the same as a list of numbers, ``[]`` when none)."""
+    and ``years`` (the same as a list of numbers, ``[]`` when none). A year outside the
+    project's calendar (:data:`~risiko.tournament.dates.EVENING_YEARS`, 2000 to 2099: no
+    tournament can fall there) is the ``national.year_outside`` fault, the one rule of the
+    page, its JSON and CSV and ``risiko national ranking --year`` (1999: "1999: outside the
+    years of the national ranking (2000 to 2099)")."""
+    low, high = EVENING_YEARS
+    if not low <= year <= high:
+        return YEAR_OUTSIDE(year=year, low=low, high=high)
     if NationalTournament.objects.filter(year=year).exists():
         return None
     known = years()
     none = word("known", "none yet", lang or current_language())
     return NO_YEAR(year=year, known=", ".join(map(str, known)) or none, years=known)
+
+
+def nobody_listed(year: int, listed: NationalRanking) -> Fault | None:
+    """Why the list of ``year`` is empty although tournaments are in force: none of their
+    players has a national id (anonymous players are not in the ranking), as
+    ``national.nobody_listed_one`` ("1 tournament, ...") or ``national.nobody_listed``
+    (``tournaments``: how many); None when the list has players, or no tournament is in
+    force, or some player with a national id is there (a suspension left him out)."""
+    if listed.players:
+        return None
+    tournaments = tournament_results(year)
+    if not tournaments or any(t.participants for t in tournaments):
+        return None
+    if len(tournaments) == 1:
+        return NOBODY_LISTED_ONE()
+    return NOBODY_LISTED(tournaments=len(tournaments))
+
+
+def player_counts(year: int) -> dict[tuple[str, str, date], tuple[int, int]]:
+    """Each tournament of ``year`` in force, by (club name, name, first date): (players of
+    its report, how many of them anonymous: no national id, not in the ranking)."""
+    out: dict[tuple[str, str, date], tuple[int, int]] = {}
+    for club, name, first, report in TournamentRevision.objects.filter(
+            number=F("tournament__current"), tournament__year=year).values_list(
+            "tournament__club__name", "tournament__name", "tournament__first_date", "report"):
+        players = report.get("players", [])
+        out[(club, name, first)] = (
+            len(players), sum(1 for p in players if p.get("national_id") is None))
+    return out
 
 
 def ranking(year: int, *, estimate: bool = False) -> NationalRanking:

@@ -4,24 +4,20 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
-from risiko.tournament.dates import EVENING_YEARS
-
 from . import flow_views, views
 
 
 class YearConverter:
-    """A year of the project's calendar (:data:`~risiko.tournament.dates.EVENING_YEARS`,
-    2000 to 2099, the ``time.evening_date_range`` fault's range) <-> ``int``: ``/nazionale/0/``
-    or ``/nazionale/99999.json`` match nothing and answer 404, as ``/nazionale/abcd/`` does."""
+    """A year of four digits <-> ``int``: ``/nazionale/0/`` or ``/nazionale/99999.json`` match
+    nothing and answer 404, as ``/nazionale/abcd/`` does. A year of four digits outside the
+    project's calendar (:data:`~risiko.tournament.dates.EVENING_YEARS`, 2000 to 2099) reaches
+    the view, which refuses it naming the fault (``national.year_outside``, as ``risiko
+    national ranking --year`` does)."""
 
     regex = r"\d{4}"
 
     def to_python(self, value: str) -> int:
-        year = int(value)
-        low, high = EVENING_YEARS
-        if not low <= year <= high:
-            raise ValueError(value)  # no match: 404
-        return year
+        return int(value)
 
     def to_url(self, value: int | str) -> str:
         return str(value)

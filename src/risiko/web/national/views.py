@@ -35,6 +35,7 @@ from django.views.decorators.http import require_safe
 from risiko.figures import decimal_text, percent_text
 from risiko.national.categories import CODES, Category
 from risiko.national.ranking import HistoryLine, display_points
+from risiko.tournament.dates import EVENING_YEARS
 
 from . import services
 from .models import (
@@ -73,12 +74,18 @@ def _win_rate(wins: int, games: int) -> str:
 
 @require_safe
 def national_home(request: HttpRequest) -> HttpResponse:
-    """The latest year with a tournament (none yet: this year's page says so)."""
+    """The latest year with a tournament in force, else this year's page when a report of
+    this year waits for the officer; none at all: this year's empty list, said as such,
+    with no live tag (nothing to follow: ``ws/live/`` refuses ``/nazionale/``) and no
+    JSON/CSV links (they would answer 404)."""
     known = services.years()
-    if not known:
-        return render(request, "national/year.html", {
-            "year": date.today().year, "rows": [], "since": None, "categories": []})
-    return redirect("national_year", year=known[-1])
+    if known:
+        return redirect("national_year", year=known[-1])
+    year = date.today().year
+    if services.year_fault(year) is None:
+        return redirect("national_year", year=year)
+    return render(request, "national/year.html", {
+        "year": year, "rows": [], "since": None, "categories": [], "unfollowed": True})
 
 
 def _no_year(request: HttpRequest, year: int) -> HttpResponse | None:
@@ -101,6 +108,7 @@ def national_year(request: HttpRequest, year: int) -> HttpResponse:
     ranking = services.ranking(year)
     categories = list(ranking.counts)
     slugs = _club_slugs()
+    note = services.nobody_listed(year, ranking)
     rows: list[dict[str, Any]] = [{
         "position": p.position, "national_id": p.national_id, "name": p.name,
         "club": p.club, "club_slug": slugs.get(p.club), "points": _points(p.points),
@@ -110,6 +118,7 @@ def national_year(request: HttpRequest, year: int) -> HttpResponse:
     } for p in ranking.players]
     return render(request, "national/year.html", {
         "year": year, "rows": rows, "since": ranking.rules.since,
+        "note": note.message(get_language()) if note is not None else None,
         "categories": [(CATEGORY_NAMES[c], CODES[c], ranking.counts[c]) for c in categories],
     })
 
@@ -144,15 +153,30 @@ def national_year_csv(request: HttpRequest, year: int) -> HttpResponse:
 
 @require_safe
 def national_tournaments(request: HttpRequest, year: int) -> HttpResponse:
-    """The tournaments of ``year`` (revisions in force), in order of publication."""
+    """The tournaments of ``year`` (revisions in force), in order of publication, each
+    with the players of its report (how many anonymous: not in the ranking); a year
+    outside the calendar answers 404 (:func:`_outside`)."""
+    _outside(year)
     tournaments = services.tournament_results(year)
     slugs = _club_slugs()
+    counts = services.player_counts(year)
     return render(request, "national/tournaments.html", {
-        "year": year, "tournaments": [(t, CATEGORY_NAMES[t.category], slugs.get(t.club))
-                                      for t in tournaments]})
+        "year": year, "tournaments": [
+            (t, CATEGORY_NAMES[t.category], slugs.get(t.club),
+             counts.get((t.club, t.name, t.first_date), (len(t.participants), 0)))
+            for t in tournaments]})
+
+
+def _outside(year: int) -> None:
+    """Raise 404 for a year outside the project's calendar (``national.year_outside``):
+    the pages of a year's tournaments and clubs have no year there."""
+    low, high = EVENING_YEARS
+    if not low <= year <= high:
+        raise Http404
 
 
 def _club_year(year: int, club: str, ranking: Any = None) -> services.ClubYear:
+    _outside(year)
     found = services.find_club(club)
     if found is None:
         raise Http404
