@@ -29,6 +29,27 @@ def _english_faults(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     set_language(None)
 
 
+@pytest.fixture(autouse=True)
+def _background_threads_stopped(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test, the threads that read the database on their own are stopped before its
+    database is emptied: the live pages' hub (:meth:`risiko.web.live.hub.Hub.stop`), whose
+    look at the change key deadlocked with PostgreSQL's ``TRUNCATE`` of the next flush (a
+    CI run's error at the teardown of an online test). The database fixture is set up first
+    so that this teardown runs before its flush."""
+    import sys
+
+    if request.node.get_closest_marker("django_db") is not None:
+        request.getfixturevalue("_django_db_helper")
+    yield
+    hub = sys.modules.get("risiko.web.live.hub")
+    if hub is None:
+        return
+    from risiko.web.live.groups import REGISTRY
+
+    REGISTRY.clear()
+    assert hub.HUB.stop(), "the live pages' hub thread did not stop within 10 s"
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None,
                                  tmp_path_factory: pytest.TempPathFactory) -> None:

@@ -544,10 +544,11 @@ def test_a_season_file_of_the_file_mode_is_published_as_its_report(tmp_path: Pat
     from typer.testing import CliRunner
 
     from risiko.cli import national_commands
-    from risiko.web.national.models import TournamentRevision
+    from risiko.web.national.models import Club, TournamentRevision
 
     app = typer.Typer()
     national_commands.register(app)
+    Club.objects.create(key="milano", name="MILANO [Club Milano]", slug="milano")
     data = json.loads(SEASON.read_text(encoding="utf-8"))
     ids = tmp_path / "ids.csv"
     ids.write_text("Alba,555\n", encoding="utf-8")
@@ -707,6 +708,110 @@ def test_a_stored_tournament_of_the_default_club_is_never_published_for_another(
         assert done.exit_code == 0, done.output
     assert NationalTournament.objects.count() == counts[1] + 1
     assert TournamentRevision.objects.get().report["club"]["id"] == owner.key
+
+
+REPORT_FILE = Path(__file__).parents[2] / "examples" / "national" / "open-2024.json"
+
+
+def test_a_file_is_published_only_for_a_registered_club_it_names() -> None:
+    """The newcomer's trial of main: ``publish`` of a season FILE with ``--club nowhere``
+    registered a club "nowhere" and published for it; of a report file (club ``milano``)
+    ``--club nowhere`` was ignored. Now: a season file's ``--club`` must name a registered
+    club (its identifier or URL name), a report file's ``--club`` must be the report's own
+    club, and the report's club must be registered (publish never registers one): each
+    refusal exits 2 naming the fault, nothing written (clubs and national tournaments
+    counted); the right club publishes, once each."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.national.models import Club, NationalTournament, TournamentRevision
+
+    app = typer.Typer()
+    national_commands.register(app)
+
+    def run(*args: str) -> Any:
+        with use_language("it"):
+            return CliRunner().invoke(app, ["national", "publish", *args, "--by", "arb"])
+
+    def counts() -> tuple[int, int, int]:
+        return (Club.objects.count(), NationalTournament.objects.count(),
+                TournamentRevision.objects.count())
+
+    unregistered = run(str(REPORT_FILE))  # its club, milano, is not registered yet
+    assert unregistered.exit_code == 2, unregistered.output
+    assert ("open-2024.json: il club milano non è nel ranking nazionale" in
+            unregistered.output)
+    assert "risiko national club add milano NOME" in unregistered.output
+    Club.objects.create(key="milano", name="MILANO [Club Milano]", slug="club-milano")
+    Club.objects.create(key="roma", name="ROMA [Roma Club]", slug="roma")
+    before = counts()
+    typo = run(str(SEASON), "--club", "nowhere")
+    assert typo.exit_code == 2, typo.output
+    assert "--club nowhere: nessun club con questo nome" in typo.output
+    other = run(str(REPORT_FILE), "--club", "nowhere")
+    assert other.exit_code == 2, other.output
+    assert "open-2024.json è un rapporto del club milano, non di --club nowhere" in (
+        other.output)
+    registered_other = run(str(REPORT_FILE), "--club", "roma")
+    assert registered_other.exit_code == 2, registered_other.output
+    assert counts() == before
+    assert not Club.objects.filter(key="nowhere").exists()
+    by_slug = run(str(SEASON), "--club", "roma")  # a registered club: published for it
+    assert by_slug.exit_code == 0, by_slug.output
+    own = run(str(REPORT_FILE), "--club", "club-milano")  # the report's club by URL name
+    assert own.exit_code == 0, own.output
+    assert counts() == (before[0], before[1] + 2, before[2] + 2)
+    assert sorted(r.report["club"]["id"] for r in TournamentRevision.objects.all()) == [
+        "milano", "roma"]
+
+
+def test_club_add_of_the_servers_own_club_is_refused_and_club_list(settings: Any) -> None:
+    """The newcomer's trial: a fresh server started with ``RISIKO_CLUB_ID=milano`` accepted
+    ``club add milano`` (README says it is refused: the server's own club is registered,
+    made on its first need). ``club list`` lists the clubs: identifier, name, URL name,
+    official dates, the key in force, this server's own (``--json`` the same)."""
+    import datetime as dt
+
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.national.models import Club
+
+    settings.RISIKO_CLUB_ID = "milano"
+    settings.RISIKO_CLUB_NAME = "MILANO [Club Milano]"
+    settings.RISIKO_CLUB_KEY_SECRET = "master-secret-of-the-tests"
+    Club.objects.all().delete()  # a fresh data dir: no club made yet
+    app = typer.Typer()
+    national_commands.register(app)
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(app, ["national", *args])
+
+    own = run("club", "add", "milano", "Altro Milano")
+    assert own.exit_code == 1, own.output
+    assert own.stderr.strip() == "club milano is already registered (MILANO [Club Milano])"
+    assert Club.objects.count() == 1 and Club.objects.get().is_default
+    assert run("club", "add", "roma").exit_code == 2  # no name: said, nothing written
+    assert run("club", "add", "roma", "ROMA [Roma Club]").exit_code == 0
+    Club.objects.filter(key="roma").update(official=True, official_from=dt.date(2020, 1, 1))
+    issued = run("key", "issue", "roma")
+    assert issued.exit_code == 0, issued.output
+    listed = run("club", "list", "--json")
+    assert listed.exit_code == 0, listed.output
+    rows = json.loads(listed.stdout)
+    assert [(r["club"], r["name"], r["default"], r["official"], r["official_from"])
+            for r in rows] == [("milano", "MILANO [Club Milano]", True, False, None),
+                               ("roma", "ROMA [Roma Club]", False, True, "2020-01-01")]
+    assert rows[0]["key"] is None and rows[1]["key"].startswith("ck_")
+    assert rows[1]["key"] in issued.stdout
+    with use_language("it"):
+        table = run("club", "list")
+    assert table.exit_code == 0, table.output
+    # 80 columns here: the table wraps its cells, the words are Italian
+    assert "Nome" in table.stdout and "Chiave" in table.stdout and "roma" in table.stdout
+    assert "sì" in table.stdout and "2020-01-01" in table.stdout
 
 
 def test_a_file_not_utf8_is_said_naming_it_never_a_traceback(tmp_path: Path) -> None:

@@ -621,3 +621,31 @@ def test_a_send_that_fails_leaves_the_other_fragments(monkeypatch: pytest.Monkey
     # and the evening's page; the standings' fragment failed alone
     assert [g for g, _m in sent] == went and len(went) == 5
     assert evening.group in went and standings.group not in went
+
+
+def test_the_hubs_thread_is_stopped_and_reads_nothing_after(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """:meth:`Hub.stop` (the tests' teardown, before PostgreSQL's ``TRUNCATE``: the look's
+    query deadlocked with it in a CI run) ends the thread while a page is still followed:
+    no look after it; a page followed afterwards starts a new thread."""
+    short_interval(monkeypatch)
+    build()
+    page = page_of(f"/t/{SLUG}/", "it", referee=False)
+    assert page is not None and REGISTRY.add(page)
+    HUB.follow()
+    first = HUB._thread
+    assert first is not None and first.is_alive()
+    deadline = time.monotonic() + TIMEOUT
+    looks = HUB.looks
+    while HUB.looks < looks + 2:  # it looks every 0.1 s while the page is followed
+        assert time.monotonic() < deadline, "the hub did not look"
+        time.sleep(0.05)
+    assert HUB.stop() is True
+    assert not first.is_alive() and HUB._thread is None
+    looks = HUB.looks
+    time.sleep(0.4)
+    assert HUB.looks == looks  # four intervals: nothing read
+    HUB.follow()  # the page still followed: a new thread
+    second = HUB._thread
+    assert second is not None and second is not first and second.is_alive()
+    assert HUB.stop() is True and not second.is_alive()

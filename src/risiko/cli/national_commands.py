@@ -298,6 +298,12 @@ UNKNOWN_CLUB = define("national.cli_unknown_club", "",
                       "--club {club}: no such club in the national ranking (publish never "
                       "registers one; the officer registers it: risiko national club add "
                       "{club} NAME)")
+REPORT_CLUB = define("national.cli_report_club", "",
+                     "{file} is a report of club {owner}, not of --club {club}")
+REPORT_UNKNOWN_CLUB = define("national.cli_report_unknown_club", "",
+                             "{file}: club {club} is not in the national ranking (publish "
+                             "never registers one; the officer registers it: risiko "
+                             "national club add {club} NAME)")
 NO_CLUB_ID = define("national.cli_no_club", "",
                     "--club: the club's identifier in the national ranking (or "
                     "RISIKO_NATIONAL_CLUB_ID)")
@@ -319,6 +325,19 @@ KEY_ISSUED = define("national.cli_key_issued", "",
                     "RISIKO_CLUB_KEY or in a file readable by its server only:")
 CLUB_ADDED = define("national.cli_club_added", "",
                     "club {club} registered: {name} (URL name {slug})")
+NO_CLUBS = define("national.cli_no_clubs", "", "no club registered yet")
+YES = define("national.cli_yes", "", "yes")
+CLUB_NEEDS = define("national.cli_club_needs", "",
+                    "club add needs the club's identifier and name: risiko national club "
+                    "add CLUB NAME")
+CLUB_COLUMNS = {
+    "club": define("national.col_club_id", "", "Identifier"),
+    "name": define("national.col_club_name", "", "Name"),
+    "slug": define("national.col_club_slug", "", "URL name"),
+    "official": define("national.col_club_official", "", "Official"),
+    "key": define("national.col_club_key", "", "Key in force"),
+    "default": define("national.col_club_default", "", "This server's"),
+}
 NO_SUCH_ACTION = define("national.cli_no_such_action", "", "{action}: one of {known}")
 KEY_REVOKED = define("national.cli_key_revoked", "", "club {club}: key {key} revoked")
 KEY_FILE_OPEN = define("national.cli_key_file_open", "",
@@ -460,6 +479,43 @@ def _season_report(path: Path, club_id: str, club_name: str | None, category: An
                              club_name=name, category=category, register=register)
 
 
+def _registered_club(club: str) -> str:
+    """The identifier of the registered club ``club`` names (its identifier or its URL
+    name): a season file published on this server is published for a club of the ranking
+    only; naming none ends the command (``national.cli_unknown_club``: publish never
+    registers a club, so a typo never becomes one)."""
+    from django.db.models import Q
+
+    from risiko.web.clubs import default_club
+    from risiko.web.national.models import Club
+
+    default_club()  # the server's own club, made from RISIKO_CLUB_ID on its first need
+    found = Club.objects.filter(Q(key=club) | Q(slug=club)).order_by("-is_default").first()
+    if found is None:
+        fail(UNKNOWN_CLUB(club=club[:60]), code=2)
+    return str(found.key)
+
+
+def _check_report_club(report: Any, path: Path, club: str | None, *, remote: bool) -> None:
+    """A report file is published for the club it names: ``--club`` naming another club
+    ends the command (``national.cli_report_club``: never a silent choice of one of the
+    two); on this server its club must be registered (``national.cli_report_unknown_club``;
+    a GestioneTorneo workbook names its club by name: the one club of that name). With
+    ``--to`` the national server checks the club against the key."""
+    from risiko.web.clubs import default_club
+    from risiko.web.national.models import Club
+
+    default_club()
+    own = Club.objects.filter(key=report.club_id).first()
+    if own is None:
+        named = list(Club.objects.filter(name=report.club_name)[:2])
+        own = named[0] if len(named) == 1 else None
+    if club and club != report.club_id and (own is None or club not in (own.key, own.slug)):
+        fail(REPORT_CLUB(file=path.name, owner=report.club_id[:60], club=club[:60]), code=2)
+    if not remote and own is None:
+        fail(REPORT_UNKNOWN_CLUB(file=path.name, club=report.club_id[:60]), code=2)
+
+
 def _own_club_tournament(tournament: str, club: str | None) -> Any:
     """The stored tournament ``tournament`` (issue 21 item 1: a tournament is published for
     the club that owns it). ``--club`` naming a club with tournaments on this server (its
@@ -578,9 +634,12 @@ def publish(
         if found is None and path.suffix.lower() == ".json" and _is_season(path):
             if not club_id:
                 fail(NO_CLUB_ID(), code=2)
+            if not to:
+                club_id = _registered_club(club_id)
             report = _season_report(path, club_id, club_name, chosen, ids)
         elif found is None and path.suffix.lower() in (".json", ".xls") and path.exists():
             report = read_file(path)
+            _check_report_club(report, path, club, remote=bool(to))
         elif found is None:
             fail(NO_TOURNAMENT(tournament=tournament), code=1)
         else:
@@ -672,30 +731,75 @@ def refuse(
 
 @national_app.command("club")
 def club_register(
-    action: Annotated[str, typer.Argument(metavar="add")],
+    action: Annotated[str, typer.Argument(metavar="add|list")],
     club: Annotated[str, typer.Argument(
-        metavar="CLUB", help="the club's identifier in the national ranking (a report's "
-        "club.id), e.g. milano")],
+        metavar="CLUB", help="add: the club's identifier in the national ranking (a "
+        "report's club.id), e.g. milano")] = "",
     name: Annotated[str, typer.Argument(
-        metavar="NAME", help='the club\'s name as clubs write it, e.g. "MILANO [Club Milano]"')],
+        metavar="NAME", help='add: the club\'s name as clubs write it, e.g. "MILANO [Club '
+        'Milano]"')] = "",
     slug: Annotated[str, typer.Option(
         "--slug", help="its URL name (/nazionale/<year>/club/<slug>/); default: from CLUB")
     ] = "",
     by: ByOpt = "",
+    json_out: JsonOpt = False,
 ) -> None:
-    """Register a club of the national ranking (the step before ``national key issue``;
-    also in the admin, "Ranking clubs")."""
+    """Register a club of the national ranking (``add``: the step before ``national key
+    issue``; also in the admin, "Ranking clubs"), or list the registered clubs (``list``:
+    identifier, name, URL name, official dates, the key in force, this server's own)."""
     start_django()
     from risiko.web.national import publishing
 
+    if action == "list":
+        _list_clubs(json_out)
+        return
     if action != "add":
-        fail(NO_SUCH_ACTION(action=action, known="add"))
+        fail(NO_SUCH_ACTION(action=action, known="add, list"))
+    if not club or not name:
+        fail(CLUB_NEEDS(), code=2)
     try:
         done = publishing.register_club(club, name, by=who(by), slug=slug)
     except RisikoError as e:
         fail_faults(e)
     console.print(escape(_say(CLUB_ADDED(club=done.key, name=done.name, slug=done.slug))),
                   highlight=False, soft_wrap=True)
+
+
+def _list_clubs(json_out: bool) -> None:
+    """``national club list``: every registered club, by identifier; ``--json`` a list of
+    ``{"club", "name", "slug", "region", "official", "official_from", "official_to",
+    "key", "default"}`` (``key``: the public id of the key in force, or null)."""
+    from rich.table import Table
+
+    from risiko.web.clubs import default_club
+    from risiko.web.national.models import Club, ClubKey
+
+    default_club()
+    keys = dict(ClubKey.objects.filter(revoked__isnull=True).values_list("club_id", "key_id"))
+    rows = [{"club": c.key, "name": c.name, "slug": c.slug, "region": c.region,
+             "official": c.official,
+             "official_from": c.official_from.isoformat() if c.official_from else None,
+             "official_to": c.official_to.isoformat() if c.official_to else None,
+             "key": keys.get(c.pk), "default": c.is_default}
+            for c in Club.objects.order_by("key")]
+    if json_out:
+        emit_json(rows)
+        return
+    if not rows:
+        console.print(escape(_say(NO_CLUBS())), highlight=False)
+        return
+    lang = current_language()
+    table = Table(title_justify="left")
+    for field in CLUB_COLUMNS:
+        table.add_column(CLUB_COLUMNS[field]().message(lang))
+    yes = YES().message(lang)
+    for row in rows:
+        dates = " - ".join(d or "" for d in (row["official_from"], row["official_to"])
+                           if d) if row["official"] else ""
+        official = (f"{yes} {dates}".strip()) if row["official"] else ""
+        table.add_row(escape(row["club"]), escape(row["name"]), escape(row["slug"]), official,
+                      escape(row["key"] or ""), yes if row["default"] else "")
+    console.print(table)
 
 
 @national_app.command("key")

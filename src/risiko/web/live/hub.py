@@ -88,6 +88,7 @@ class Hub:
         self._queue: queue.SimpleQueue[Change] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
+        self._stopping = threading.Event()
         self.server_loop: asyncio.AbstractEventLoop | None = None
         self._own_loop: asyncio.AbstractEventLoop | None = None
         self._last: dict[str, str] = {}  # group -> digest of the fragment it last got
@@ -190,6 +191,8 @@ class Hub:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
+            if self._stopping.is_set():
+                return  # :meth:`stop`: no round begins (the last round's connection closed)
             try:
                 if time.monotonic() >= next_look:
                     next_look = time.monotonic() + WATCH_INTERVAL
@@ -370,6 +373,31 @@ class Hub:
                 self._own_loop = asyncio.new_event_loop()
             self._own_loop.run_until_complete(
                 asyncio.wait_for(_send_all(layer, messages), SEND_TIMEOUT))
+
+    def stop(self, timeout: float = 10.0) -> bool:
+        """Stop the hub's thread and wait up to ``timeout`` seconds for it to end (a round
+        under way finishes first; the changes still queued are dropped): nothing of this
+        process reads the database afterwards (tests, before their database is emptied: the
+        look's query, holding the audit log while it waits for the admin's log, deadlocked
+        with PostgreSQL's ``TRUNCATE`` taking them the other way round). True when no thread
+        runs; a page followed later starts a new one."""
+        with self._start:
+            thread = self._thread
+            self._stopping.set()
+        if thread is not None:
+            self._queue.put(Change(ELSEWHERE))  # wakes it from its wait
+            thread.join(timeout)
+        with self._start:
+            if thread is not None and thread.is_alive():
+                return False
+            self._thread = None
+            self._stopping.clear()
+            while True:
+                try:
+                    self._queue.get_nowait()
+                except queue.Empty:
+                    break
+        return True
 
     def forget(self) -> None:
         """Forget the fragments sent and the keys read (tests: the next round sends every

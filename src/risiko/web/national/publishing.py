@@ -257,9 +257,12 @@ def register_club(club_key: str, name: str, *, by: str, slug: str = "") -> Club:
     ``club.id``) named ``name`` ("MILANO [Club Milano]"), with the URL name ``slug``
     (default: a free one made from the identifier): the step before its first key
     (:func:`issue_key`). Exactly once: the identifier is unique (a database constraint),
-    so of two registrations at once one is refused. Raises :class:`PublishError`
+    so of two registrations at once one is refused; the server's own club (the default club,
+    ``RISIKO_CLUB_ID``) is registered already. Raises :class:`PublishError`
     (``national.club_registered``, ``national.club_slug_taken``, ``national.club_field``)."""
     from django.utils.text import slugify
+
+    from risiko.web.clubs import default_club
 
     from .models import free_club_slug
 
@@ -268,6 +271,9 @@ def register_club(club_key: str, name: str, *, by: str, slug: str = "") -> Club:
                                 ("URL name", slug or "x", 60)):
         if not 1 <= len(value) <= limit:
             raise PublishError(CLUB_FIELD(field=field, limit=limit, length=len(value)))
+    # the server's own club first (made from RISIKO_CLUB_ID on its first need): on a fresh
+    # data dir started with RISIKO_CLUB_ID=milano, `club add milano` is that club, refused
+    default_club()
     try:
         with transaction.atomic():
             known = Club.objects.filter(key=club_key).first()
