@@ -488,3 +488,28 @@ def test_cli_season_shows_table_points_bonus_wins_and_how(tmp_path) -> None:
     mara = next(line for line in plain.output.splitlines() if " Mara " in line)
     assert mara.replace("│", " ").split() == ["1", "Mara", "240", "4", "1", "100", "0"]
     assert "How: ranking points = table points; ties: risiko, best, penalties" in plain.output
+
+
+def test_cli_season_says_how_in_italian(tmp_path) -> None:
+    """The standings' "How:" line was English under ``--lang it`` (a newcomer's trial):
+    the formula, the factor with a decimal comma, the tie-breaks' words and the discards
+    are now said in Italian."""
+    from typer.testing import CliRunner
+
+    from risiko.cli.main import app
+
+    data = json.loads(SEASON.read_text(encoding="utf-8"))
+    data["evenings"] = [e for e in data["evenings"] if e["stage"] == "qualifying"]
+    data["format"] = {"base": "win-bonus", "discard_worst": 1, "discard_from_evening": 3}
+    path = tmp_path / "season.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    res = CliRunner().invoke(app, ["--lang", "it", "season", str(path)],
+                             env={"COLUMNS": "250"})
+    assert res.exit_code == 0, res.output
+    assert ("Come: punti tavolo, x1,25 ai tavoli da 5 + 50 al vincitore, divisi tra i "
+            "vincitori a pari merito; spareggi: vittorie, miglior punteggio; serate peggiori "
+            "scartate: 1, dalla serata di qualificazione n. 3") in " ".join(res.output.split())
+    plain = CliRunner().invoke(app, ["--lang", "it", "season", str(SEASON)],
+                               env={"COLUMNS": "200"})
+    assert ("Come: punti classifica = punti tavolo; spareggi: RisiKo!, miglior punteggio, "
+            "penalità") in " ".join(plain.output.split())

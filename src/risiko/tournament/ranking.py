@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, ROUND_UP, Decimal
 from typing import TYPE_CHECKING, Any
 
-from ..faults import Fault, InvalidInputError, define
+from ..faults import Fault, InvalidInputError, current_language, define
 
 if TYPE_CHECKING:
     from .model import SeatResult
@@ -213,12 +213,12 @@ Compute = Callable[[TableInput, "RankingPoints"], dict[str, tuple[Decimal, Decim
 class Formula:
     """A named formula: its ``params`` (name -> :class:`Param`), its ``compute(table,
     ranking_points) -> {player: (points, bonus)}``, ``needs_elimination_order`` and a one
-    line ``summary`` (English) for the standings' header."""
+    line ``summary(ranking_points, lang)`` for the standings' header, in ``lang``."""
 
     name: str
     params: dict[str, Param]
     compute: Compute
-    summary: Callable[[RankingPoints], str]
+    summary: Callable[[RankingPoints, str], str]
     needs_elimination_order: bool = False
 
 
@@ -262,10 +262,17 @@ class RankingPoints:
                 return value
         return self.spec.params[name].default
 
-    def summary(self) -> str:
-        """How the points are computed, in one English line (the pages translate the
-        formula name and show the parameters)."""
-        return self.spec.summary(self)
+    def summary(self, lang: str | None = None) -> str:
+        """How the points are computed, in one line in ``lang`` (default: the current
+        language; numbers with a decimal comma in Italian).
+
+        >>> rp = RankingPoints.from_dict({"formula": "win_bonus", "five_seat_factor": 1.25})
+        >>> rp.summary("en")
+        'table points, x1.25 at 5-player tables + 50 to the winner, shared by tied winners'
+        >>> rp.summary("it")
+        'punti tavolo, x1,25 ai tavoli da 5 + 50 al vincitore, divisi tra i vincitori a pari merito'
+        """
+        return self.spec.summary(self, lang or current_language())
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: ``{"formula": name, parameter: value ...}`` with the parameters given
@@ -826,16 +833,38 @@ def _params(**params: Param) -> dict[str, Param]:
     return params
 
 
-def _with_factor(rp: RankingPoints) -> str:
+#: the one line on how each formula computes the ranking points (the standings' header)
+HOW = {key: define(f"format.how_{key}", "", text) for key, text in {
+    "table": "ranking points = table points",
+    "win_bonus_equal": "table points{factors} + {bonus} to the winner, shared by tied winners",
+    "win_bonus_full": "table points{factors} + {bonus} to the winner, to each tied winner",
+    "thousandths": "{point} to the winner + table points / {divisor}{factors}",
+    "placement_bonus": "placement bonus {bonus} (eliminated {eliminated}) + table points / "
+                       "{divisor}{factors}",
+    "winner_gap": "winner {base} + table points, others {base} minus the gap to the winner",
+    "placement": "points by place at the table (by table size)",
+    "factor": "x{factor} at {seats}-player tables",
+}.items()}
+
+
+def _num(value: Any, lang: str) -> str:
+    """A number of a formula as the language writes it (a decimal comma in Italian)."""
+    text = str(number(value))
+    return text.replace(".", ",") if lang.startswith("it") else text
+
+
+def _with_factor(rp: RankingPoints, lang: str) -> str:
     parts = []
     names = rp.spec.params
-    f5 = rp.get("five_seat_factor") if "five_seat_factor" in names else None
-    f3 = rp.get("three_seat_factor") if "three_seat_factor" in names else None
-    if f5 is not None and f5 != 1:
-        parts.append(f"x{number(f5)} at 5-player tables")
-    if f3 is not None and f3 != 1:
-        parts.append(f"x{number(f3)} at 3-player tables")
+    for seats, name in ((5, "five_seat_factor"), (3, "three_seat_factor")):
+        factor = rp.get(name) if name in names else None
+        if factor is not None and factor != 1:
+            parts.append(HOW["factor"](factor=_num(factor, lang), seats=seats).message(lang))
     return (", " + ", ".join(parts)) if parts else ""
+
+
+def _how(key: str, lang: str, **params: Any) -> str:
+    return HOW[key](**params).message(lang)
 
 
 _FIVE = Param("decimal", Decimal(1), "factor on table points at a 5-player table",
@@ -848,7 +877,7 @@ _DIVISOR_LOW, _DIVISOR_HIGH = Decimal(1), Decimal(1_000_000)
 #: The formulas by name.
 FORMULAS: dict[str, Formula] = {f.name: f for f in (
     Formula("table", {}, table_formula,
-            lambda rp: "ranking points = table points"),
+            lambda rp, lang: _how("table", lang)),
     Formula("win_bonus", _params(
         win_bonus=Param("decimal", Decimal(50), "bonus to the table's winner"),
         five_seat_factor=_FIVE, three_seat_factor=_THREE,
@@ -861,9 +890,10 @@ FORMULAS: dict[str, Formula] = {f.name: f for f in (
         max_sharing=Param("int", None, "more tied winners than this get no bonus",
                           optional=True),
         precision=_PRECISION, rounding=_ROUNDING), win_bonus,
-        lambda rp: (f"table points{_with_factor(rp)} + {number(rp.get('win_bonus'))} to the "
-                    "winner" + (", shared by tied winners" if rp.get("share") == "equal"
-                                else ", to each tied winner"))),
+        lambda rp, lang: _how("win_bonus_" + ("equal" if rp.get("share") == "equal"
+                                              else "full"), lang,
+                              factors=_with_factor(rp, lang),
+                              bonus=_num(rp.get("win_bonus"), lang))),
     Formula("thousandths", _params(
         win_point=Param("decimal", Decimal(1), "added to each winner"),
         five_seat_factor=Param("decimal", Decimal("1.25"), _FIVE.help, high=Decimal(10)),
@@ -877,8 +907,9 @@ FORMULAS: dict[str, Formula] = {f.name: f for f in (
                           optional=True),
         precision=Param("int", 3, _PRECISION.help),
         rounding=Param("rounding", "up", _ROUNDING.help)), thousandths,
-        lambda rp: (f"{number(rp.get('win_point'))} to the winner + table points / "
-                    f"{number(rp.get('divisor'))}{_with_factor(rp)}")),
+        lambda rp, lang: _how("thousandths", lang, point=_num(rp.get("win_point"), lang),
+                              divisor=_num(rp.get("divisor"), lang),
+                              factors=_with_factor(rp, lang))),
     Formula("placement_bonus", _params(
         placement_bonus=Param("decimals", [Decimal(v) for v in (12, 7, 5, 3, 2)],
                               "bonus by place at the table, 1st first"),
@@ -892,11 +923,11 @@ FORMULAS: dict[str, Formula] = {f.name: f for f in (
         five_seat_factor=Param("decimal", Decimal("1.25"), _FIVE.help, high=Decimal(10)),
         three_seat_factor=Param("decimal", Decimal("0.75"), _THREE.help, high=Decimal(10)),
         precision=Param("int", 4, _PRECISION.help), rounding=_ROUNDING), placement_bonus,
-        lambda rp: ("placement bonus " + "/".join(str(number(v)) for v in
-                                                  rp.get("placement_bonus"))
-                    + " (eliminated " + "/".join(str(number(v)) for v in
-                                                 rp.get("eliminated_bonus"))
-                    + f") + table points / {number(rp.get('divisor'))}{_with_factor(rp)}"),
+        lambda rp, lang: _how(
+            "placement_bonus", lang,
+            bonus="/".join(_num(v, lang) for v in rp.get("placement_bonus")),
+            eliminated="/".join(_num(v, lang) for v in rp.get("eliminated_bonus")),
+            divisor=_num(rp.get("divisor"), lang), factors=_with_factor(rp, lang)),
         needs_elimination_order=True),
     Formula("winner_gap", _params(
         base=Param("decimal", Decimal(100), "the winner's base; the others' base"),
@@ -907,8 +938,7 @@ FORMULAS: dict[str, Formula] = {f.name: f for f in (
         risiko_points=Param("decimal", None, "table points a winner's RisiKo! counts "
                             "(null: his own table points)", optional=True),
         precision=_PRECISION, rounding=_ROUNDING), winner_gap,
-        lambda rp: (f"winner {number(rp.get('base'))} + table points, others "
-                    f"{number(rp.get('base'))} minus the gap to the winner")),
+        lambda rp, lang: _how("winner_gap", lang, base=_num(rp.get("base"), lang))),
     Formula("placement", _params(
         points_by_size=Param("by_size", {"3": [100, 55, 10], "4": [100, 60, 40, 20],
                                          "5": [100, 65, 50, 30, 15],
@@ -917,5 +947,5 @@ FORMULAS: dict[str, Formula] = {f.name: f for f in (
         table_share=Param("bool", False, "add table points / the table's total"),
         precision=_PRECISION, rounding=Param("rounding", "down", _ROUNDING.help)),
         placement,
-        lambda rp: "points by place at the table (by table size)"),
+        lambda rp, lang: _how("placement", lang)),
 )}

@@ -30,7 +30,7 @@ from decimal import Decimal
 from functools import cached_property, lru_cache
 from typing import Any, TypeVar
 
-from ..faults import Fault, Severity, define
+from ..faults import Fault, Severity, current_language, define, define_words
 from .format import TournamentFormat
 from .model import Draw, Evening, SeatResult, Stage, Tournament
 from .ranking import Number, RankingPoints, TableRanking, json_number, number, rank_table
@@ -227,6 +227,8 @@ METRICS: dict[str, Metric] = {
                _bonus),
     )
 }
+#: the metrics' names said in a message's language (a format's description)
+define_words("metric", tuple(METRICS))
 
 
 @dataclass(frozen=True)
@@ -575,31 +577,45 @@ def compare_formats(tournament: Tournament, proposed: TournamentFormat) -> list[
     return out
 
 
-def describe_format(fmt: TournamentFormat) -> str:
-    """How the general ranking is computed, in one English line: the ranking-point formula
+#: the parts of :func:`describe_format` after the formula, said in the message's language
+HOW_TIES = define("format.how_ties", "", "ties: {metric}")
+HOW_BEST_OF = define("format.how_best_of", "", "the best {count} table(s) count")
+HOW_DISCARDED = define("format.how_discarded", "", "the {count} worst evening(s) discarded")
+HOW_DISCARDED_FROM = define("format.how_discarded_from", "",
+                            "the {count} worst evening(s) discarded from the "
+                            "{evening:ordinal} qualifying evening")
+
+
+def describe_format(fmt: TournamentFormat, lang: str | None = None) -> str:
+    """How the general ranking is computed, in one line in ``lang`` (default: the current
+    language): the ranking-point formula
     (:meth:`risiko.tournament.ranking.RankingPoints.summary`), the tie-breaks after the
-    points (metric names) and what is discarded.
+    points (the metrics' words) and what is discarded.
 
     >>> from risiko.tournament.format import get_format
-    >>> describe_format(get_format())
+    >>> describe_format(get_format(), "en")
     'ranking points = table points; ties: risiko, best, penalties'
+    >>> describe_format(get_format(), "it")
+    'punti classifica = punti tavolo; spareggi: RisiKo!, miglior punteggio, penalità'
     >>> from dataclasses import replace
     >>> describe_format(replace(get_format("win-bonus"), discard_worst=1,
-    ...                         discard_from_evening=6))  # doctest: +NORMALIZE_WHITESPACE
+    ...                         discard_from_evening=6), "en")  # doctest: +NORMALIZE_WHITESPACE
     'table points, x1.25 at 5-player tables + 50 to the winner, shared by tied winners;
      ties: wins, best; the 1 worst evening(s) discarded from the 6th qualifying evening'
     """
-    parts = [fmt.ranking_points.summary()]
+    lang = lang or current_language()
+    parts = [fmt.ranking_points.summary(lang)]
     ties = [t for t in fmt.tie_breaks if t != "points"]
     if ties:
-        parts.append("ties: " + ", ".join(ties))
+        parts.append(HOW_TIES(metric=ties).message(lang))
     if fmt.best_of is not None:
-        parts.append(f"the best {fmt.best_of} table(s) count")
+        parts.append(HOW_BEST_OF(count=fmt.best_of).message(lang))
     elif fmt.discard_worst:
-        text = f"the {fmt.discard_worst} worst evening(s) discarded"
         if fmt.discard_from_evening:
-            text += f" from the {fmt.discard_from_evening}th qualifying evening"
-        parts.append(text)
+            parts.append(HOW_DISCARDED_FROM(count=fmt.discard_worst,
+                                            evening=fmt.discard_from_evening).message(lang))
+        else:
+            parts.append(HOW_DISCARDED(count=fmt.discard_worst).message(lang))
     return "; ".join(parts)
 
 
