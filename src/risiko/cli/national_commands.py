@@ -776,12 +776,13 @@ def _list_clubs(json_out: bool) -> None:
 
     default_club()
     keys = dict(ClubKey.objects.filter(revoked__isnull=True).values_list("club_id", "key_id"))
-    rows = [{"club": c.key, "name": c.name, "slug": c.slug, "region": c.region,
-             "official": c.official,
-             "official_from": c.official_from.isoformat() if c.official_from else None,
-             "official_to": c.official_to.isoformat() if c.official_to else None,
-             "key": keys.get(c.pk), "default": c.is_default}
-            for c in Club.objects.order_by("key")]
+    rows: list[dict[str, Any]] = [
+        {"club": c.key, "name": c.name, "slug": c.slug, "region": c.region,
+         "official": c.official,
+         "official_from": c.official_from.isoformat() if c.official_from else None,
+         "official_to": c.official_to.isoformat() if c.official_to else None,
+         "key": keys.get(c.pk), "default": c.is_default}
+        for c in Club.objects.order_by("key")]
     if json_out:
         emit_json(rows)
         return
@@ -794,11 +795,11 @@ def _list_clubs(json_out: bool) -> None:
         table.add_column(CLUB_COLUMNS[field]().message(lang))
     yes = YES().message(lang)
     for row in rows:
-        dates = " - ".join(d or "" for d in (row["official_from"], row["official_to"])
-                           if d) if row["official"] else ""
-        official = (f"{yes} {dates}".strip()) if row["official"] else ""
-        table.add_row(escape(row["club"]), escape(row["name"]), escape(row["slug"]), official,
-                      escape(row["key"] or ""), yes if row["default"] else "")
+        dates = " - ".join(str(d) for d in (row["official_from"], row["official_to"]) if d)
+        official = f"{yes} {dates}".strip() if row["official"] else ""
+        table.add_row(escape(str(row["club"])), escape(str(row["name"])),
+                      escape(str(row["slug"])), official, escape(str(row["key"] or "")),
+                      yes if row["default"] else "")
     console.print(table)
 
 
