@@ -141,3 +141,21 @@ def test_replay_says_a_corrupt_record_in_italian(tmp_path: Path) -> None:
     assert res.stderr.replace("\n", "") == (
         f"errore: {rec}: riga {no + 1}: una riga comincia con il numero di un posto o con R, "
         f"non 'X{lines[no][1:].split()[0]}'")
+
+
+def test_simulate_says_its_summary_in_italian() -> None:
+    """``simulate``'s summary was English under ``--lang it`` (a newcomer's trial): the same
+    figures as ``--json``, said in Italian with a decimal comma and the end reasons' words."""
+    args = ["simulate", "--games", "4", "--seats", "3", "--bots", "heuristic,random",
+            "--seed", "11", "--workers", "1"]
+    figures = _json([*args, "--json"])
+    res = runner.invoke(app, ["--lang", "it", *args])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    rounds = f"{figures['mean_rounds']:.1f}".replace(".", ",")
+    assert lines[-5].startswith("4 partite in ") and f"giri in media {rounds}" in lines[-5]
+    ends = {"closing_dice": "dadi di chiusura", "risiko": "RisiKo!"}
+    assert lines[-4] == "come sono finite: " + ", ".join(
+        f"{ends[k]} {v}" for k, v in figures["end_reasons"].items())
+    assert lines[-3].startswith("vittorie per posto: 1 ")
+    assert lines[-1].startswith("punteggio medio per bot: heuristic ")

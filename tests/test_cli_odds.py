@@ -242,3 +242,25 @@ def test_the_odds_tables_are_said_in_italian_under_lang_it() -> None:
     assert "P(conquer)" not in it.stdout and "Final states" not in it.stdout
     en = CliRunner().invoke(risiko, ["--lang", "en", "odds", "5", "2"], env={"COLUMNS": "200"})
     assert "P(conquer) 78.5% (0.785454)" in [" ".join(x.split()) for x in en.stdout.splitlines()]
+
+
+def test_tris_and_closing_said_in_italian(app: typer.Typer) -> None:
+    """``tris`` and ``closing`` printed English under Italian (a newcomer's trial): now in
+    the language asked. Perù cavaliere, Argentina fante, Brasile cannone: one of each, 3
+    cards in hand: 8 armies, +2 for Perù owned (R9). Closing round 2 of the club band: sums
+    4 and 5, 3 + 4 = 7 ways of 36 (R2); 2 seats rolling: 1 - (29/36)^2 = 35,1 %."""
+    from risiko.faults import use_language
+
+    with use_language("it"):
+        tris = run(app, "tris", "peru", "argentina", "brasile", "--hand", "3", "--own", "peru")
+        closing = run(app, "closing", "2", "--rollers", "2")
+    assert tris.exit_code == 0, tris.output
+    lines = [" ".join(line.split()) for line in tris.stdout.splitlines()]
+    assert "tipo uno per simbolo" in lines
+    assert "valore 8 (3 carte in mano)" in lines
+    assert "bonus 2 (territori posseduti: Perù)" in lines and "totale 10 armate" in lines
+    assert closing.exit_code == 0, closing.output
+    assert closing.stdout.startswith(
+        "Giro di chiusura 2 (club-milano@1): le somme da 4 a 5 chiudono la partita")
+    assert "Un lancio chiude: 7/36 = 19,4 %" in closing.stdout
+    assert "Con 2 giocatori che tirano, il giro chiude la partita: 35,1 %" in closing.stdout

@@ -11,7 +11,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from ..faults import define
+from ..faults import current_language, define, define_words, word
+from ..figures import decimal_text
 from ..game import Game
 from ..match import AgentError, play_bots
 from ..record import RecordError, parse_record, replay, write_record
@@ -306,20 +307,43 @@ def register(app: typer.Typer) -> None:
         if json_out:
             emit_json(summary)
             return
-        console.print(
-            f"{summary['games']} games in {summary['seconds']:.2f} s "
-            f"({summary['games_per_second']:.1f} games/s); mean rounds "
-            f"{summary['mean_rounds']:.1f}, mean rolls {summary['mean_rolls']:.1f}"
-        )
-        def pairs(d: dict[str, Any]) -> str:
-            return ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
-                             for k, v in d.items())
+        lang = current_language()
 
-        console.print(f"end reasons: {pairs(summary['end_reasons'])}", highlight=False)
-        console.print(f"wins by seat: {pairs(summary['wins_by_seat'])}", highlight=False)
-        console.print(f"wins by bot: {pairs(summary['wins_by_bot'])}", highlight=False)
-        console.print(f"mean score by bot: {pairs(summary['mean_score_by_bot'])}",
+        def num(value: float, places: int) -> str:
+            return decimal_text(value, places, lang)
+
+        def pairs(d: dict[str, Any], words: str = "") -> str:
+            return ", ".join(
+                f"{word(words, str(k), lang) if words else k} "
+                f"{num(v, 2).rstrip('0').rstrip(',.') if isinstance(v, float) else v}"
+                for k, v in d.items())
+
+        console.print(_sw("games", games=summary["games"], seconds=num(summary["seconds"], 2),
+                          rate=num(summary["games_per_second"], 1),
+                          rounds=num(summary["mean_rounds"], 1),
+                          rolls=num(summary["mean_rolls"], 1)), highlight=False)
+        console.print(_sw("ends", ends=pairs(summary["end_reasons"], "end_reason")),
                       highlight=False)
+        console.print(_sw("by_seat", wins=pairs(summary["wins_by_seat"])), highlight=False)
+        console.print(_sw("by_bot", wins=pairs(summary["wins_by_bot"])), highlight=False)
+        console.print(_sw("score_by_bot", scores=pairs(summary["mean_score_by_bot"])),
+                      highlight=False)
+
+
+#: the words of ``simulate``'s summary, said in the language of ``--lang``
+SW = {key: define(f"cli.simulate_{key}", "", text) for key, text in {
+    "games": "{games} games in {seconds} s ({rate} games/s); mean rounds {rounds}, mean "
+             "rolls {rolls}",
+    "ends": "end reasons: {ends}", "by_seat": "wins by seat: {wins}",
+    "by_bot": "wins by bot: {wins}", "score_by_bot": "mean score by bot: {scores}",
+}.items()}
+#: how a game ended (``EndReason``), said in the language of ``--lang``
+define_words("end_reason", ("risiko", "closing_dice", "referee", "all_others_eliminated"))
+
+
+def _sw(key: str, **params: Any) -> str:
+    """The line ``key`` of :data:`SW` in the language of ``--lang``."""
+    return SW[key](None, **params).message()
 
 
 def simulate_one(seed: int, bots: list[str], seats: int, ruleset: Ruleset,

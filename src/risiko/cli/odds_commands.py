@@ -34,7 +34,7 @@ from ..closing import (
     closing_ways,
     p_game_closes_in_round,
 )
-from ..faults import RisikoError, current_language, define, faults_json
+from ..faults import RisikoError, current_language, define, define_words, faults_json, word
 from ..figures import decimal_text, percent_text
 from ..odds import AttackOdds, attack_odds, check_armies, illegal_fault, odds_table
 from ..ruleset import Ruleset
@@ -93,6 +93,25 @@ OW = {key: define(f"cli.odds_{key}", "", text) for key, text in {
     "attacker_left": "attacker left", "defender_left": "defender left", "end": "end",
     "table_title": "P(conquer) in %, {ruleset}", "table_support": ", support {support}",
 }.items()}
+
+
+#: the words of ``tris`` and ``closing``, said in the language of ``--lang``
+TW = {key: define(f"cli.tris_{key}", "", text) for key, text in {
+    "ruleset": "ruleset", "cards": "cards", "kind": "kind", "value": "value",
+    "value_text": "{value} ({hand} cards in hand)", "bonus": "bonus",
+    "owned": "{bonus} (owned: {territories})", "total": "total",
+    "total_text": "{total} armies",
+    "closing_title": "Closing round {round} ({ruleset}): sums {low}..{high} end the game",
+    "sum": "sum", "ways": "ways", "one_roll": "One roll closes: {ways}/36 = {p}",
+    "rollers": "With {rollers} seats rolling, the round ends the game: {p}",
+}.items()}
+#: the kinds of card set (``set_kind``), said in the language of ``--lang``
+define_words("set_kind", ("fante", "cannone", "cavaliere", "mixed", "jolly"))
+
+
+def _tw(key: str, **params: Any) -> str:
+    """The word ``key`` of :data:`TW` in the language of ``--lang``."""
+    return TW[key](None, **params).message()
 
 
 def _ow(key: str, **params: Any) -> str:
@@ -332,15 +351,16 @@ def tris_command(
     out = Table(box=box.SIMPLE, show_header=False)
     out.add_column(style="bold")
     out.add_column()
-    out.add_row("ruleset", rs.label)
-    out.add_row("cards", shown)
-    out.add_row("kind", kind)
-    out.add_row("value", f"{base} ({hand} cards in hand)")
+    out.add_row(_tw("ruleset"), rs.label)
+    out.add_row(_tw("cards"), shown)
+    out.add_row(_tw("kind"), word("set_kind", kind, current_language()))
+    out.add_row(_tw("value"), _tw("value_text", value=base, hand=hand))
     owned_cards = [
         territory_name(c) for c in trio if not is_jolly(c) and c in owned_territories
     ]
-    out.add_row("bonus", f"{bonus}" + (f" (owned: {', '.join(owned_cards)})" if bonus else ""))
-    out.add_row("total", f"{base + bonus} armies")
+    out.add_row(_tw("bonus"), _tw("owned", bonus=bonus, territories=", ".join(owned_cards))
+                if bonus else str(bonus))
+    out.add_row(_tw("total"), _tw("total_text", total=base + bonus))
     console.print(out)
 
 
@@ -384,24 +404,19 @@ def closing_command(
         _emit_json(data)
         return
     console = Console()
-    console.print(
-        f"Closing round {k} ({rs.label}): sums {low}..{min(high, 12)} end the game",
-        highlight=False,
-    )
+    console.print(_tw("closing_title", round=k, ruleset=rs.label, low=low,
+                      high=min(high, 12)), highlight=False)
     out = Table(box=box.SIMPLE_HEAD)
-    out.add_column("sum", justify="right")
-    out.add_column("ways", justify="right")
+    out.add_column(_tw("sum"), justify="right")
+    out.add_column(_tw("ways"), justify="right")
     out.add_column("p", justify="right")
     for s, p in sums:
         out.add_row(str(s), f"{closing_ways(s)}/36", _pct(p))
     console.print(out)
     ways = sum(closing_ways(s) for s, _ in sums)
-    console.print(f"One roll closes: {ways}/36 = {_pct(p_close)}", highlight=False)
+    console.print(_tw("one_roll", ways=ways, p=_pct(p_close)), highlight=False)
     if rollers is not None and p_round is not None:
-        console.print(
-            f"With {rollers} seats rolling, the round ends the game: {_pct(p_round)}",
-            highlight=False,
-        )
+        console.print(_tw("rollers", rollers=rollers, p=_pct(p_round)), highlight=False)
 
 
 def register(app: typer.Typer) -> None:
