@@ -353,7 +353,7 @@ def tris_command(
     out.add_column()
     out.add_row(_tw("ruleset"), rs.label)
     out.add_row(_tw("cards"), shown)
-    out.add_row(_tw("kind"), word("set_kind", kind, current_language()))
+    out.add_row(_tw("kind"), word("set_kind", str(kind), current_language()))
     out.add_row(_tw("value"), _tw("value_text", value=base, hand=hand))
     owned_cards = [
         territory_name(c) for c in trio if not is_jolly(c) and c in owned_territories
