@@ -417,20 +417,23 @@ async def _send_all(layer: Any, messages: Sequence[tuple[str, dict[str, Any]]]) 
 
 def national_change_key() -> tuple[Any, ...]:
     """What moves with every change of the national ranking, by any process on the database
-    (``risiko national approve`` at the command line): the count and last id of the audit
-    log's ``national.*`` and ``register.*`` entries (every publication, decision, import,
-    merge, suspension writes one) and the last id of the admin's log (an edit in the
-    admin). Two queries; the hub's look reads it only while a national page is followed."""
+    (``risiko national approve`` at the command line): the last id of the audit log's
+    ``national.*`` and ``register.*`` entries (every publication, decision, import, merge,
+    suspension writes one; the log is append-only and its ids are never reused, so the last
+    id alone moves with each: no count of every national entry each look) and the last id
+    of the admin's log (an edit in the admin). Two queries, each reading the newest rows
+    by the primary key's index; the hub's look reads it only while a national page is
+    followed."""
     from django.contrib.admin.models import LogEntry
-    from django.db.models import Count, Max, Q
+    from django.db.models import Q
 
     from risiko.web.auditlog.models import AuditEntry
 
     audit = AuditEntry.objects.filter(
-        Q(action__startswith="national.") | Q(action__startswith="register.")).aggregate(
-        n=Count("id"), last=Max("id"))
-    admin = LogEntry.objects.aggregate(last=Max("id"))["last"]
-    return (audit["n"], audit["last"], admin)
+        Q(action__startswith="national.") | Q(action__startswith="register.")).order_by(
+        "-id").values_list("id", flat=True).first()
+    admin = LogEntry.objects.order_by("-id").values_list("id", flat=True).first()
+    return (audit, admin)
 
 
 def _encode(kind: str, seq: int, html: str) -> str:
