@@ -117,6 +117,32 @@ def say(key: str, lang: str, **params: Any) -> str:
     return W[key](**params).message(lang)
 
 
+BOTS_OF_LEVEL = define("lab.bots_of_level", "", "{count} x level {level}")
+BOTS_NAMED = define("lab.bots_named", "", "{count} x {name}")
+
+
+def bots_said(bots: Sequence[str], lang: str) -> str:
+    """The bots of a simulation as a title says them: each bot by its level (``LEVELS``),
+    counted, in ``lang``; a bot of no level by its name.
+
+    >>> bots_said(["heuristic", "random", "random", "random"], "it")
+    '1 x livello 2, 3 x livello 1'
+    >>> bots_said(["heuristic"] * 4, "en")
+    '4 x level 2'
+    """
+    from ..agents.levels import level_of
+
+    counted: dict[str, int] = {}
+    for bot in bots:
+        counted[bot] = counted.get(bot, 0) + 1
+    said = []
+    for bot, count in counted.items():
+        level = level_of(bot)
+        said.append(BOTS_NAMED(count=count, name=bot).message(lang) if level is None
+                    else BOTS_OF_LEVEL(count=count, level=level).message(lang))
+    return ", ".join(said)
+
+
 GamesOpt = Annotated[int, typer.Option(help="games to simulate")]
 SeatsOpt = Annotated[int, typer.Option(help="seats per table, 3..6")]
 BotsOpt = Annotated[str, typer.Option(
@@ -274,7 +300,7 @@ def objectives_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> l
     rows = data["objectives"]
     fig = _interval_bars(m, rows, [str(r["objective"]) for r in rows], "win_rate",
                          title=say("objectives_title", lang, games=data["games"],
-                                   bots=",".join(data["bots"]), ruleset=data["ruleset"]),
+                                   bots=bots_said(data["bots"], lang), ruleset=data["ruleset"]),
                          xlabel=say("objective", lang), ylabel=say("win_rate", lang),
                          lines=[1 / len(data["bots"])])
     paths: list[Path] = m.save(fig, folder, "objectives")
@@ -286,7 +312,7 @@ def seats_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[P
     rows = data["seats"]
     fig = _interval_bars(m, rows, [str(r["seat"]) for r in rows], "win_rate",
                          title=say("seats_title", lang, games=data["games"],
-                                   bots=",".join(data["bots"]), ruleset=data["ruleset"],
+                                   bots=bots_said(data["bots"], lang), ruleset=data["ruleset"],
                                    fair=_pc(1 / len(rows))),
                          xlabel=say("seat", lang), ylabel=say("win_rate", lang),
                          lines=[1 / len(rows)])
@@ -308,7 +334,7 @@ def luck_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[Pa
     if sim:
         fig = m.bar_chart([r["player"] for r in sim["seats"]], [r["z"] for r in sim["seats"]],
                           title=say("luck_sim_title", lang, games=sim["games"],
-                                    bots=",".join(sim["bots"]), ruleset=sim["ruleset"],
+                                    bots=bots_said(sim["bots"], lang), ruleset=sim["ruleset"],
                                     by=say("by_seat", lang)),
                           xlabel=say("seat", lang), ylabel=say("z", lang), lines=[-2, 0, 2])
         paths += m.save(fig, folder, "luck-simulated")
@@ -390,7 +416,7 @@ def closing_cmd(
         sim = entry["simulated"]
         if sim:
             console.print(say("simulated_title", lang, ruleset=entry["ruleset"],
-                              games=sim["games"], bots=",".join(sim["bots"]),
+                              games=sim["games"], bots=bots_said(sim["bots"], lang),
                               call=sim["last_rounds_at"]), highlight=False)
             console.print(f"  {say('rounds', lang)}: {_ci(sim['rounds'], pct=False)}",
                           highlight=False)
@@ -444,7 +470,7 @@ def objectives_cmd(
         emit_json({**data, "plots": files})
         return
     table = Table(title=say("objectives_title", lang, games=len(facts),
-                            bots=",".join(spec.bots), ruleset=spec.ruleset))
+                            bots=bots_said(spec.bots, lang), ruleset=spec.ruleset))
     for key in ("objective", "dealt", "win_rate", "mean_score"):
         table.add_column(say(key, lang), justify="left" if key == "objective" else "right")
     for r in rows:
@@ -483,7 +509,7 @@ def seats_cmd(
     if json_out:
         emit_json({**data, "plots": files})
         return
-    table = Table(title=say("seats_title", lang, games=len(facts), bots=",".join(spec.bots),
+    table = Table(title=say("seats_title", lang, games=len(facts), bots=bots_said(spec.bots, lang),
                             ruleset=spec.ruleset, fair=_pc(1 / seats)))
     for key in ("seat", "win_rate", "mean_score"):
         table.add_column(say(key, lang), justify="right")
@@ -596,7 +622,7 @@ def luck_cmd(
             elif len(luck_rows) < 2:
                 continue  # one bot at every seat: its row is the whole table
             tables.append((say("luck_sim_title", lang, games=s["games"],
-                               bots=",".join(s["bots"]), ruleset=s["ruleset"],
+                               bots=bots_said(s["bots"], lang), ruleset=s["ruleset"],
                                by=say(by, lang)), "seat" if key == "seats" else "bot",
                            luck_rows, s["swing"]))
     for title, first, luck_rows, table_swing in tables:
