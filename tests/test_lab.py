@@ -162,6 +162,15 @@ def test_plots_png_and_svg(tmp_path: Path) -> None:
     assert (tmp_path / "closing.png").read_bytes()[:4] == b"\x89PNG"
     svg = (tmp_path / "closing.svg").read_text(encoding="utf-8")
     assert "Giro di chiusura" in svg or "Giro" in svg
+    # the probabilities on the axis with a decimal comma (matplotlib names each tick's
+    # text in a comment), a point in English
+    assert "<!-- 0,1 -->" in svg and "<!-- 0.1 -->" not in svg
+    english = tmp_path / "en"
+    res = runner.invoke(app, ["analyse", "closing", "--games", "0", "--plots", str(english),
+                              "--lang", "en"])
+    assert res.exit_code == 0, res.output
+    svg = (english / "closing.svg").read_text(encoding="utf-8")
+    assert "<!-- 0.1 -->" in svg and "<!-- 0,1 -->" not in svg
 
 
 def test_luck_plots_of_records_and_simulation(tmp_path: Path) -> None:

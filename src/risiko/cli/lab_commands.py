@@ -279,7 +279,8 @@ def closing_plots(m: Any, out: list[dict[str, Any]], folder: Path, lang: str) ->
                        title=say("closing_title", lang,
                                  ruleset=", ".join(e["ruleset"] for e in out),
                                  rollers=out[0]["seats"]),
-                       xlabel=say("closing_round", lang), ylabel=say("p_end", lang))
+                       xlabel=say("closing_round", lang), ylabel=say("p_end", lang),
+                       lang=lang)
     paths: list[Path] = m.save(fig, folder, "closing")
     return paths
 
@@ -302,7 +303,7 @@ def objectives_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> l
                          title=say("objectives_title", lang, games=data["games"],
                                    bots=bots_said(data["bots"], lang), ruleset=data["ruleset"]),
                          xlabel=say("objective", lang), ylabel=say("win_rate", lang),
-                         lines=[1 / len(data["bots"])])
+                         lines=[1 / len(data["bots"])], lang=lang)
     paths: list[Path] = m.save(fig, folder, "objectives")
     return paths
 
@@ -315,7 +316,7 @@ def seats_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[P
                                    bots=bots_said(data["bots"], lang), ruleset=data["ruleset"],
                                    fair=_pc(1 / len(rows))),
                          xlabel=say("seat", lang), ylabel=say("win_rate", lang),
-                         lines=[1 / len(rows)])
+                         lines=[1 / len(rows)], lang=lang)
     paths: list[Path] = m.save(fig, folder, "seats")
     return paths
 
@@ -328,7 +329,8 @@ def luck_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[Pa
     if rows:
         fig = m.bar_chart([r["player"] for r in rows], [r["z"] for r in rows],
                           title=say("luck_title", lang, records=data["records"]),
-                          xlabel=say("player", lang), ylabel=say("z", lang), lines=[-2, 0, 2])
+                          xlabel=say("player", lang), ylabel=say("z", lang), lines=[-2, 0, 2],
+                          lang=lang)
         paths += m.save(fig, folder, "luck")
     sim = data.get("simulated")
     if sim:
@@ -336,7 +338,8 @@ def luck_plots(m: Any, data: dict[str, Any], folder: Path, lang: str) -> list[Pa
                           title=say("luck_sim_title", lang, games=sim["games"],
                                     bots=bots_said(sim["bots"], lang), ruleset=sim["ruleset"],
                                     by=say("by_seat", lang)),
-                          xlabel=say("seat", lang), ylabel=say("z", lang), lines=[-2, 0, 2])
+                          xlabel=say("seat", lang), ylabel=say("z", lang), lines=[-2, 0, 2],
+                          lang=lang)
         paths += m.save(fig, folder, "luck-simulated")
     return paths
 

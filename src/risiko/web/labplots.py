@@ -26,12 +26,24 @@ def _pyplot() -> Any:
     return importlib.import_module("matplotlib.pyplot")
 
 
+def _numbers_in(ax: Any, lang: str, *axes: str) -> None:
+    """The tick numbers of ``axes`` ("x", "y") written as ``lang`` writes them: a decimal
+    comma in Italian (0,25), a point in English."""
+    if not lang.startswith("it"):
+        return
+    ticker = importlib.import_module("matplotlib.ticker")
+    comma = ticker.FuncFormatter(lambda v, _pos: f"{v:g}".replace(".", ",").replace("-", "−"))
+    for name in axes:
+        getattr(ax, f"{name}axis").set_major_formatter(comma)
+
+
 def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, xlabel: str,
               ylabel: str, lows: Sequence[float] | None = None,
               highs: Sequence[float] | None = None,
-              lines: Sequence[float] = ()) -> Any:
+              lines: Sequence[float] = (), lang: str = "en") -> Any:
     """A bar per label (``values``), with error bars from ``lows``/``highs`` (the interval's
-    ends) and dashed reference ``lines`` (a fair share, ±2); returns the figure."""
+    ends) and dashed reference ``lines`` (a fair share, ±2), the numbers written as ``lang``
+    writes them (a decimal comma in Italian); returns the figure."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(max(5.0, 0.55 * len(labels) + 2), 3.6), dpi=100)
     err = None
@@ -46,13 +58,15 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, xla
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    _numbers_in(ax, lang, "y")
     fig.tight_layout()
     return fig
 
 
 def line_chart(x: Sequence[float], series: Mapping[str, Sequence[float]], *, title: str,
-               xlabel: str, ylabel: str) -> Any:
-    """One line with markers per named series over ``x``; returns the figure."""
+               xlabel: str, ylabel: str, lang: str = "en") -> Any:
+    """One line with markers per named series over ``x``, the numbers written as ``lang``
+    writes them; returns the figure."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 3.6), dpi=100)
     for name, ys in series.items():
@@ -61,6 +75,7 @@ def line_chart(x: Sequence[float], series: Mapping[str, Sequence[float]], *, tit
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.legend()
+    _numbers_in(ax, lang, "x", "y")
     fig.tight_layout()
     return fig
 

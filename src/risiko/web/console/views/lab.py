@@ -201,7 +201,7 @@ def _closing(seats: int, plots: bool) -> tuple[list[dict[str, Any]], SafeString 
         fig = _svg(labplots.line_chart(
             range(1, 7), series,
             title=_("Closing dice (R2): chance the game ends in each closing round"),
-            xlabel=_("Closing round"), ylabel=_("Probability")))
+            xlabel=_("Closing round"), ylabel=_("Probability"), lang=get_language()))
     return rows, fig
 
 
@@ -210,13 +210,13 @@ def _bars(rows: list[dict[str, Any]], labels: list[str], title: str, xlabel: str
     return _svg(labplots.bar_chart(
         labels, [r["win_rate"]["value"] for r in rows],
         lows=[r["win_rate"]["low"] for r in rows], highs=[r["win_rate"]["high"] for r in rows],
-        title=title, xlabel=xlabel, ylabel=_("Win rate"), lines=[fair]))
+        title=title, xlabel=xlabel, ylabel=_("Win rate"), lines=[fair], lang=get_language()))
 
 
 def _luck_svg(rows: Sequence[lab.SeatLuck], title: str, xlabel: str) -> SafeString:
     return _svg(labplots.bar_chart(
         [r.player for r in rows], [r.z for r in rows], title=title, xlabel=xlabel,
-        ylabel=_("Luck index (z)"), lines=[-2, 0, 2]))
+        ylabel=_("Luck index (z)"), lines=[-2, 0, 2], lang=get_language()))
 
 
 def _luck(plots: bool, club: Any) -> tuple[list[lab.SeatLuck], int, list[str],
