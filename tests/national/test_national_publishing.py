@@ -809,9 +809,11 @@ def test_club_add_of_the_servers_own_club_is_refused_and_club_list(settings: Any
     with use_language("it"):
         table = run("club", "list")
     assert table.exit_code == 0, table.output
-    # 80 columns here: the table wraps its cells, the words are Italian
-    assert "Nome" in table.stdout and "Chiave" in table.stdout and "roma" in table.stdout
-    assert "sì" in table.stdout and "2020-01-01" in table.stdout
+    # a line a club, never cut (the identifier and the key are typed again), in Italian
+    assert table.stdout.splitlines() == [
+        "milano  MILANO [Club Milano]  (Nome nell'URL: milano; Di questo server)",
+        f"roma  ROMA [Roma Club]  (Nome nell'URL: roma; Ufficiale: sì 2020-01-01; Chiave in "
+        f"vigore: {rows[1]['key']})"]
 
 
 def test_a_file_not_utf8_is_said_naming_it_never_a_traceback(tmp_path: Path) -> None:
@@ -894,3 +896,68 @@ def test_readmes_club_add_leaves_one_milano(settings: Any) -> None:
     assert [c.key for c in Club.objects.all() if "milano" in c.name.lower()] == ["milano"]
     again = CliRunner().invoke(app, ["national", "club", "add", "milano", "MILANO"])
     assert again.exit_code == 1 and "already registered" in again.stderr
+
+
+def test_the_club_variable_refuses_as_club_does_and_the_register_names_the_club(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The newcomer's trial: ``RISIKO_NATIONAL_CLUB_ID=roma`` published a Milano tournament
+    for Milano in silence where ``--club roma`` is refused; ``--club-name`` put Roma's
+    players under "MILANO [Club Milano]" on the list; a workbook of Milano could not be
+    published once a second club had Milano's name. Now the variable is ``--club``'s
+    default and the refusal names it; the list names the club as registered; a workbook's
+    ``--club`` gives its club's identifier, and without it two clubs of one name are said
+    (``national.cli_workbook_club``)."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web import services
+    from risiko.web.clubs import club_scope
+    from risiko.web.national.models import Club, NationalTournament, TournamentRevision
+
+    app = typer.Typer()
+    national_commands.register(app)
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(app, ["national", *args, "--by", "arb"])
+
+    roma = Club.objects.create(key="roma", name="ROMA [Roma Club]", slug="roma")
+    milano = Club.objects.create(key="milano", name="MILANO [Club Milano]", slug="milano")
+    with club_scope(milano):
+        t = services.import_season(json.loads(SEASON.read_text(encoding="utf-8")),
+                                   who="arbitro")
+    monkeypatch.setenv("RISIKO_NATIONAL_CLUB_ID", "roma")
+    refused = run("publish", t.slug)
+    assert refused.exit_code == 2, refused.output
+    assert "not of RISIKO_NATIONAL_CLUB_ID roma" in refused.output
+    by_variable = run("publish", str(SEASON))  # a season file: the variable names the club
+    assert by_variable.exit_code == 0, by_variable.output  # roma, registered: for roma
+    monkeypatch.setenv("RISIKO_NATIONAL_CLUB_ID", "romaa")
+    unknown = run("publish", str(SEASON))
+    assert unknown.exit_code == 2 and "RISIKO_NATIONAL_CLUB_ID romaa:" in unknown.output
+    monkeypatch.delenv("RISIKO_NATIONAL_CLUB_ID")
+    assert NationalTournament.objects.count() == 1
+    stored = TournamentRevision.objects.get()
+    assert stored.report["club"] == {"id": "roma", "name": "ROMA [Roma Club]"}
+    # --club-name naming another club: the register's name is stored, never the given one
+    ids = tmp_path / "ids.csv"
+    ids.write_text("Alba,555\n", encoding="utf-8")
+    renamed = run("publish", t.slug, "--club-name", "ROMA [Roma Club]", "--national-ids",
+                  str(ids))
+    assert renamed.exit_code == 0, renamed.output
+    mine = TournamentRevision.objects.get(tournament__club=milano)
+    assert mine.report["club"] == {"id": "milano", "name": "MILANO [Club Milano]"}
+    assert set(mine.results.values_list("club", flat=True)) == {"MILANO [Club Milano]"}
+    # a workbook names its club by name: --club gives its identifier
+    xls = tmp_path / "open.xls"
+    made = CliRunner().invoke(app, ["national", "workbook", str(REPORT_FILE), "-o", str(xls)])
+    assert made.exit_code == 0, made.output
+    Club.objects.create(key="milan2", name="MILANO [Club Milano]", slug="milan2")
+    two = run("publish", str(xls))
+    assert two.exit_code == 2, two.output
+    assert "open.xls: a GestioneTorneo workbook names its club by name only" in two.output
+    given = run("publish", str(xls), "--club", "milano")
+    assert given.exit_code == 0, given.output
+    assert NationalTournament.objects.filter(club=milano).count() == 2
+    assert not NationalTournament.objects.filter(club__key="milan2").exists()
+    del roma

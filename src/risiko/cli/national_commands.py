@@ -293,13 +293,17 @@ ANONYMOUS = define("national.cli_anonymous", "",
 NO_TOURNAMENT = define("national.cli_no_tournament", "",
                        "{tournament}: no such tournament here (and no such report file)")
 OTHER_CLUB = define("national.cli_other_club", "",
-                    "{tournament} is a tournament of {owner}, not of --club {club}")
+                    "{tournament} is a tournament of {owner}, not of {option} {club}")
 UNKNOWN_CLUB = define("national.cli_unknown_club", "",
-                      "--club {club}: no such club in the national ranking (publish never "
+                      "{option} {club}: no such club in the national ranking (publish never "
                       "registers one; the officer registers it: risiko national club add "
                       "{club} NAME)")
 REPORT_CLUB = define("national.cli_report_club", "",
-                     "{file} is a report of club {owner}, not of --club {club}")
+                     "{file} is a report of club {owner}, not of {option} {club}")
+WORKBOOK_CLUB = define("national.cli_workbook_club", "",
+                       "{file}: a GestioneTorneo workbook names its club by name only "
+                       "({name}), and no one registered club has that name: give the club's "
+                       "identifier with --club (risiko national club list)")
 REPORT_UNKNOWN_CLUB = define("national.cli_report_unknown_club", "",
                              "{file}: club {club} is not in the national ranking (publish "
                              "never registers one; the officer registers it: risiko "
@@ -479,56 +483,61 @@ def _season_report(path: Path, club_id: str, club_name: str | None, category: An
                              club_name=name, category=category, register=register)
 
 
-def _registered_club(club: str) -> str:
+def _registered_club(club: str, option: str) -> str:
     """The identifier of the registered club ``club`` names (its identifier or its URL
-    name): a season file published on this server is published for a club of the ranking
-    only; naming none ends the command (``national.cli_unknown_club``: publish never
-    registers a club, so a typo never becomes one)."""
+    name; ``option`` the flag or variable that gave it, for the refusal): a season file
+    published on this server is published for a club of the ranking only; naming none
+    ends the command (``national.cli_unknown_club``: publish never registers a club, so a
+    typo never becomes one)."""
     from django.db.models import Q
 
     from risiko.web.clubs import default_club
     from risiko.web.national.models import Club
 
     default_club()  # the server's own club, made from RISIKO_CLUB_ID on its first need
-    found = Club.objects.filter(Q(key=club) | Q(slug=club)).order_by("-is_default").first()
+    found = (Club.objects.filter(key=club).first()
+             or Club.objects.filter(Q(slug=club)).first())
     if found is None:
-        fail(UNKNOWN_CLUB(club=club[:60]), code=2)
+        fail(UNKNOWN_CLUB(option=option, club=club[:60]), code=2)
     return str(found.key)
 
 
-def _check_report_club(report: Any, path: Path, club: str | None, *, remote: bool) -> None:
-    """A report file is published for the club it names: ``--club`` naming another club
-    ends the command (``national.cli_report_club``: never a silent choice of one of the
-    two); on this server its club must be registered (``national.cli_report_unknown_club``;
-    a GestioneTorneo workbook names its club by name: the one club of that name). With
-    ``--to`` the national server checks the club against the key."""
+def _check_report_club(report: Any, path: Path, club: str, option: str, *,
+                       remote: bool) -> None:
+    """A report file is published for the club it names: ``club`` (``--club``, else
+    ``RISIKO_NATIONAL_CLUB_ID``: ``option``) naming another club ends the command
+    (``national.cli_report_club``: never a silent choice of one of the two); on this server
+    its club must be registered (``national.cli_report_unknown_club``). A GestioneTorneo
+    workbook names its club by name only: ``club`` gives its identifier, else the one club
+    registered with that name (none or two: ``national.cli_workbook_club``). With ``--to``
+    the national server checks the club against the key."""
     from risiko.web.clubs import default_club
     from risiko.web.national.models import Club
 
     default_club()
     own = Club.objects.filter(key=report.club_id).first()
-    if own is None:
-        named = list(Club.objects.filter(name=report.club_name)[:2])
-        own = named[0] if len(named) == 1 else None
+    named = list(Club.objects.filter(name=report.club_name)[:2])
+    if own is None and len(named) == 1:
+        own = named[0]
+    workbook = path.suffix.lower() == ".xls"
     if club and club != report.club_id and (own is None or club not in (own.key, own.slug)):
-        fail(REPORT_CLUB(file=path.name, owner=report.club_id[:60], club=club[:60]), code=2)
+        fail(REPORT_CLUB(file=path.name, owner=report.club_id[:60], option=option,
+                         club=club[:60]), code=2)
     if not remote and own is None:
+        if workbook and not club:
+            fail(WORKBOOK_CLUB(file=path.name, name=report.club_name[:120]), code=2)
         fail(REPORT_UNKNOWN_CLUB(file=path.name, club=report.club_id[:60]), code=2)
 
 
-def _own_club_tournament(tournament: str, club: str | None) -> Any:
+def _own_club_tournament(tournament: str, club: str, option: str) -> Any:
     """The stored tournament ``tournament`` (issue 21 item 1: a tournament is published for
-    the club that owns it). ``--club`` naming a club with tournaments on this server (its
-    identifier or slug) picks that club's tournament, and ends the command naming the
-    owner when that club does not have it (``national.cli_other_club``); ``--club`` naming
-    any other club is this server's club's national identifier (a club's own server, whose
-    local club may be named otherwise), so it picks nothing. A
-    name that two clubs share, not told apart, ends the command naming them
+    the club that owns it). ``club`` (``--club``, else ``RISIKO_NATIONAL_CLUB_ID``:
+    ``option``) naming a club with tournaments on this server (its identifier or slug)
+    picks that club's tournament, and ends the command naming the owner when that club
+    does not have it (``national.cli_other_club``); naming any other club it picks nothing
+    (a club's own server, whose local club may be named otherwise: :func:`_owner_id`
+    decides). A name that two clubs share, not told apart, ends the command naming them
     (``cli.club_ambiguous``)."""
-    from django.db.models import Q
-
-    from risiko.web.national.models import Club
-
     from .tournament_store import CLUB_AMBIGUOUS, clubs_having
 
     having = clubs_having(tournament)
@@ -536,10 +545,6 @@ def _own_club_tournament(tournament: str, club: str | None) -> Any:
         mine = [(o, f) for o, f in having if club in (o.key, o.slug)]
         if mine:
             having = mine
-        elif having and Club.objects.filter(Q(key=club) | Q(slug=club),
-                                            club_tournaments__isnull=False).exists():
-            fail(OTHER_CLUB(tournament=tournament[:80], club=club[:60],
-                            owner=", ".join(f"{o.key} ({o.name})" for o, _ in having)), code=2)
     if len(having) > 1:
         fail(CLUB_AMBIGUOUS(tournament=tournament[:80],
                             clubs=", ".join(f"{o.slug} ({o.name})" for o, _ in having)), code=2)
@@ -548,30 +553,28 @@ def _own_club_tournament(tournament: str, club: str | None) -> Any:
     return having[0][1]
 
 
-def _owner_id(found: Any, club: str | None, *, remote: bool) -> str:
+def _owner_id(found: Any, club: str, option: str, *, remote: bool) -> str:
     """The national identifier ``found`` (a stored tournament) is published under: always
-    its owning club's on this server (docs/national.md); ``--club`` naming another club
-    ends the command naming the owner (``national.cli_other_club``), naming no registered
-    club it ends naming how to register one (``national.cli_unknown_club``): a typo never
-    becomes a new club nor a new national tournament. With ``--to`` (``remote``), a club's
-    own server whose local club is named otherwise: ``--club`` (else
-    ``RISIKO_NATIONAL_CLUB_ID``) is its identifier at the national server, which checks it
-    against the club key."""
-    import os
-
+    its owning club's on this server (docs/national.md); ``club`` (``--club``, else
+    ``RISIKO_NATIONAL_CLUB_ID``: ``option``, named by the refusal) naming another
+    registered club ends the command naming the owner (``national.cli_other_club``),
+    naming no registered club it ends naming how to register one
+    (``national.cli_unknown_club``): a typo never becomes a new club nor a new national
+    tournament. With ``--to`` (``remote``), a club's own server whose local club is named
+    otherwise: ``club`` is its identifier at the national server, which checks it against
+    the club key."""
     from django.db.models import Q
 
     from risiko.web.national.models import Club
 
     owner = found.club
     if remote:
-        given = club or os.environ.get("RISIKO_NATIONAL_CLUB_ID", "")
-        return given if given and given not in (owner.key, owner.slug) else str(owner.key)
+        return club if club and club not in (owner.key, owner.slug) else str(owner.key)
     if club and club not in (owner.key, owner.slug):
         if Club.objects.filter(Q(key=club) | Q(slug=club)).exists():
-            fail(OTHER_CLUB(tournament=found.name[:80], club=club[:60],
+            fail(OTHER_CLUB(tournament=found.name[:80], option=option, club=club[:60],
                             owner=f"{owner.key} ({owner.name})"), code=2)
-        fail(UNKNOWN_CLUB(club=club[:60]), code=2)
+        fail(UNKNOWN_CLUB(option=option, club=club[:60]), code=2)
     return str(owner.key)
 
 
@@ -628,6 +631,7 @@ def publish(
     from risiko.web.tournaments.models import Tournament
 
     club_id = club or os.environ.get("RISIKO_NATIONAL_CLUB_ID", "")
+    option = "--club" if club else "RISIKO_NATIONAL_CLUB_ID"  # what a refusal names
     path = Path(tournament)
     found = Tournament.objects.by_key(tournament)
     try:
@@ -635,16 +639,17 @@ def publish(
             if not club_id:
                 fail(NO_CLUB_ID(), code=2)
             if not to:
-                club_id = _registered_club(club_id)
+                club_id = _registered_club(club_id, option)
             report = _season_report(path, club_id, club_name, chosen, ids)
         elif found is None and path.suffix.lower() in (".json", ".xls") and path.exists():
-            report = read_file(path)
-            _check_report_club(report, path, club, remote=bool(to))
+            # a workbook names its club by name only: --club gives its identifier
+            report = read_file(path, club_id=club_id or None)
+            _check_report_club(report, path, club_id, option, remote=bool(to))
         elif found is None:
             fail(NO_TOURNAMENT(tournament=tournament), code=1)
         else:
-            found = _own_club_tournament(tournament, club)
-            club_id = _owner_id(found, club, remote=bool(to))
+            found = _own_club_tournament(tournament, club_id, option)
+            club_id = _owner_id(found, club_id, option, remote=bool(to))
             registered = Club.objects.filter(key=club_id).first()
             name = club_name or (registered.name if registered else found.club.name)
             report = club_report(found, club_id=club_id, club_name=name, category=chosen,
@@ -769,8 +774,6 @@ def _list_clubs(json_out: bool) -> None:
     """``national club list``: every registered club, by identifier; ``--json`` a list of
     ``{"club", "name", "slug", "region", "official", "official_from", "official_to",
     "key", "default"}`` (``key``: the public id of the key in force, or null)."""
-    from rich.table import Table
-
     from risiko.web.clubs import default_club
     from risiko.web.national.models import Club, ClubKey
 
@@ -790,17 +793,23 @@ def _list_clubs(json_out: bool) -> None:
         console.print(escape(_say(NO_CLUBS())), highlight=False)
         return
     lang = current_language()
-    table = Table(title_justify="left")
-    for field in CLUB_COLUMNS:
-        table.add_column(CLUB_COLUMNS[field]().message(lang))
+
+    def label(field: str) -> str:
+        return CLUB_COLUMNS[field]().message(lang)
+
     yes = YES().message(lang)
-    for row in rows:
-        dates = " - ".join(str(d) for d in (row["official_from"], row["official_to"]) if d)
-        official = f"{yes} {dates}".strip() if row["official"] else ""
-        table.add_row(escape(str(row["club"])), escape(str(row["name"])),
-                      escape(str(row["slug"])), official, escape(str(row["key"] or "")),
-                      yes if row["default"] else "")
-    console.print(table)
+    for row in rows:  # a line a club, never cut: the identifier and the key are typed again
+        said = [f"{label('slug')}: {row['slug']}"]
+        if row["official"]:
+            dates = " - ".join(str(d) for d in (row["official_from"], row["official_to"])
+                               if d)
+            said.append(f"{label('official')}: {yes} {dates}".strip())
+        if row["key"]:
+            said.append(f"{label('key')}: {row['key']}")
+        if row["default"]:
+            said.append(label("default"))
+        console.print(escape(f"{row['club']}  {row['name']}  ({'; '.join(said)})"),
+                      highlight=False, soft_wrap=True)
 
 
 @national_app.command("key")

@@ -182,10 +182,15 @@ def store_revision(report: Report, *, source: str, by: str, approved: bool,
     (the committee's import), else it waits as ``published``. The same report as the newest
     revision that is in force or waiting writes nothing (``unchanged``). ``check`` is called
     with the locked tournament before anything is compared (it raises to refuse). Raises
-    :class:`~risiko.national.report.ReportError` when the register disagrees."""
+    :class:`~risiko.national.report.ReportError` when the register disagrees. The club is
+    stored as registered: its identifier (a workbook names only its organiser) and its name
+    (a report's ``club.name`` never puts a tournament's players under another club's name on
+    the list: the register names the clubs)."""
     club = _club(report)
     if club.key != report.club_id:  # a workbook's organiser: the registered club's id
         report = replace(report, club_id=club.key)
+    if club.name != report.club_name:  # the register's name, never the report's
+        report = replace(report, club_name=club.name)
     canonical = report.to_json()
     people = _players(report)
     found, new = NationalTournament.objects.get_or_create(
