@@ -413,13 +413,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         call = services.apply if kind == "act" else services.referee
         reply = await in_thread(call)(
             self.table_id, self.actor, body, client_id=client_id, expect_seq=expect)
-        await send_outbox(self.channel_layer, reply.outbox)
-        if reply.faults:
-            await self.send_json({"type": "refused", "id": client_id or None, "seq": reply.seq,
-                                  "faults": services.fault_dicts(reply.faults, self.lang)})
-        else:
-            await self.send_json({"type": "ack", "id": client_id, "seq": reply.seq,
-                                  "duplicate": reply.duplicate})
+        # the sender's answer first, then the groups' messages (each a trip to the channel
+        # layer: with Redis a PUBLISH, its reply awaited): the sender knows at once, and a
+        # change is committed before either. The groups are sent to whatever became of the
+        # answer (a sender gone does not keep the table's event from the others).
+        try:
+            if reply.faults:
+                await self.send_json({"type": "refused", "id": client_id or None,
+                                      "seq": reply.seq,
+                                      "faults": services.fault_dicts(reply.faults, self.lang)})
+            else:
+                await self.send_json({"type": "ack", "id": client_id, "seq": reply.seq,
+                                      "duplicate": reply.duplicate})
+        finally:
+            await send_outbox(self.channel_layer, reply.outbox)
 
     async def online_message(self, event: dict[str, Any]) -> None:
         """A message sent to one of this connection's groups: pass it on (unless the socket
