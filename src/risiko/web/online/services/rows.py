@@ -167,7 +167,9 @@ def _save(table: OnlineTable, event: TableEvent | None = None) -> None:
     if loaded is not None:  # read by _locked: only what changed since (and seq, always)
         names = [f for f in names if f == "seq" or f not in loaded
                  or getattr(table, _ATTNAMES[f]) != loaded[f]]
-        table.loaded_row = {f: _kept(getattr(table, _ATTNAMES[f])) for f in loaded}
+        for f in names:  # a second save in the same transaction compares with this one
+            if f in loaded:
+                loaded[f] = _kept(getattr(table, _ATTNAMES[f]))
     if table.snapshot_dirty:
         names.append("snapshot")
         table.snapshot_dirty = False
