@@ -47,13 +47,24 @@ LIVE_SEATS: collections.Counter[int] = collections.Counter()
 _LEAVING: set[asyncio.Task[None]] = set()
 
 
+#: :func:`in_thread`'s wrappers, one per function and kind of database (made once: making
+#: one, and asking the connection its vendor, was a part of every message's cost)
+_IN_THREAD: dict[tuple[Any, str], Any] = {}
+
+
 def in_thread(func: Any) -> Any:
     """``func`` run in a worker thread. On a database server every call gets a thread of the
     pool, so the tables of a worker do not wait for each other's commits (the row lock keeps
     one table in order); SQLite, one writer at a time, keeps Django's single thread."""
-    from django.db import connection
+    engine = settings.DATABASES["default"]["ENGINE"]
+    wrapper = _IN_THREAD.get((func, engine))
+    if wrapper is None:
+        from django.db import connection
 
-    return database_sync_to_async(func, thread_sensitive=connection.vendor == "sqlite")
+        wrapper = database_sync_to_async(func, thread_sensitive=connection.vendor == "sqlite")
+        if len(_IN_THREAD) < 256:  # module functions: a handful (a closure is not kept)
+            _IN_THREAD[(func, engine)] = wrapper
+    return wrapper
 
 
 def _lang(scope: dict[str, Any], query: dict[str, list[str]]) -> str:
