@@ -47,13 +47,24 @@ LIVE_SEATS: collections.Counter[int] = collections.Counter()
 _LEAVING: set[asyncio.Task[None]] = set()
 
 
+#: :func:`in_thread`'s wrappers, one per function and kind of database (made once: making
+#: one, and asking the connection its vendor, was a part of every message's cost)
+_IN_THREAD: dict[tuple[Any, str], Any] = {}
+
+
 def in_thread(func: Any) -> Any:
     """``func`` run in a worker thread. On a database server every call gets a thread of the
     pool, so the tables of a worker do not wait for each other's commits (the row lock keeps
     one table in order); SQLite, one writer at a time, keeps Django's single thread."""
-    from django.db import connection
+    engine = settings.DATABASES["default"]["ENGINE"]
+    wrapper = _IN_THREAD.get((func, engine))
+    if wrapper is None:
+        from django.db import connection
 
-    return database_sync_to_async(func, thread_sensitive=connection.vendor == "sqlite")
+        wrapper = database_sync_to_async(func, thread_sensitive=connection.vendor == "sqlite")
+        if len(_IN_THREAD) < 256:  # module functions: a handful (a closure is not kept)
+            _IN_THREAD[(func, engine)] = wrapper
+    return wrapper
 
 
 def _lang(scope: dict[str, Any], query: dict[str, list[str]]) -> str:
@@ -92,18 +103,62 @@ def _text(value: Any, limit: int = 64) -> str:
 
 
 async def send_outbox(layer: Any, outbox: Outbox | None) -> None:
-    """Send an outbox's messages to their groups; wake the scheduler if a deadline is near."""
+    """Send an outbox's messages to their groups, in their order (:func:`group_send_all`);
+    wake the scheduler if a deadline is near."""
     if outbox is None:
         return
     public = services.public_group(outbox.table_id)
+    sends = []
     for group, message in outbox.messages:
         # encoded once here, not once per connection that receives it
         sent: dict[str, Any] = {"type": "online.message", "text": json.dumps(message)}
         if group == public and outbox.advance is not None:
             sent["advance"] = list(outbox.advance)  # for the other workers' cached games
-        await layer.group_send(group, sent)
+        sends.append((group, sent))
+    await group_send_all(layer, sends)
     if outbox.wake is not None:
         scheduler.wake(outbox.wake)
+
+
+def _one_redis(layer: Any) -> Any | None:
+    """The connection of channels-redis's publish/subscribe layer to its one Redis server
+    (``RedisSingleShardConnection``: its lock, its client), None for any other layer or
+    several servers (then each message is its own ``group_send``)."""
+    try:
+        from channels_redis.pubsub import RedisPubSubChannelLayer
+    except ImportError:  # pragma: no cover - channels-redis is a dependency
+        return None
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return None
+    shards = getattr(layer._get_layer(), "_shards", None)
+    if not isinstance(shards, list) or len(shards) != 1:
+        return None
+    shard = shards[0]
+    ok = all(hasattr(shard, name) for name in ("_lock", "_ensure_redis", "_redis"))
+    return shard if ok else None
+
+
+async def group_send_all(layer: Any, sends: list[tuple[str, dict[str, Any]]]) -> None:
+    """``layer.group_send`` of each (group, message) of ``sends``, in their order. With
+    channels-redis's publish/subscribe layer on one Redis server, the PUBLISHes go in one
+    pipeline (one round trip, in this order, under the lock its ``group_send`` takes: a
+    worker's publishes stay in the order they were made) instead of one awaited round trip
+    each: an action's 2-3 messages held that lock, which every table of the worker waits
+    for, three times as long (docs/benchmarks.md, "Online tables")."""
+    shard = _one_redis(layer) if len(sends) > 1 else None
+    if shard is None:
+        for group, message in sends:
+            await layer.group_send(group, message)
+        return
+    loop_layer = layer._get_layer()
+    data = [(loop_layer._get_group_channel_name(group), layer.serialize(message))
+            for group, message in sends]
+    async with shard._lock:
+        shard._ensure_redis()
+        async with shard._redis.pipeline(transaction=False) as pipe:
+            for channel, payload in data:
+                pipe.publish(channel, payload)
+            await pipe.execute()
 
 
 def _state(table_id: int, actor: Actor) -> dict[str, Any]:
@@ -413,13 +468,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         call = services.apply if kind == "act" else services.referee
         reply = await in_thread(call)(
             self.table_id, self.actor, body, client_id=client_id, expect_seq=expect)
-        await send_outbox(self.channel_layer, reply.outbox)
-        if reply.faults:
-            await self.send_json({"type": "refused", "id": client_id or None, "seq": reply.seq,
-                                  "faults": services.fault_dicts(reply.faults, self.lang)})
-        else:
-            await self.send_json({"type": "ack", "id": client_id, "seq": reply.seq,
-                                  "duplicate": reply.duplicate})
+        # the sender's answer first, then the groups' messages (each a trip to the channel
+        # layer: with Redis a PUBLISH, its reply awaited): the sender knows at once, and a
+        # change is committed before either. The groups are sent to whatever became of the
+        # answer (a sender gone does not keep the table's event from the others).
+        try:
+            if reply.faults:
+                await self.send_json({"type": "refused", "id": client_id or None,
+                                      "seq": reply.seq,
+                                      "faults": services.fault_dicts(reply.faults, self.lang)})
+            else:
+                await self.send_json({"type": "ack", "id": client_id, "seq": reply.seq,
+                                      "duplicate": reply.duplicate})
+        finally:
+            await send_outbox(self.channel_layer, reply.outbox)
 
     async def online_message(self, event: dict[str, Any]) -> None:
         """A message sent to one of this connection's groups: pass it on (unless the socket

@@ -7,6 +7,7 @@ event has a sequence number unique in its table; deadlines are rows fired exactl
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -122,10 +123,12 @@ class OnlineTable(models.Model):
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
 
-    #: not fields: the events written by the change in progress, and whether the snapshot
-    #: changed (a table row is saved without its snapshot otherwise)
+    #: not fields: the events written by the change in progress, whether the snapshot
+    #: changed (a table row is saved without its snapshot otherwise), and the columns as
+    #: read under the row's lock (``services.rows``: only those changed are written)
     new_events: list[TableEvent] | None = None
     snapshot_dirty: bool = False
+    loaded_row: dict[str, Any] | None = None
 
     class Meta:
         verbose_name = _("online table")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from risiko.game import Game
@@ -95,9 +96,14 @@ def _someone_acts(table: OnlineTable, game: Game | None, seats: list[OnlineSeat]
     seat = next((x for x in seats if x.position == game.to_act + 1), None)
     if seat is None:
         return "none"
-    pending = Deadline.objects.filter(table=table, fired=None, seat=seat.position)
+    position = seat.position
+
+    def pending() -> QuerySet[Deadline]:
+        # made only when looked up: a person's action never needs it (a query's making costs)
+        return Deadline.objects.filter(table=table, fired=None, seat=position)
+
     if _is_bot_turn(seat):
-        if not pending.filter(kind=DeadlineKind.BOT, guard=table.seq).exists():
+        if not pending().filter(kind=DeadlineKind.BOT, guard=table.seq).exists():
             delay = int(settings_of(table)["bot_delay_ms"])
             _deadline(table, DeadlineKind.BOT, now + dt.timedelta(milliseconds=delay),
                       seat=seat.position, guard=table.seq, outbox=outbox)
@@ -111,7 +117,7 @@ def _someone_acts(table: OnlineTable, game: Game | None, seats: list[OnlineSeat]
         return "clock"
     if seat.absent_since is None:
         return "human"
-    if seat.r13_requested or pending.filter(
+    if seat.r13_requested or pending().filter(
             kind__in=(DeadlineKind.GRACE_END, DeadlineKind.ABSENCE_LIMIT),
             guard=seat.absence_epoch).exists():
         return "absence"
