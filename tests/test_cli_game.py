@@ -155,7 +155,7 @@ def test_simulate_says_its_summary_in_italian() -> None:
     rounds = f"{figures['mean_rounds']:.1f}".replace(".", ",")
     assert lines[-5].startswith("4 partite in ") and f"giri in media {rounds}" in lines[-5]
     ends = {"closing_dice": "dadi di chiusura", "risiko": "RisiKo!"}
-    assert lines[-4] == "come sono finite: " + ", ".join(
-        f"{ends[k]} {v}" for k, v in figures["end_reasons"].items())
-    assert lines[-3].startswith("vittorie per posto: 1 ")
-    assert lines[-1].startswith("punteggio medio per bot: heuristic ")
+    assert lines[-4] == "come sono finite: " + "; ".join(
+        f"{ends[k]}: {v}" for k, v in figures["end_reasons"].items())
+    assert lines[-3].startswith("vittorie per posto: 1: ")
+    assert lines[-1].startswith("punteggio medio per bot: heuristic: ")

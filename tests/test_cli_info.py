@@ -14,7 +14,7 @@ import typer
 from typer.testing import CliRunner, Result
 
 from risiko.cli import info_commands
-from risiko.ruleset import CLUB_MILANO, RTU, Ruleset
+from risiko.ruleset import CLUB_MILANO, RTU, Ruleset, get_ruleset
 
 
 def run(*args: str) -> Result:
@@ -36,7 +36,9 @@ def test_every_ruleset_field_is_explained() -> None:
         assert clause
 
 
-@pytest.mark.parametrize(("name", "ruleset"), [("club-milano", CLUB_MILANO), ("rtu", RTU)])
+@pytest.mark.parametrize(("name", "ruleset"), [
+    ("club-milano@1", CLUB_MILANO), ("rtu", RTU),
+    ("club-milano", get_ruleset("club-milano@2"))])  # a bare name: the version in force
 def test_rules_json_is_the_ruleset_dict(name: str, ruleset: Ruleset) -> None:
     result = run("rules", "--ruleset", name, "--json")
     assert result.exit_code == 0, result.output
@@ -49,7 +51,7 @@ def test_rules_human() -> None:
     result = run("rules")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "club-milano@1" in out
+    assert "club-milano@2" in out  # a bare name: the version in force
     for f in fields(Ruleset):
         assert f.name in out
     # a few values with their clause, as the regulation gives them

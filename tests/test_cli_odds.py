@@ -71,7 +71,7 @@ def test_odds_json_r8_and_support(app: typer.Typer) -> None:
 def test_odds_json_sums_to_one(app: typer.Typer) -> None:
     data = run_json(app, "odds", "12", "7")
     assert sum(r["p"] for r in data["distribution"]) == pytest.approx(1.0)
-    assert data["ruleset"] == "club-milano@1"
+    assert data["ruleset"] == "club-milano@2"  # a bare name: the version in force
 
 
 def test_odds_human(app: typer.Typer) -> None:
@@ -261,6 +261,6 @@ def test_tris_and_closing_said_in_italian(app: typer.Typer) -> None:
     assert "bonus 2 (territori posseduti: Perù)" in lines and "totale 10 armate" in lines
     assert closing.exit_code == 0, closing.output
     assert closing.stdout.startswith(
-        "Giro di chiusura 2 (club-milano@1): le somme da 4 a 5 chiudono la partita")
+        "Giro di chiusura 2 (club-milano@2): le somme da 4 a 5 chiudono la partita")
     assert "Un lancio chiude: 7/36 = 19,4 %" in closing.stdout
     assert "Con 2 giocatori che tirano, il giro chiude la partita: 35,1 %" in closing.stdout

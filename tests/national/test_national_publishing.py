@@ -456,7 +456,7 @@ def test_the_officers_commands(tmp_path: Path, settings: Any) -> None:
     assert again.exit_code == 0, again.output
     assert "(revisione 1, in attesa di approvazione; rapporto " in again.stdout
     assert again.stdout.strip() == f"{answer['tournament']}: già pubblicato (revisione 1, " \
-        f"in attesa di approvazione; rapporto {answer['id']}): nulla di scritto"
+        f"in attesa di approvazione; rapporto {answer['id']}): non è stato scritto nulla"
     # the text output names the id ``national approve`` needs (the trial: only --json had it)
     file.write_text(json.dumps(open_2019("Open 2020").to_json()), encoding="utf-8")
     with use_language("it"):

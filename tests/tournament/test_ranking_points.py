@@ -506,10 +506,10 @@ def test_cli_season_says_how_in_italian(tmp_path) -> None:
     res = CliRunner().invoke(app, ["--lang", "it", "season", str(path)],
                              env={"COLUMNS": "250"})
     assert res.exit_code == 0, res.output
-    assert ("Come: punti tavolo, x1,25 ai tavoli da 5 + 50 al vincitore, divisi tra i "
+    assert ("Criterio: punti tavolo, x1,25 ai tavoli da 5 + 50 al vincitore, divisi tra i "
             "vincitori a pari merito; spareggi: vittorie, miglior punteggio; serate peggiori "
             "scartate: 1, dalla serata di qualificazione n. 3") in " ".join(res.output.split())
     plain = CliRunner().invoke(app, ["--lang", "it", "season", str(SEASON)],
                                env={"COLUMNS": "200"})
-    assert ("Come: punti classifica = punti tavolo; spareggi: RisiKo!, miglior punteggio, "
+    assert ("Criterio: punti classifica = punti tavolo; spareggi: RisiKo!, miglior punteggio, "
             "penalità") in " ".join(plain.output.split())

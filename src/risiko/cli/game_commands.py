@@ -296,13 +296,14 @@ def register(app: typer.Typer) -> None:
         (``--engine ray``); game i is seeded by seed + i, so the figures are the same
         whatever the workers.
         """
-        from .lab_commands import make_spec, simulate_facts
+        from .lab_commands import SIMULATING, make_spec, simulate_facts
 
         if games < 1:
             fail(AT_LEAST_ONE(option="--games", value=games))
         spec = make_spec(bots, seats, ruleset, last_rounds_at, seed, rotate)
         results, seconds = simulate_facts(spec, games, workers=workers, engine=engine,
-                                          address=address, quiet=json_out, label="simulating")
+                                          address=address, quiet=json_out,
+                                          label=SIMULATING().message(current_language()))
         summary = summarise(results, seats, seconds)
         if json_out:
             emit_json(summary)
@@ -313,8 +314,8 @@ def register(app: typer.Typer) -> None:
             return decimal_text(value, places, lang)
 
         def pairs(d: dict[str, Any], words: str = "") -> str:
-            return ", ".join(
-                f"{word(words, str(k), lang) if words else k} "
+            return "; ".join(  # "; ": a decimal comma never reads as the separator
+                f"{word(words, str(k), lang) if words else k}: "
                 f"{num(v, 2).rstrip('0').rstrip(',.') if isinstance(v, float) else v}"
                 for k, v in d.items())
 

@@ -33,7 +33,7 @@ from ..board import (
     official_board,
     territory_name,
 )
-from ..ruleset import Ruleset, get_ruleset
+from ..ruleset import Ruleset, new_ruleset
 from .common import JsonOpt, fail
 
 #: field -> (one-line explanation, clause of the regulation or source)
@@ -124,8 +124,11 @@ RulesetOption = Annotated[
 
 
 def _ruleset(name: str | None) -> Ruleset:
+    """The ruleset ``name`` names; a bare name (or none) is its newest version, as for a
+    game created now (``risiko play``, ``analyse``): ``rules`` and ``board`` show the
+    regulation in force. A version is asked with ``club-milano@1``."""
     try:
-        return get_ruleset(name)
+        return new_ruleset(name)
     except ValueError as e:
         fail(e, code=1)
 

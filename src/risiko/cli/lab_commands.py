@@ -19,7 +19,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..faults import InvalidInputError, current_language, define
+from ..faults import InvalidInputError, current_language, define, define_words, word
 from ..figures import decimal_text, percent_text
 from ..lab import (
     SAME_GAME,
@@ -66,6 +66,8 @@ NO_RECORDS = define("cli.no_records", "", "{path}: no game record (*.txt) here")
 LUCK_NOTHING = define("cli.luck_nothing", "",
                       "risiko analyse luck: name game records, or --games N to simulate")
 SIMULATING = define("lab.simulating", "", "simulating")
+#: how a game ended (``EndReason``), said in the chosen language
+define_words("end_reason", ("risiko", "closing_dice", "referee", "all_others_eliminated"))
 REPLAYING = define("lab.replaying", "", "reading records")
 
 #: every word of the tables and plots, said in the chosen language
@@ -238,13 +240,14 @@ def _signed(value: float, places: int) -> str:
 
 
 def _ci(d: dict[str, Any], pct: bool = True) -> str:
-    """An estimate with its interval (``29,4 % [20,1 %, 40,3 %]``); ``[–]`` where there is
-    none (a mean of 1 game, :func:`~risiko.lab.mean_ci`)."""
+    """An estimate with its interval (``29,4 % [20,1 % – 40,3 %]``: a dash, never a comma,
+    between the ends, which may have a decimal comma); ``[–]`` where there is none (a mean
+    of 1 game, :func:`~risiko.lab.mean_ci`)."""
     if d["low"] is None or d["high"] is None:
         return f"{_pc(d['value']) if pct else _dec(d['value'], 1)} [–]"
     if pct:
-        return f"{_pc(d['value'])} [{_pc(d['low'])}, {_pc(d['high'])}]"
-    return f"{_dec(d['value'], 1)} [{_dec(d['low'], 1)}, {_dec(d['high'], 1)}]"
+        return f"{_pc(d['value'])} [{_pc(d['low'])} – {_pc(d['high'])}]"
+    return f"{_dec(d['value'], 1)} [{_dec(d['low'], 1)} – {_dec(d['high'], 1)}]"
 
 
 def need_plots(folder: Path | None) -> None:
@@ -424,7 +427,8 @@ def closing_cmd(
             console.print(f"  {say('rounds', lang)}: {_ci(sim['rounds'], pct=False)}",
                           highlight=False)
             console.print(f"  {say('ends', lang)}: "
-                          + ", ".join(f"{k} {_pc(v)}" for k, v in sim["ends"].items()),
+                          + "; ".join(f"{word('end_reason', str(k), lang)} {_pc(v)}"
+                                      for k, v in sim["ends"].items()),
                           highlight=False)
             for k, share in sim["closing_rounds"].items():
                 console.print(f"  {say('closing_share', lang, k=k)}: {_ci(share)}",

@@ -64,7 +64,14 @@ HAND_SMALL = define("cli.hand_small", "R9",
                     "--hand must be at least 3 (the set itself), not {value}")
 MAY_NOT_START = define("cli.odds_may_not_start", "", "The attack may not start: {fault}.")
 CLOSING_FROM_ONE = define("cli.closing_from_one", "R2", "closing rounds count from 1, not {value}")
-_ruleset = ruleset_or_fail
+
+
+def _ruleset(name: str | None) -> Ruleset:
+    """The ruleset of ``--ruleset``; a bare name (or none) is its newest version, as for a
+    game created now: the odds, sets and closing dice of the regulation in force."""
+    return ruleset_or_fail(name, new=True)
+
+
 _emit_json = emit_json
 
 
@@ -102,6 +109,7 @@ TW = {key: define(f"cli.tris_{key}", "", text) for key, text in {
     "owned": "{bonus} (owned: {territories})", "total": "total",
     "total_text": "{total} armies",
     "closing_title": "Closing round {round} ({ruleset}): sums {low}..{high} end the game",
+    "closing_title_one": "Closing round {round} ({ruleset}): the sum {low} ends the game",
     "sum": "sum", "ways": "ways", "one_roll": "One roll closes: {ways}/36 = {p}",
     "rollers": "With {rollers} seats rolling, the round ends the game: {p}",
 }.items()}
@@ -404,8 +412,8 @@ def closing_command(
         _emit_json(data)
         return
     console = Console()
-    console.print(_tw("closing_title", round=k, ruleset=rs.label, low=low,
-                      high=min(high, 12)), highlight=False)
+    console.print(_tw("closing_title" if min(high, 12) > low else "closing_title_one",
+                      round=k, ruleset=rs.label, low=low, high=min(high, 12)), highlight=False)
     out = Table(box=box.SIMPLE_HEAD)
     out.add_column(_tw("sum"), justify="right")
     out.add_column(_tw("ways"), justify="right")
