@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import textwrap
 from collections.abc import Mapping, Sequence
 from importlib.util import find_spec
 from pathlib import Path
@@ -37,6 +38,12 @@ def _numbers_in(ax: Any, lang: str, *axes: str) -> None:
         getattr(ax, f"{name}axis").set_major_formatter(comma)
 
 
+def _wrapped(title: str) -> str:
+    """A long title on two or more lines (one line of a 6-inch figure holds ~70
+    characters: a longer one was cut at both edges)."""
+    return textwrap.fill(title, 70)
+
+
 def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, xlabel: str,
               ylabel: str, lows: Sequence[float] | None = None,
               highs: Sequence[float] | None = None,
@@ -55,7 +62,7 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, xla
                   ha="right" if len(labels) > 8 else "center")
     for y in lines:
         ax.axhline(y, color="#333333", linestyle="--", linewidth=1)
-    ax.set_title(title)
+    ax.set_title(_wrapped(title))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     _numbers_in(ax, lang, "y")
@@ -71,7 +78,7 @@ def line_chart(x: Sequence[float], series: Mapping[str, Sequence[float]], *, tit
     fig, ax = plt.subplots(figsize=(6, 3.6), dpi=100)
     for name, ys in series.items():
         ax.plot(list(x)[: len(ys)], list(ys), marker="o", label=name)
-    ax.set_title(title)
+    ax.set_title(_wrapped(title))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.legend()
