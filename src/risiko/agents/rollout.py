@@ -36,6 +36,7 @@ from ..game import OVER, Game
 from ..view import SeatView
 from .base import register
 from .heuristic import HeuristicAgent, _p_conquer
+from .top import LEVEL_TOP, TopAgent
 
 #: the points of a whole win when a rollout reaches the game's end (over the final margin)
 WIN_POINTS: Final = 30.0
@@ -53,7 +54,9 @@ class RolloutLevel:
     value, at least ``least_p`` likely to conquer), ``placements`` staging territories
     besides the heuristic's; ``margin`` the mean points a candidate must gain over the
     heuristic's choice; ``rollouts`` the most rollouts of one decision (candidates are cut
-    to fit); ``moves``/``places`` whether the conquest move and the placement are checked."""
+    to fit); ``moves``/``places`` whether the conquest move and the placement are checked;
+    ``searched``: the former level 5's choice (:class:`~.top.TopAgent`'s search) is the one
+    to beat, the heuristic's another candidate."""
 
     name: str
     worlds: int = 8
@@ -65,10 +68,11 @@ class RolloutLevel:
     rollouts: int = 40
     moves: bool = True
     places: bool = True
+    searched: bool = False
 
 
 #: level 5's budget (docs/benchmarks.md, "Level 5")
-LEVEL_ROLLOUT: Final = RolloutLevel("determinised")
+LEVEL_ROLLOUT: Final = RolloutLevel("determinised", searched=True)
 
 
 class RolloutAgent:
@@ -83,6 +87,7 @@ class RolloutAgent:
         self.name = level.name
         self.rng = rng or random.Random()
         self._heuristic = HeuristicAgent(self.rng)
+        self._search = TopAgent(LEVEL_TOP, self.rng) if level.searched else None
         #: rollouts played (all decisions): what the budget counts
         self.rollouts = 0
 
@@ -90,28 +95,39 @@ class RolloutAgent:
     def act(self, view: SeatView) -> Action:
         """The next action of the seat of ``view`` (see the module)."""
         h = self._heuristic
+        search = self._search
         phase = view.phase
         if phase == "reinforce":
             trade = h._trade(view)
             if trade is not None:
                 return trade
-            hint_place = Place(h._placement(view), view.pending)
+            own_place = Place(h._placement(view), view.pending)
             if not self.level.places:
-                return hint_place
-            return self._choose(view, hint_place, self._placements(view, hint_place))
+                return own_place
+            hint_place = own_place
+            if search is not None:
+                hint_place = Place(search._placement(view, view.pending), view.pending)
+            others = self._placements(view, hint_place)
+            if own_place != hint_place and own_place not in others:
+                others.insert(0, own_place)
+            return self._choose(view, hint_place, others)
         if phase == "move":
-            hint_move = h._move(view)
+            hint_move = h._move(view) if search is None else search._move(view)
             span = view.move_range
             assert span is not None
             least, most, _, _ = span
             if not self.level.moves or most == least:
                 return hint_move
-            others: list[Action] = [Move(m) for m in sorted(
+            moves: list[Action] = [Move(m) for m in sorted(
                 {least, most, max(least, (least + most + 1) // 2)}) if m != hint_move.armies]
-            return self._choose(view, hint_move, others)
+            return self._choose(view, hint_move, moves)
         if phase == "attack" and not view.penalised_turn:
-            hint = h.act(view)
-            return self._choose(view, hint, self._attack_candidates(view, hint))
+            own = h.act(view)
+            hint = own if search is None else search.act(view)
+            candidates = self._attack_candidates(view, hint)
+            if own != hint and own not in candidates:
+                candidates.insert(0, own)
+            return self._choose(view, hint, candidates)
         return h.act(view)
 
     def _attack_candidates(self, view: SeatView, hint: Action) -> list[Action]:
