@@ -71,7 +71,7 @@ class RolloutLevel:
     searched: bool = False
 
 
-#: level 5's budget (docs/benchmarks.md, "Level 5")
+#: level 5's budget (docs/benchmarks.md, "Level 5 by rollouts")
 LEVEL_ROLLOUT: Final = RolloutLevel("determinised", searched=True)
 
 

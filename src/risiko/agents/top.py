@@ -1,6 +1,6 @@
 """The former top level (level 5 until issue 19 §1's rollouts, :mod:`.rollout`): the
 heuristic's choices, checked by an expectimax over determinised games. Not registered as a
-bot any more; kept for comparison (docs/benchmarks.md, "Level 5").
+bot any more; kept for comparison (docs/benchmarks.md, "Level 5 until issue 19 §1's rollouts").
 
 The bot is the searching bot of :mod:`.search` (the exact odds, the hand-built evaluation in
 table points, the closing dice's timing, R2) with three changes that make it at least the
