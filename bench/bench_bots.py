@@ -5,7 +5,7 @@ Usage::
 
     python bench/bench_bots.py [--games N] [--pairs determinised:heuristic,greedy:heuristic]
                                [--workers W] [--master-seed S] [--last-rounds-at R]
-                               [--worst-case K] [--common-seeds] [--json]
+                               [--worst-case K] [--common-seeds] [--out FILE] [--json]
 
 - A pair ``A:B`` is one bot ``A`` against three bots ``B``; ``A``'s seat turns with the game
   index (game ``i``: seat ``i % 4``), so every seat is played as often.
@@ -21,6 +21,8 @@ Usage::
   the CPU seconds per game (all four bots, the game engine included) and the wall time; with
   ``--worst-case K``: the slowest single decision of the top level (``LEVELS``' last) over K
   games, in CPU milliseconds (the online bound is 1 s).
+- ``--out FILE``: each game's result (pair, index, seed, A's win share, CPU seconds ...)
+  appended to ``FILE`` as one JSON line as the games end, in order (paired comparisons).
 - The build (pure or compiled: ``risiko._build.build()``) and the load average are printed.
 """
 
@@ -151,6 +153,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--common-seeds", action="store_true",
                         help="derive game seeds from B only, so every A plays the same games")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--out", default=None,
+                        help="append each game's result to this file as a JSON line as it ends")
     opts = parser.parse_args(argv[1:])
     pairs = list(dict.fromkeys(p for p in opts.pairs.split(",") if p))
     top = LEVELS[max(LEVELS)]
@@ -166,7 +170,13 @@ def main(argv: list[str]) -> None:
     load = os.getloadavg()
     start = time.monotonic()
     with ProcessPoolExecutor(max_workers=opts.workers) as pool:
-        results = list(pool.map(play_one, jobs, chunksize=1))
+        results = []
+        for row in pool.map(play_one, jobs, chunksize=1):
+            results.append(row)
+            if opts.out:
+                with open(opts.out, "a", encoding="utf-8") as out:
+                    out.write(json.dumps({**row, "master_seed": opts.master_seed,
+                                          "common_seeds": opts.common_seeds}) + "\n")
     wall = time.monotonic() - start
     load_end = os.getloadavg()
     report: dict[str, Any] = {

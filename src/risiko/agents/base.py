@@ -42,7 +42,7 @@ def agent_by_name(name: str, rng: random.Random) -> Agent:
     ``determinised``: :data:`risiko.agents.levels.LEVELS`); ``InvalidInputError`` (a ValueError,
     ``cli.unknown_bot``) naming the known ones."""
     # importing the modules registers them
-    from . import heuristic, random_agent, search, top  # noqa: F401
+    from . import heuristic, random_agent, rollout, search, top  # noqa: F401
 
     key = name.strip().lower()
     if key not in AGENTS:
