@@ -1,6 +1,6 @@
-"""Level 5 by rollouts (:mod:`risiko.agents.rollout`): the heuristic's game when no candidate
-may win, the budget counted in rollouts, the same game for the same seed, the candidates,
-and honesty (no decision changes when the hidden part is scrambled; every level's bot is
+"""The ``rollout`` bot (:mod:`risiko.agents.rollout`, no level): the heuristic's game when
+no candidate may win, the budget counted in rollouts, the same game for the same seed, the
+candidates, and honesty (no decision changes when the hidden part is scrambled; every level's bot is
 also checked in ``test_agents_levels.py``)."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from dataclasses import replace
 
 from helpers import T, position
 from risiko.actions import Action, Attack, EndTurn, Fortify
+from risiko.agents.base import agent_by_name
 from risiko.agents.heuristic import HeuristicAgent
-from risiko.agents.levels import agent_for_level
+from risiko.agents.levels import LEVELS
 from risiko.agents.rollout import LEVEL_ROLLOUT, RolloutAgent, RolloutLevel
 from risiko.game import Game
 from risiko.match import make_agents, play_game
@@ -20,7 +21,7 @@ from risiko.view import SeatView
 from test_agents_levels import _decision_points, _scrambled
 
 #: a small budget for the tests: 3 worlds, played on to the seat's next turn
-SMALL = RolloutLevel("determinised", worlds=3, rounds=0, rollouts=12)
+SMALL = RolloutLevel("rollout", worlds=3, rounds=0, rollouts=12)
 
 
 class _Counted:
@@ -38,10 +39,11 @@ class _Counted:
         return action
 
 
-def test_level_5_plays_by_rollouts() -> None:
-    bot = agent_for_level(5, random.Random(0))
+def test_the_rollout_bot_is_named_not_a_level() -> None:
+    bot = agent_by_name("rollout", random.Random(0))
     assert isinstance(bot, RolloutAgent)
-    assert bot.level == LEVEL_ROLLOUT and bot.name == "determinised"
+    assert bot.level == LEVEL_ROLLOUT and bot.name == "rollout"
+    assert "rollout" not in LEVELS.values()
 
 
 def test_an_infinite_margin_plays_the_heuristics_game() -> None:

@@ -1,7 +1,6 @@
-"""The former top level (:mod:`risiko.agents.top`, ``TopAgent``: level 5 before the
-rollouts of :mod:`risiko.agents.rollout`): its threat term counting the next reinforcements,
-and decisions argued by hand (the last one by the level-5 bot of now). Level 5's honesty (no
-decision changes when the hidden part is scrambled) is tested with every level in
+"""The top level (5, ``determinised``, :mod:`risiko.agents.top`): registered as level 5,
+its threat term counting the next reinforcements, and decisions argued by hand. Its
+honesty (no decision changes when the hidden part is scrambled) is tested with every level in
 ``test_agents_levels.py``."""
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ from helpers import T, position
 from risiko.actions import Attack
 from risiko.agents.base import agent_by_name
 from risiko.agents.levels import LEVELS, agent_for_level
-from risiko.agents.rollout import RolloutAgent
 from risiko.agents.search import LEVEL_4, SearchAgent
 from risiko.agents.top import LEVEL_TOP, TopAgent
 from risiko.game import Game
@@ -26,12 +24,13 @@ ANNA = {"Medio Oriente": 2, "India": 3, "Siam": 1, "Indonesia": 3, "Nuova Guinea
 BRUNO = {"Cina": 1, "Europa Meridionale": 1, "Afghanistan": 1}
 
 
-def test_level_5_is_no_longer_the_top_agent() -> None:
+def test_level_5_is_the_top_agent() -> None:
     assert LEVELS[5] == "determinised"
-    assert isinstance(agent_for_level(5, random.Random(0)), RolloutAgent)
-    assert isinstance(agent_by_name("determinised", random.Random(0)), RolloutAgent)
-    # the former level 5: deeper and over more determinised games than level 4
-    assert TopAgent().level == LEVEL_TOP
+    bot = agent_for_level(5, random.Random(0))
+    assert isinstance(bot, TopAgent)
+    assert bot.level == LEVEL_TOP
+    assert isinstance(agent_by_name("determinised", random.Random(0)), TopAgent)
+    # deeper and over more determinised games than level 4
     assert LEVEL_TOP.depth > LEVEL_4.depth and LEVEL_TOP.samples > LEVEL_4.samples
 
 

@@ -1,6 +1,7 @@
 """Bots by level: 1 = ``random``, 2 = ``heuristic``, 3 to 5 search: 3 = ``greedy``,
-4 = ``expectimax`` (:mod:`.search`), 5 = ``determinised`` (:mod:`.rollout`: the heuristic's
-choices checked by rollouts, heuristic bots playing the game on in determinised games).
+4 = ``expectimax`` (:mod:`.search`), 5 = ``determinised`` (:mod:`.top`: the heuristic's
+choices checked by the search over determinised games). ``rollout`` (:mod:`.rollout`) is a
+bot of no level.
 
 The levels are one table, :data:`LEVELS`, from level (1 = weakest) to the registered bot's
 name; the lobby, the referee's stand-ins, ``risiko ladder`` and the benchmarks read it, so a
