@@ -136,7 +136,8 @@ def test_web_commands_without_the_web_extra_say_so_in_one_line(args: list[str]) 
      "errore: il mazzo ha una sola carta Alaska, data due volte"),
     (["play", "--seats", "7"], "errore: --seats 7: un tavolo ha da 3 a 6 posti"),
     (["play", "--bots", "foo"],
-     "errore: bot sconosciuto 'foo' (noti: determinised, expectimax, greedy, heuristic, random, rollout)"),
+     "errore: bot sconosciuto 'foo' (noti: determinised, expectimax, greedy, heuristic, "
+     "random, rollout)"),
     (["odds", "500", "3"],
      "le probabilità si calcolano per al massimo 400 armate, non 500 (attaccante)"),
     (["backup", "{tmp}/nope/copia.sqlite3"],
