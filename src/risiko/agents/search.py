@@ -564,42 +564,35 @@ class SearchAgent:
             return None
         return Attack(best[0], best[1])
 
-    def _placement(self, view: SeatView, amount: int, prior: int | None = None) -> int:
-        """The territory to place ``amount`` armies on; ``prior`` (the prior level's) unless
-        the search clearly prefers another."""
-        worlds = self._setup(view)
-        root = self._root(view, worlds[0])
+    def _staging(self, root: _Node, world0: _World, amount: int) -> list[int]:
+        """This seat's territories with an enemy beside them, best first, for placing
+        ``amount`` armies (the best single attack they would then make: chance of conquest
+        x gain, plus 0.1 a army the strongest enemy beside them has over them; ties by
+        territory index)."""
         me = self._me
         neigh = self._neighbours
-        rs = self._ruleset
-        assert rs is not None
         mine = root.owned[me]
-        # staging territories ordered by the best single attack they would make
         ranked: list[tuple[float, int]] = []
-        world0 = worlds[0]
         for t in iter_mask(mine):
             enemies = neigh[t] & ~mine
             if not enemies:
                 continue
             a = root.armies[t] + amount
             best = 0.0
-            for e in iter_mask(enemies):
-                p = self._p(a, root.armies[e], 0)
-                g = p * self._gain(world0, root, e)
-                if g > best:
-                    best = g
             danger = 0
             for e in iter_mask(enemies):
+                g = self._p(a, root.armies[e], 0) * self._gain(world0, root, e)
+                if g > best:
+                    best = g
                 danger = max(danger, root.armies[e])
             ranked.append((best + 0.1 * max(0, danger - root.armies[t]), t))
-        if not ranked:
-            if prior is not None:
-                return prior
-            return max(iter_mask(mine), key=lambda t: (view.armies[t], -t))
         ranked.sort(key=lambda x: (-x[0], x[1]))
-        candidates = [t for _, t in ranked[:self.level.placements]]
-        if prior is not None:
-            candidates = [prior] + [t for t in candidates if t != prior]
+        return [t for _, t in ranked]
+
+    def _placement_values(self, view: SeatView, worlds: list[_World], root: _Node,
+                          candidates: list[int], amount: int) -> dict[int, float]:
+        """Each candidate territory's value summed over ``worlds``: ``amount`` armies
+        placed on it, then searched one attack less deep than the level."""
         depth = max(1, self.level.depth - 1)
         values: dict[int, float] = {}
         for world in worlds:
@@ -609,6 +602,22 @@ class SearchAgent:
                 armies[t] += amount
                 node = self._root(view, world, armies, 0)
                 values[t] = values.get(t, 0.0) + self._value(world, node, depth)
+        return values
+
+    def _placement(self, view: SeatView, amount: int, prior: int | None = None) -> int:
+        """The territory to place ``amount`` armies on; ``prior`` (the prior level's) unless
+        the search clearly prefers another."""
+        worlds = self._setup(view)
+        root = self._root(view, worlds[0])
+        ranked = self._staging(root, worlds[0], amount)
+        if not ranked:
+            if prior is not None:
+                return prior
+            return max(iter_mask(root.owned[self._me]), key=lambda t: (view.armies[t], -t))
+        candidates = ranked[:self.level.placements]
+        if prior is not None:
+            candidates = [prior] + [t for t in candidates if t != prior]
+        values = self._placement_values(view, worlds, root, candidates, amount)
         choice = max(candidates, key=lambda t: (values[t], -t))
         if prior is not None and choice != prior and not self._overrides(
                 values[choice], values[prior], len(worlds)):

@@ -29,7 +29,7 @@ import random
 from typing import Final
 
 from ..actions import Attack
-from ..board import CONTINENT_BONUS, CONTINENT_MASKS, iter_mask
+from ..board import CONTINENT_BONUS, CONTINENT_MASKS
 from ..view import SeatView
 from .base import register
 from .search import Level, SearchAgent, _Node, _World
@@ -152,40 +152,14 @@ class TopAgent(SearchAgent):
     def _placement(self, view: SeatView, amount: int, prior: int | None = None) -> int:
         worlds = self._setup(view)
         root = self._root(view, worlds[0])
-        me = self._me
-        neigh = self._neighbours
-        mine = root.owned[me]
-        world0 = worlds[0]
-        ranked: list[tuple[float, int]] = []
-        for t in iter_mask(mine):
-            enemies = neigh[t] & ~mine
-            if not enemies:
-                continue
-            a = root.armies[t] + amount
-            best = 0.0
-            danger = 0
-            for e in iter_mask(enemies):
-                g = self._p(a, root.armies[e], 0) * self._gain(world0, root, e)
-                if g > best:
-                    best = g
-                danger = max(danger, root.armies[e])
-            ranked.append((best + 0.1 * max(0, danger - root.armies[t]), t))
+        ranked = self._staging(root, worlds[0], amount)
         hint = self._heuristic._placement(view)
         if not ranked:
             return hint
-        ranked.sort(key=lambda x: (-x[0], x[1]))
-        candidates = [t for _, t in ranked[:self.level.placements]]
+        candidates = ranked[:self.level.placements]
         if hint not in candidates:
             candidates.insert(0, hint)
-        depth = max(1, self.level.depth - 1)
-        values: dict[int, float] = {}
-        for world in worlds:
-            self._budget = self.level.nodes
-            for t in candidates:
-                armies = root.armies.copy()
-                armies[t] += amount
-                node = self._root(view, world, armies, 0)
-                values[t] = values.get(t, 0.0) + self._value(world, node, depth)
+        values = self._placement_values(view, worlds, root, candidates, amount)
         best_t = hint
         for t in candidates:
             if values[t] > values[best_t] + 1e-9:
