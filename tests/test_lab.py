@@ -268,3 +268,19 @@ def test_luck_tables_fit_80_columns_uncut(lang: str, monkeypatch: pytest.MonkeyP
     assert all(w in out for h in heads for w in h.split()), out
     assert "…" not in out and out.count("62" + ("," if lang == "it" else ".") + "7") == 3
     assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_a_line_equal_to_another_is_not_hidden() -> None:
+    """newcomer's trial: two rulesets with the same figures drew one line over the other, and
+    the plot showed one of them. Equal series are one line, labelled with both names."""
+    pytest.importorskip("matplotlib")
+    from risiko.web import labplots
+
+    fig = labplots.line_chart([1, 2], {"club-milano": [0.29, 0.5], "rtu": [0.52, 0.77],
+                                       "club-milano@2": [0.29, 0.5]},
+                              title="t", xlabel="x", ylabel="y", lang="it")
+    ax = fig.axes[0]
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert labels == ["club-milano = club-milano@2", "rtu"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == labels
+    labplots._pyplot().close(fig)
