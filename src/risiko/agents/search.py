@@ -29,16 +29,18 @@ Levels (see :data:`LEVEL_3`, ...):
 
 - 3, ``greedy``: one attack deep; other seats' scores estimated from their territories
   alone (:attr:`Level.unknown_factor` points each): no hidden information sampled;
-- 4, ``expectimax``: two attacks deep, over 2 determinised games
+- ``expectimax`` (no level; level 4 until :mod:`.top`'s bot was measured stronger against
+  level 3): two attacks deep, over 2 determinised games
   (:meth:`SeatView.determinise`: other seats' objectives drawn by how well they fit the
   conquests they made), the values averaged; it starts from level 3's decision
   (:attr:`Level.prior`) and overrides it only where its own choice is worth 3 points more
   (:attr:`Level.override_margin`);
-- :data:`LEVEL_5`: three attacks deep over 6 determinised games, with a bigger budget (the
-  former level 5; the level-5 bot ``determinised`` is now :mod:`.top`'s, built on this one).
+- :data:`LEVEL_SEARCH`: three attacks deep over 6 determinised games, with a bigger budget
+  (the first level 5; the bot ``determinised``, level 4, is :mod:`.top`'s, built on this
+  one).
 
-Levels 3 and 4 weigh an army :data:`TUNED_ARMY_WEIGHT` and a territory of an unknown
-objective :data:`TUNED_UNKNOWN_FACTOR` (level 5 keeps :data:`ARMY_WEIGHT` and
+Level 3 and ``expectimax`` weigh an army :data:`TUNED_ARMY_WEIGHT` and a territory of an unknown
+objective :data:`TUNED_UNKNOWN_FACTOR` (:data:`LEVEL_SEARCH` keeps :data:`ARMY_WEIGHT` and
 :data:`UNKNOWN_OBJECTIVE_FACTOR`): weights chosen by games against the level below played on
 the same seeds (docs/benchmarks.md, "Bots by level").
 
@@ -109,15 +111,20 @@ class Level:
     override_margin: float = 1.0
 
 
-#: levels 3 and 4 weigh armies more, and a seat of unknown objective less, than level 5:
-#: tuned against the level below with common random numbers (docs/benchmarks.md)
+#: level 3 and ``expectimax`` weigh armies more, and a seat of unknown objective less, than
+#: :data:`LEVEL_SEARCH`: tuned against the level below with common random numbers
+#: (docs/benchmarks.md)
 LEVEL_3: Final = Level("greedy", depth=1, width=12, nodes=80, samples=0, placements=4,
                        army_weight=TUNED_ARMY_WEIGHT, unknown_factor=TUNED_UNKNOWN_FACTOR)
-#: level 4 starts from level 3's decisions and overrides one when its own is worth 3 points more
-LEVEL_4: Final = Level("expectimax", depth=2, width=5, nodes=160, samples=2, placements=4,
-                       army_weight=TUNED_ARMY_WEIGHT, unknown_factor=TUNED_UNKNOWN_FACTOR,
-                       prior=LEVEL_3, override_margin=3.0)
-LEVEL_5: Final = Level("determinised", depth=3, width=6, nodes=500, samples=6, placements=6)
+#: ``expectimax`` (no level) starts from level 3's decisions and overrides one when its own
+#: is worth 3 points more
+LEVEL_EXPECTIMAX: Final = Level("expectimax", depth=2, width=5, nodes=160, samples=2,
+                                placements=4, army_weight=TUNED_ARMY_WEIGHT,
+                                unknown_factor=TUNED_UNKNOWN_FACTOR, prior=LEVEL_3,
+                                override_margin=3.0)
+#: the first level 5's search alone (the registered ``determinised`` is :mod:`.top`'s)
+LEVEL_SEARCH: Final = Level("determinised", depth=3, width=6, nodes=500, samples=6,
+                            placements=6)
 
 
 @lru_cache(maxsize=200_000)
@@ -660,5 +667,5 @@ def _make_greedy(rng: random.Random) -> SearchAgent:
 
 @register("expectimax")
 def _make_expectimax(rng: random.Random) -> SearchAgent:
-    return SearchAgent(LEVEL_4, rng)
+    return SearchAgent(LEVEL_EXPECTIMAX, rng)
 

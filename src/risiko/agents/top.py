@@ -1,6 +1,6 @@
-"""The top level, 5 = ``determinised``: the heuristic's choices, checked by an expectimax
-over determinised games (issue 19; the rollouts of :mod:`.rollout`, tried in its place, were
-as strong at 2.3 times the CPU: docs/benchmarks.md).
+"""Level 4, ``determinised``: the heuristic's choices, checked by an expectimax over
+determinised games (issue 19; the top level until level 5, :mod:`.rollout`, which starts from
+its choices, was measured against it: docs/benchmarks.md).
 
 The bot is the searching bot of :mod:`.search` (the exact odds, the hand-built evaluation in
 table points, the closing dice's timing, R2) with three changes that make it at least the
@@ -15,7 +15,7 @@ heuristic bot where the search has nothing to say, and a better judge of a thin 
   minimum, and its whole continents' bonuses; card sets left out) on top of its biggest
   stack beside the territory: the search then sees that a long chain of conquests
   leaving one army on each territory is weak against the seats that play next;
-- the search runs over :data:`LEVEL_TOP`'s determinised games (other seats' objectives
+- the search runs over :data:`LEVEL_DETERMINISED`'s determinised games (other seats' objectives
   drawn by :meth:`risiko.view.SeatView.determinise` from their attacks; hands and deck
   shuffled), three attacks deep, with a budget in search nodes, never in time.
 
@@ -34,9 +34,10 @@ from ..view import SeatView
 from .base import register
 from .search import Level, SearchAgent, _Node, _World
 
-#: the top level's budget: 3 attacks deep, 6 attacks per node, 300 attack nodes per decision
+#: level 4's budget: 3 attacks deep, 6 attacks per node, 300 attack nodes per decision
 #: and determinised game, 4 determinised games, 6 staging territories
-LEVEL_TOP: Final = Level("determinised", depth=3, width=6, nodes=300, samples=4, placements=6)
+LEVEL_DETERMINISED: Final = Level("determinised", depth=3, width=6, nodes=300, samples=4,
+                                  placements=6)
 
 
 def reinforcement_estimate(owned: int, minimum: int) -> int:
@@ -66,9 +67,9 @@ def reinforcement_estimate(owned: int, minimum: int) -> int:
 
 
 class TopAgent(SearchAgent):
-    """The level-5 bot (see the module); ``level`` its budget (:data:`LEVEL_TOP`)."""
+    """The level-4 bot (see the module); ``level`` its budget (:data:`LEVEL_DETERMINISED`)."""
 
-    def __init__(self, level: Level = LEVEL_TOP, rng: random.Random | None = None) -> None:
+    def __init__(self, level: Level = LEVEL_DETERMINISED, rng: random.Random | None = None) -> None:
         super().__init__(level, rng)
         self._reinforcements: dict[int, int] = {}
 
@@ -108,8 +109,8 @@ class TopAgent(SearchAgent):
 
     def _attack(self, view: SeatView, has_prior: bool = False,
                 prior: Attack | None = None) -> Attack | None:
-        # level 5 has no prior level (LEVEL_TOP.prior is None): the heuristic's attack is
-        # its hint instead, below
+        # this level has no prior level (LEVEL_DETERMINISED.prior is None): the heuristic's
+        # attack is its hint instead, below
         legal = view.legal_attacks()
         if not legal:
             return None
@@ -169,4 +170,4 @@ class TopAgent(SearchAgent):
 
 @register("determinised")
 def _make_determinised(rng: random.Random) -> TopAgent:
-    return TopAgent(LEVEL_TOP, rng)
+    return TopAgent(LEVEL_DETERMINISED, rng)
