@@ -961,3 +961,33 @@ def test_the_club_variable_refuses_as_club_does_and_the_register_names_the_club(
     assert NationalTournament.objects.filter(club=milano).count() == 2
     assert not NationalTournament.objects.filter(club__key="milan2").exists()
     del roma
+
+
+def test_a_report_files_club_found_by_its_key_asks_no_club_by_name(tmp_path: Path) -> None:
+    """``_check_report_club`` asks for the clubs of the report's name only when no club has
+    its identifier: the server's own club (given by the caller) costs no query, another
+    registered club one (by key), an unregistered one two (by key, then by name: the one
+    club of that name is the report's, two are refused)."""
+    from types import SimpleNamespace
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from risiko.cli import national_commands
+    from risiko.web.national.models import Club
+
+    own = Club.objects.create(key="milano", name="MILANO [Club Milano]", slug="milano")
+    Club.objects.create(key="roma", name="ROMA [Roma Club]", slug="roma")
+    path = tmp_path / "open.json"
+
+    def queries(club_id: str, name: str) -> list[str]:
+        report = SimpleNamespace(club_id=club_id, club_name=name)
+        with CaptureQueriesContext(connection) as seen:
+            national_commands._check_report_club(report, path, "", "--club", own,
+                                                 remote=False)
+        return [q["sql"] for q in seen.captured_queries]
+
+    assert queries("milano", "MILANO [Club Milano]") == []
+    assert len(by_key := queries("roma", "ROMA [Roma Club]")) == 1 and '"key"' in by_key[0]
+    by_name = queries("roma2", "ROMA [Roma Club]")  # the one club of that name: Roma's
+    assert len(by_name) == 2 and '"name"' in by_name[1]

@@ -483,42 +483,43 @@ def _season_report(path: Path, club_id: str, club_name: str | None, category: An
                              club_name=name, category=category, register=register)
 
 
-def _registered_club(club: str, option: str) -> str:
+def _registered_club(club: str, option: str, own: Any) -> str:
     """The identifier of the registered club ``club`` names (its identifier or its URL
     name; ``option`` the flag or variable that gave it, for the refusal): a season file
     published on this server is published for a club of the ranking only; naming none
     ends the command (``national.cli_unknown_club``: publish never registers a club, so a
-    typo never becomes one)."""
-    from django.db.models import Q
-
-    from risiko.web.clubs import default_club
+    typo never becomes one). ``own``: the server's own club (the caller's
+    :func:`risiko.web.clubs.default_club`, made from RISIKO_CLUB_ID on its first need)."""
     from risiko.web.national.models import Club
 
-    default_club()  # the server's own club, made from RISIKO_CLUB_ID on its first need
+    if club == own.key:
+        return str(own.key)
     found = (Club.objects.filter(key=club).first()
-             or Club.objects.filter(Q(slug=club)).first())
+             or Club.objects.filter(slug=club).first())
     if found is None:
         fail(UNKNOWN_CLUB(option=option, club=club[:60]), code=2)
     return str(found.key)
 
 
-def _check_report_club(report: Any, path: Path, club: str, option: str, *,
+def _check_report_club(report: Any, path: Path, club: str, option: str, own_club: Any, *,
                        remote: bool) -> None:
     """A report file is published for the club it names: ``club`` (``--club``, else
     ``RISIKO_NATIONAL_CLUB_ID``: ``option``) naming another club ends the command
     (``national.cli_report_club``: never a silent choice of one of the two); on this server
     its club must be registered (``national.cli_report_unknown_club``). A GestioneTorneo
     workbook names its club by name only: ``club`` gives its identifier, else the one club
-    registered with that name (none or two: ``national.cli_workbook_club``). With ``--to``
-    the national server checks the club against the key."""
-    from risiko.web.clubs import default_club
+    registered with that name (none or two: ``national.cli_workbook_club``; the clubs of
+    that name are asked only when no club has the report's identifier). With ``--to`` the
+    national server checks the club against the key. ``own_club``: the server's own club
+    (the caller's :func:`risiko.web.clubs.default_club`)."""
     from risiko.web.national.models import Club
 
-    default_club()
-    own = Club.objects.filter(key=report.club_id).first()
-    named = list(Club.objects.filter(name=report.club_name)[:2])
-    if own is None and len(named) == 1:
-        own = named[0]
+    own = (own_club if report.club_id == own_club.key
+           else Club.objects.filter(key=report.club_id).first())
+    if own is None:
+        named = list(Club.objects.filter(name=report.club_name)[:2])
+        if len(named) == 1:
+            own = named[0]
     workbook = path.suffix.lower() == ".xls"
     if club and club != report.club_id and (own is None or club not in (own.key, own.slug)):
         fail(REPORT_CLUB(file=path.name, owner=report.club_id[:60], option=option,
@@ -626,6 +627,7 @@ def publish(
     url = _target(to) if to else ""
     ids = read_national_ids(national_ids) if national_ids else None
     start_django()
+    from risiko.web.clubs import default_club
     from risiko.web.national.models import Club
     from risiko.web.national.publishing import anonymous_players, club_report, publish_report
     from risiko.web.tournaments.models import Tournament
@@ -639,12 +641,13 @@ def publish(
             if not club_id:
                 fail(NO_CLUB_ID(), code=2)
             if not to:
-                club_id = _registered_club(club_id, option)
+                club_id = _registered_club(club_id, option, default_club())
             report = _season_report(path, club_id, club_name, chosen, ids)
         elif found is None and path.suffix.lower() in (".json", ".xls") and path.exists():
             # a workbook names its club by name only: --club gives its identifier
             report = read_file(path, club_id=club_id or None)
-            _check_report_club(report, path, club_id, option, remote=bool(to))
+            _check_report_club(report, path, club_id, option, default_club(),
+                               remote=bool(to))
         elif found is None:
             fail(NO_TOURNAMENT(tournament=tournament), code=1)
         else:
@@ -753,8 +756,10 @@ def club_register(
     issue``; also in the admin, "Ranking clubs"), or list the registered clubs (``list``:
     identifier, name, URL name, official dates, the key in force, this server's own)."""
     start_django()
+    from risiko.web.clubs import default_club
     from risiko.web.national import publishing
 
+    own = default_club()  # the server's own club, made from RISIKO_CLUB_ID on its first need
     if action == "list":
         _list_clubs(json_out)
         return
@@ -763,7 +768,7 @@ def club_register(
     if not club or not name:
         fail(CLUB_NEEDS(), code=2)
     try:
-        done = publishing.register_club(club, name, by=who(by), slug=slug)
+        done = publishing.register_club(club, name, by=who(by), slug=slug, own=own)
     except RisikoError as e:
         fail_faults(e)
     console.print(escape(_say(CLUB_ADDED(club=done.key, name=done.name, slug=done.slug))),
@@ -773,11 +778,10 @@ def club_register(
 def _list_clubs(json_out: bool) -> None:
     """``national club list``: every registered club, by identifier; ``--json`` a list of
     ``{"club", "name", "slug", "region", "official", "official_from", "official_to",
-    "key", "default"}`` (``key``: the public id of the key in force, or null)."""
-    from risiko.web.clubs import default_club
+    "key", "default"}`` (``key``: the public id of the key in force, or null; the server's
+    own club made by the caller)."""
     from risiko.web.national.models import Club, ClubKey
 
-    default_club()
     keys = dict(ClubKey.objects.filter(revoked__isnull=True).values_list("club_id", "key_id"))
     rows: list[dict[str, Any]] = [
         {"club": c.key, "name": c.name, "slug": c.slug, "region": c.region,

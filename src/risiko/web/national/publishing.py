@@ -252,13 +252,15 @@ CLUB_FIELD = define("national.club_field", "",
 define_words("field", ("identifier", "name", "URL name"))
 
 
-def register_club(club_key: str, name: str, *, by: str, slug: str = "") -> Club:
+def register_club(club_key: str, name: str, *, by: str, slug: str = "",
+                  own: Club | None = None) -> Club:
     """Register the club ``club_key`` (its identifier in the national ranking, a report's
     ``club.id``) named ``name`` ("MILANO [Club Milano]"), with the URL name ``slug``
     (default: a free one made from the identifier): the step before its first key
     (:func:`issue_key`). Exactly once: the identifier is unique (a database constraint),
     so of two registrations at once one is refused; the server's own club (the default club,
-    ``RISIKO_CLUB_ID``) is registered already. Raises :class:`PublishError`
+    ``RISIKO_CLUB_ID``) is registered already (``own``: that club when the caller has it,
+    else made here first). Raises :class:`PublishError`
     (``national.club_registered``, ``national.club_slug_taken``, ``national.club_field``)."""
     from django.utils.text import slugify
 
@@ -273,7 +275,8 @@ def register_club(club_key: str, name: str, *, by: str, slug: str = "") -> Club:
             raise PublishError(CLUB_FIELD(field=field, limit=limit, length=len(value)))
     # the server's own club first (made from RISIKO_CLUB_ID on its first need): on a fresh
     # data dir started with RISIKO_CLUB_ID=milano, `club add milano` is that club, refused
-    default_club()
+    if own is None:
+        default_club()
     try:
         with transaction.atomic():
             known = Club.objects.filter(key=club_key).first()
