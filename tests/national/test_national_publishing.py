@@ -991,3 +991,62 @@ def test_a_report_files_club_found_by_its_key_asks_no_club_by_name(tmp_path: Pat
     assert len(by_key := queries("roma", "ROMA [Roma Club]")) == 1 and '"key"' in by_key[0]
     by_name = queries("roma2", "ROMA [Roma Club]")  # the one club of that name: Roma's
     assert len(by_name) == 2 and '"name"' in by_name[1]
+
+
+def test_a_new_club_identifier_has_one_form_one_case_and_is_no_url_name() -> None:
+    """``club add "Bad Id!" X`` and ``club add ROMA`` were accepted (ROMA and roma two
+    clubs), and an identifier could be another club's URL name (``--club`` then picked the
+    identifier's club). Now: the form is refused saying the pattern; an identifier stored
+    before in capitals is met whatever the case; an identifier that is another club's URL
+    name, or a URL name that is another club's identifier, is refused naming both clubs;
+    nothing is written (exit 1, a fault of the register)."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.national.models import Club
+    from risiko.web.national.publishing import PublishError, register_club
+
+    app = typer.Typer()
+    national_commands.register(app)
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(app, ["national", *args])
+
+    Club.objects.create(key="MILANO", name="MILANO [Club Milano]", slug="club-milano")
+    Club.objects.create(key="torino", name="TORINO [Club Torino]", slug="roma")
+    pattern = "[a-z0-9](?:[a-z0-9-]*[a-z0-9])?"
+    for bad in ("Bad Id!", "ROMA", "roma_2", "roma-", "rò"):
+        said = run("club", "add", bad, "X")
+        assert said.exit_code == 1, said.output
+        assert said.stderr.strip() == (
+            f"identifier {bad}: lowercase letters a-z, digits and hyphens only, a letter or "
+            f"digit first and last (the pattern {pattern}), e.g. milano, roma-2")
+    with use_language("it"):
+        said = run("club", "add", "ROMA", "X")
+    assert said.stderr.startswith("identificativo ROMA: solo lettere minuscole a-z")
+    twin = run("club", "add", "milano", "Altro Milano")
+    assert twin.exit_code == 1
+    assert twin.stderr.strip() == "club MILANO is already registered (MILANO [Club Milano])"
+    is_slug = run("club", "add", "roma", "ROMA [Roma Club]")
+    assert is_slug.exit_code == 1
+    assert is_slug.stderr.strip() == (
+        "identifier roma is the URL name of club torino (TORINO [Club Torino]): --club "
+        "would name both; choose another identifier")
+    is_key = run("club", "add", "genova", "GENOVA", "--slug", "Torino")
+    assert is_key.stderr.strip() == (
+        "the URL name torino is the identifier of club torino (TORINO [Club Torino]): "
+        "--club would name both; choose another (--slug)")
+    assert not Club.objects.filter(key__in=["roma", "genova", "ROMA", "Bad Id!"]).exists()
+    with pytest.raises(PublishError) as refused:
+        register_club("roma", "ROMA", by="t")
+    fault = refused.value.faults[0]
+    assert (fault.code, fault.subjects) == ("national.club_key_is_slug",
+                                            {"club": "roma", "other": "torino"})
+    with pytest.raises(PublishError) as refused:
+        register_club("-roma", "ROMA", by="t")
+    assert refused.value.faults[0].code == "national.club_key_form"
+    # a URL name made for a report's club is never another club's identifier either
+    Club.objects.create(key="roma-club", name="Roma", slug="rc")
+    assert Club.objects.create(key="Roma Club", name="Roma Club").slug == "roma-club-2"
+    assert run("club", "add", "genova", "GENOVA").exit_code == 0
