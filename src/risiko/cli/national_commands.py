@@ -51,6 +51,7 @@ from .common import (
     fail_faults,
     in_file,
     os_reason,
+    refusals_in_json,
     start_django,
     who,
 )
@@ -550,7 +551,7 @@ def _own_club_tournament(tournament: str, club: str, option: str) -> Any:
         fail(CLUB_AMBIGUOUS(tournament=tournament[:80],
                             clubs=", ".join(f"{o.slug} ({o.name})" for o, _ in having)), code=2)
     if not having:
-        fail(NO_TOURNAMENT(tournament=tournament), code=1)
+        fail(NO_TOURNAMENT(tournament=tournament), code=2)
     return having[0][1]
 
 
@@ -580,6 +581,7 @@ def _owner_id(found: Any, club: str, option: str, *, remote: bool) -> str:
 
 
 @national_app.command("publish")
+@refusals_in_json
 def publish(
     tournament: Annotated[str, typer.Argument(
         metavar="TOURNAMENT", help="a finished tournament of this club (id, slug or name), "
@@ -649,7 +651,7 @@ def publish(
             _check_report_club(report, path, club_id, option, default_club(),
                                remote=bool(to))
         elif found is None:
-            fail(NO_TOURNAMENT(tournament=tournament), code=1)
+            fail(NO_TOURNAMENT(tournament=tournament), code=2)
         else:
             found = _own_club_tournament(tournament, club_id, option)
             club_id = _owner_id(found, club_id, option, remote=bool(to))
@@ -660,7 +662,7 @@ def publish(
     except (OSError, UnicodeDecodeError) as e:
         fail(CANNOT_READ(path=str(path), reason=os_reason(e)), code=1)
     except RisikoError as e:
-        fail_faults(e, as_json=json_out)
+        fail_faults(e, code=2)
     anonymous = anonymous_players(report)
     if anonymous and not json_out:
         err_console.print(escape(_say(ANONYMOUS(names=", ".join(anonymous)))),
@@ -678,7 +680,7 @@ def publish(
                 err_console.print(escape(str(words)), highlight=False, soft_wrap=True)
             if not faults:
                 err_console.print(escape(_say(SERVER_SAID(status=status))), highlight=False)
-            raise typer.Exit(1)
+            raise typer.Exit(2 if faults else 1)  # refused (2), or the server's own fault
         label, done_number = answer.get("tournament", ""), answer.get("revision", 0)
         unchanged, state = bool(answer.get("unchanged")), answer.get("status", "")
         report_id = answer.get("id", "")
@@ -687,7 +689,7 @@ def publish(
         try:
             done = publish_report(report, by=who(by), source=f"cli {tournament}"[:300])
         except RisikoError as e:
-            fail_faults(e, as_json=json_out)
+            fail_faults(e, code=2)
         label, done_number, unchanged, state = done.label, done.number, done.unchanged, \
             done.status
         report_id = done.id
@@ -738,6 +740,7 @@ def refuse(
 
 
 @national_app.command("club")
+@refusals_in_json
 def club_register(
     action: Annotated[str, typer.Argument(metavar="add|list")],
     club: Annotated[str, typer.Argument(
@@ -770,7 +773,7 @@ def club_register(
     try:
         done = publishing.register_club(club, name, by=who(by), slug=slug, own=own)
     except RisikoError as e:
-        fail_faults(e)
+        fail_faults(e, code=2)
     console.print(escape(_say(CLUB_ADDED(club=done.key, name=done.name, slug=done.slug))),
                   highlight=False, soft_wrap=True)
 
@@ -841,7 +844,7 @@ def club_key(
         make = publishing.issue_key if action == "issue" else publishing.rotate_key
         key, secret = make(club, by=who(by))
     except RisikoError as e:
-        fail_faults(e)
+        fail_faults(e, code=2)
     console.print(escape(_say(KEY_ISSUED(club=club, key=key.key_id))), highlight=False,
                   soft_wrap=True)
     print(club_key_text(key.key_id, secret))
