@@ -282,15 +282,14 @@ def register_club(club_key: str, name: str, *, by: str, slug: str = "",
 
     from risiko.web.clubs import default_club
 
-    from .models import CLUB_KEY_PATTERN, free_club_slug
+    from .models import free_club_slug
 
     club_key, name, slug = club_key.strip(), " ".join(name.split()), slugify(slug)
     for field, value, limit in (("identifier", club_key, 60), ("name", name, 120),
                                 ("URL name", slug or "x", 60)):
         if not 1 <= len(value) <= limit:
             raise PublishError(CLUB_FIELD(field=field, limit=limit, length=len(value)))
-    if not re.fullmatch(CLUB_KEY_PATTERN, club_key):
-        raise PublishError(CLUB_KEY_FORM({"club": club_key}, pattern=CLUB_KEY_PATTERN))
+    check_club_key_form(club_key)
     # the server's own club first (made from RISIKO_CLUB_ID on its first need): on a fresh
     # data dir started with RISIKO_CLUB_ID=milano, `club add milano` is that club, refused
     if own is None:
@@ -308,15 +307,28 @@ def register_club(club_key: str, name: str, *, by: str, slug: str = "",
     return club
 
 
-def _check_new_club(club_key: str, slug: str) -> None:
+def check_club_key_form(club_key: str) -> None:
+    """Refuse a new identifier not of the form :data:`~.models.CLUB_KEY_PATTERN`
+    (``national.club_key_form``, saying the pattern)."""
+    from .models import CLUB_KEY_PATTERN
+
+    if not re.fullmatch(CLUB_KEY_PATTERN, club_key):
+        raise PublishError(CLUB_KEY_FORM({"club": club_key}, pattern=CLUB_KEY_PATTERN))
+
+
+def _check_new_club(club_key: str, slug: str, *, pk: int | None = None) -> None:
     """Refuse a new club ``club_key`` with the URL name ``slug`` (empty: one made free)
-    whose identifier or URL name another club has (see :func:`register_club`). The clubs
-    that could stand in its way are read in one query (one snapshot: a club of the same
+    whose identifier or URL name another club has (see :func:`register_club`); ``pk``: the
+    club itself when it is changed (the admin), never its own obstacle. The clubs that
+    could stand in its way are read in one query (one snapshot: a club of the same
     identifier registered meanwhile is said as registered, never as a URL name's owner)."""
     near = Q(key__iexact=club_key) | Q(slug__iexact=club_key)
     if slug:
         near |= Q(slug=slug) | Q(key__iexact=slug)
-    clubs = list(Club.objects.filter(near).order_by("key_case_twin", "pk"))
+    found = Club.objects.filter(near)
+    if pk is not None:
+        found = found.exclude(pk=pk)
+    clubs = list(found.order_by("key_case_twin", "pk"))
     folded = club_key.lower()
     for other in clubs:
         if other.key.lower() == folded:
@@ -332,6 +344,17 @@ def _check_new_club(club_key: str, slug: str) -> None:
         other = clubs[0]
         raise PublishError(CLUB_SLUG_IS_KEY({"slug": slug, "other": other.key},
                                             name=other.name))
+
+
+def check_club_change(club_key: str, slug: str, *, pk: int | None,
+                      key_changed: bool) -> None:
+    """The admin's check of a club added or changed ("Club del ranking"): a new or changed
+    identifier has the form :data:`~.models.CLUB_KEY_PATTERN` (a stored one left as it is
+    stays), and neither the identifier nor the URL name is another club's (as
+    :func:`register_club`). Raises :class:`PublishError`."""
+    if key_changed:
+        check_club_key_form(club_key)
+    _check_new_club(club_key, slug, pk=pk)
 
 
 def _club(club_key: str) -> Club:
