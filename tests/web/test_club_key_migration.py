@@ -6,30 +6,19 @@ from a stored one by case only (SQLite and PostgreSQL)."""
 from __future__ import annotations
 
 import pytest
-from django.db import IntegrityError, connection, transaction
-from django.db.migrations.executor import MigrationExecutor
+from django.db import IntegrityError, transaction
+from migration_kit import latest, migrate
 
 pytestmark = [pytest.mark.db, pytest.mark.django_db(transaction=True)]
 
 BEFORE = [("national", "0007_interclub_club")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-def _latest():
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
-
-
 @pytest.fixture
 def old_state():
-    old = _migrate(BEFORE)
+    old = migrate(BEFORE)
     yield old
-    _migrate(_latest())
+    migrate(latest())
 
 
 def test_stored_identifiers_stay_and_a_new_case_twin_is_refused(old_state):
@@ -37,7 +26,7 @@ def test_stored_identifiers_stay_and_a_new_case_twin_is_refused(old_state):
     for key, slug in [("ROMA", "roma"), ("roma", "roma-2"), ("Bad Id!", "bad-id"),
                       ("Roma", "roma-3"), ("milano", "milano")]:
         OldClub.objects.create(key=key, name=f"{key} club", slug=slug)
-    _migrate(_latest())
+    migrate(latest())
 
     from risiko.web.national.models import Club
 
