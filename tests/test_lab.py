@@ -284,3 +284,16 @@ def test_a_line_equal_to_another_is_not_hidden() -> None:
     assert labels == ["club-milano = club-milano@2", "rtu"]
     assert [t.get_text() for t in ax.get_legend().get_texts()] == labels
     labplots._pyplot().close(fig)
+
+
+def test_the_labs_end_reasons_are_the_games_words_declared_once() -> None:
+    """The lab says how games ended with the words ``simulate`` declares (one declaration,
+    every ``EndReason``): in Italian as the catalogue has them."""
+    from risiko.cli import game_commands, lab_commands
+    from risiko.faults import WORDS, word
+
+    assert lab_commands.END_REASON is game_commands.END_REASON == "end_reason"
+    assert WORDS["end_reason"] == ("risiko", "closing_dice", "referee",
+                                   "all_others_eliminated")
+    assert [word("end_reason", k, "it") for k in WORDS["end_reason"]] == [
+        "RisiKo!", "dadi di chiusura", "arbitro", "tutti gli altri eliminati"]

@@ -15,6 +15,8 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
+from risiko.figures import decimal_text
+
 
 def available() -> bool:
     """True when matplotlib is installed (``pip install 'risiko-club[lab]'``)."""
@@ -33,7 +35,8 @@ def _numbers_in(ax: Any, lang: str, *axes: str) -> None:
     if not lang.startswith("it"):
         return
     ticker = importlib.import_module("matplotlib.ticker")
-    comma = ticker.FuncFormatter(lambda v, _pos: f"{v:g}".replace(".", ",").replace("-", "−"))
+    comma = ticker.FuncFormatter(
+        lambda v, _pos: decimal_text(float(v), None, lang).replace("-", "−"))
     for name in axes:
         getattr(ax, f"{name}axis").set_major_formatter(comma)
 
