@@ -291,6 +291,9 @@ PUBLISHED_UNCHANGED = define("national.cli_published_unchanged", "",
 define_words("revision_status", ("published", "approved", "refused"))
 ANONYMOUS = define("national.cli_anonymous", "",
                    "not in the national register, sent as anonymous: {names}")
+#: a file given to publish that is not a report, a workbook nor a season file to publish
+#: (not JSON, a bad field): each fault of the file after its name, the path its subject
+BAD_FILE = define("national.cli_bad_file", "", "{file} cannot be published: {fault}")
 NO_TOURNAMENT = define("national.cli_no_tournament", "",
                        "{tournament}: no such tournament here (and no such report file)")
 OTHER_CLUB = define("national.cli_other_club", "",
@@ -484,6 +487,15 @@ def _season_report(path: Path, club_id: str, club_name: str | None, category: An
                              club_name=name, category=category, register=register)
 
 
+def _file_faults(path: Path, error: RisikoError) -> list[Fault]:
+    """The faults of ``error``, raised reading the file ``path`` to publish, each said
+    after the file (``national.cli_bad_file``: ``bad.json cannot be published: not valid
+    JSON (line 1, column 2)``), the path in its subjects (``{"file": path}``, beside the
+    fault's own)."""
+    return [BAD_FILE({**f.subjects, "file": str(path)}, f.severity, file=str(path),
+                     fault=f.to_dict()) for f in error.faults]
+
+
 def _registered_club(club: str, option: str, own: Any) -> str:
     """The identifier of the registered club ``club`` names (its identifier or its URL
     name; ``option`` the flag or variable that gave it, for the refusal): a season file
@@ -661,8 +673,8 @@ def publish(
                                  national_ids=ids)
     except (OSError, UnicodeDecodeError) as e:
         fail(CANNOT_READ(path=str(path), reason=os_reason(e)), code=1)
-    except RisikoError as e:
-        fail_faults(e, code=2)
+    except RisikoError as e:  # a file's faults name the file, a stored tournament's not
+        fail_faults(e if found is not None else _file_faults(path, e), code=2)
     anonymous = anonymous_players(report)
     if anonymous and not json_out:
         err_console.print(escape(_say(ANONYMOUS(names=", ".join(anonymous)))),
