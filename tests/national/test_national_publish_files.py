@@ -51,3 +51,73 @@ def test_a_file_that_is_no_report_is_refused_naming_the_file(tmp_path: Path) -> 
     assert italian.exit_code == 2
     assert italian.stderr.splitlines()[0] == f"{other} non si può pubblicare: club: manca"
     assert TournamentRevision.objects.count() == 0
+
+
+def test_anonymous_players_are_said_once_in_the_language(tmp_path: Path) -> None:
+    """A report's anonymous players whose sheet filled name and surname with "Anonimo"
+    were listed as "Anonimo Anonimo, Anonimo Anonimo". The kit's report has p7 and p8 so
+    (no national id) and p1-p6 registered: the line lists the word once with how many,
+    "Anonimo (2)" in Italian, "Anonymous (2)" in English; ``--json`` (English) keeps one
+    name per anonymous player; the stored report keeps the sheet's names."""
+    from national_kit import report
+
+    from risiko.web.national.models import Club, TournamentRevision
+
+    Club.objects.create(key="milano", name="MILANO [Club Milano]", slug="milano")
+    path = tmp_path / "open.json"
+    path.write_text(json.dumps(report()), encoding="utf-8")
+    italian = publish(str(path), lang="it")
+    assert italian.exit_code == 0, italian.output
+    assert italian.stderr.splitlines() == [
+        "non nel registro nazionale, inviati come anonimi: Anonimo (2)"]
+    english = publish(str(path))  # the same report again: nothing written, said again
+    assert english.exit_code == 0, english.output
+    assert english.stderr.splitlines() == [
+        "not in the national register, sent as anonymous: Anonymous (2)"]
+    as_json = publish(str(path), "--json", lang="it")
+    assert json.loads(as_json.stdout)["anonymous"] == ["Anonymous", "Anonymous"]
+    stored = TournamentRevision.objects.get().report["players"]
+    assert [(p["name"], p["surname"]) for p in stored if p["national_id"] is None] == [
+        ("Anonimo", "Anonimo"), ("Anonimo", "Anonimo")]
+
+
+def test_the_publish_page_says_the_anonymous_word_once() -> None:
+    """The referee's publish page lists the same words as the command: a named player
+    without national id by his name, the sheet's "Anonimo Anonimo" once."""
+    from national_kit import report
+
+    from risiko.national.report import read_report
+    from risiko.web.national.publishing import anonymous_players, anonymous_said
+
+    players = [("p1", 101, "Anna", "Bassi"), ("p2", None, "Bice", "-"),
+               ("p3", None, "Anonimo", "Anonimo"), ("p4", None, "ANONIMO", "anonimo")]
+    sent = read_report(report(players=players, tables_per_round=1))
+    assert anonymous_players(sent, "it") == ["Bice", "Anonimo", "Anonimo"]
+    assert anonymous_said(sent, "it") == ["Bice", "Anonimo (2)"]
+    assert anonymous_said(sent, "en") == ["Bice", "Anonymous (2)"]
+    one = read_report(report(players=[*players[:3], ("p4", 104, "Dario", "Esposito")],
+                             tables_per_round=1))
+    assert anonymous_said(one, "en") == ["Bice", "Anonymous"]
+
+
+def test_the_referees_publish_page_says_a_sheets_anonimo_once() -> None:
+    """The example season with Bice renamed "Anonimo Anonimo", nobody in the register:
+    the page (Italian) lists the twelve others in the season's order, then "Anonimo"."""
+    from django.contrib.auth.models import Group, User
+    from django.test import Client
+
+    from risiko.web import services
+    from risiko.web.national.models import Club
+
+    season = Path(__file__).parents[2] / "examples" / "season-2027.json"
+    text = season.read_text(encoding="utf-8").replace('"Bice"', '"Anonimo Anonimo"')
+    t = services.import_season(json.loads(text), who="arbitro")
+    Club.objects.create(key="milano", name="MILANO [Club Milano]", slug="milano")
+    referee = User.objects.create_user("arbitro", password="tavolo-rosso-42")
+    referee.groups.add(Group.objects.get_or_create(name="referee")[0])
+    client = Client()
+    client.force_login(referee)
+    page = client.get(f"/arbitro/t/{t.slug}/nazionale/").content.decode()
+    assert ("Alba, Ciro, Dora, Ezio, Fede, Gino, Ilia, Lino, Mara, Nico, Olga, Rita, "
+            "Anonimo.") in page
+    assert "Anonimo Anonimo" not in page

@@ -643,7 +643,12 @@ def publish(
     start_django()
     from risiko.web.clubs import default_club
     from risiko.web.national.models import Club
-    from risiko.web.national.publishing import anonymous_players, club_report, publish_report
+    from risiko.web.national.publishing import (
+        anonymous_players,
+        anonymous_said,
+        club_report,
+        publish_report,
+    )
     from risiko.web.tournaments.models import Tournament
 
     club_id = club or os.environ.get("RISIKO_NATIONAL_CLUB_ID", "")
@@ -675,9 +680,9 @@ def publish(
         fail(CANNOT_READ(path=str(path), reason=os_reason(e)), code=1)
     except RisikoError as e:  # a file's faults name the file, a stored tournament's not
         fail_faults(e if found is not None else _file_faults(path, e), code=2)
-    anonymous = anonymous_players(report)
-    if anonymous and not json_out:
-        err_console.print(escape(_say(ANONYMOUS(names=", ".join(anonymous)))),
+    anonymous = anonymous_players(report, "en")  # JSON is English
+    if not json_out and (said := anonymous_said(report)):
+        err_console.print(escape(_say(ANONYMOUS(names=", ".join(said)))),
                           highlight=False, soft_wrap=True)
     if to:
         number = revision or time.time_ns() // 1_000_000

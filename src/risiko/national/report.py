@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from ..faults import Fault, InvalidInputError, define
+from ..faults import Fault, InvalidInputError, define, define_words, word
 from .categories import CODES, Category, parse_category
 from .ranking import Participation, TournamentResult
 
@@ -109,6 +109,13 @@ NOT_FINISHED = define("national.report_last_round", "",
                       "tournament.finished: no game in round {rounds}, the last one")
 
 
+#: the words a club's sheet fills a player's name and surname with when it does not name
+#: him (GestioneTorneo's "Anonimo Anonimo"), compared case-folded
+NOBODY = frozenset({"anonimo", "anonymous"})
+#: such a player, said once in the list's language (:meth:`ReportPlayer.shown_name`)
+define_words("anonymous_player", ("Anonymous",))
+
+
 class ReportError(InvalidInputError):
     """A bad report: one fault per bad field (each with its place ``at``)."""
 
@@ -128,6 +135,24 @@ class ReportPlayer:
     def full_name(self) -> str:
         """Name and surname, as lists show them ("Anna Bassi")."""
         return f"{self.name} {self.surname}"
+
+    def shown_name(self, lang: str | None = None) -> str:
+        """The player as a list of the report's players says him, in ``lang`` (default:
+        the current language): his name and surname, a one-word name's surname ``-`` left
+        out; an anonymous player (no national id) whose sheet filled name and surname with
+        the word for nobody (GestioneTorneo's "Anonimo Anonimo") is that word once, in
+        ``lang``. The report itself is never changed.
+
+        >>> nobody = ReportPlayer("p8", None, "Anonimo", "Anonimo", None)
+        >>> nobody.shown_name("it"), nobody.shown_name("en")
+        ('Anonimo', 'Anonymous')
+        >>> ReportPlayer("p1", None, "Anna", "-", None).shown_name("en")
+        'Anna'
+        """
+        placeholder = {self.name.strip().casefold(), self.surname.strip().casefold()}
+        if self.national_id is None and placeholder <= NOBODY | {"-"} and placeholder & NOBODY:
+            return word("anonymous_player", "Anonymous", lang)
+        return self.name if self.surname == "-" else self.full_name
 
 
 @dataclass(frozen=True)

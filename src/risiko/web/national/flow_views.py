@@ -181,7 +181,8 @@ def console_publish(request: HttpRequest, slug: str) -> HttpResponseBase:
         "tournament": t, "clubs": clubs, "club_key": club_key, "errors": errors,
         "categories": [(c.value, CATEGORY_NAMES[c]) for c in Category],
         "category": category.value,
-        "anonymous": publishing.anonymous_players(report) if report else [],
+        "anonymous": publishing.anonymous_said(report, request.LANGUAGE_CODE) if report
+        else [],
         "players": len(report.players) if report else 0,
         "games": report.tables if report else 0,
         "revisions": TournamentRevision.objects.filter(

@@ -45,7 +45,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from risiko.faults import RisikoError, define, define_words
+from risiko.faults import RisikoError, define, define_words, word
 from risiko.national.categories import Category
 from risiko.national.publish import (
     Registered,
@@ -65,6 +65,7 @@ __all__ = [
     "PublishError",
     "Published",
     "anonymous_players",
+    "anonymous_said",
     "approve",
     "club_report",
     "club_secret",
@@ -466,8 +467,20 @@ def club_report(tournament: Tournament, *, club_id: str, club_name: str,
                              club_name=club_name, category=category, register=register)
 
 
-def anonymous_players(report: Report) -> list[str]:
-    """The report's players the register does not know (they go as anonymous), as the club
-    names them (a one-word name's surname ``-`` left out)."""
-    return [p.name if p.surname == "-" else p.full_name
-            for p in report.players if p.national_id is None]
+def anonymous_players(report: Report, lang: str | None = None) -> list[str]:
+    """The report's players the register does not know (they go as anonymous), one name
+    each, as the club names them (:meth:`~risiko.national.report.ReportPlayer.shown_name`:
+    a one-word name's surname ``-`` left out; a sheet's "Anonimo Anonimo" said once, in
+    ``lang``, default the current language: "Anonimo", "Anonymous")."""
+    return [p.shown_name(lang) for p in report.players if p.national_id is None]
+
+
+def anonymous_said(report: Report, lang: str | None = None) -> list[str]:
+    """:func:`anonymous_players` as a page or a command's line lists them: the players the
+    sheet filled with the word for nobody said once, last, with how many when more than
+    one (``["Bice", "Anonimo (2)"]`` for Bice and two "Anonimo Anonimo" in Italian)."""
+    names = anonymous_players(report, lang)
+    nobody = word("anonymous_player", "Anonymous", lang)
+    count = names.count(nobody)
+    named = [n for n in names if n != nobody]
+    return named + ([nobody if count == 1 else f"{nobody} ({count})"] if count else [])
