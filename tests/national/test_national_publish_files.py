@@ -121,3 +121,35 @@ def test_the_referees_publish_page_says_a_sheets_anonimo_once() -> None:
     assert ("Alba, Ciro, Dora, Ezio, Fede, Gino, Ilia, Lino, Mara, Nico, Olga, Rita, "
             "Anonimo.") in page
     assert "Anonimo Anonimo" not in page
+
+
+def test_a_report_files_own_club_and_category_are_never_overridden_in_silence(
+        tmp_path: Path) -> None:
+    """``publish open.json --category campionato --club-name X`` published the file's own
+    category (open) and club name, saying nothing. A report file names both
+    (docs/national.md: the options are for a tournament or a season file): each option
+    given is refused naming it and the file (``national.cli_file_fixes``), exit 2 as the
+    other refusals, ``--json`` prints the faults on stdout; nothing is published."""
+    from national_kit import report
+
+    from risiko.web.national.models import Club, TournamentRevision
+
+    Club.objects.create(key="milano", name="MILANO [Club Milano]", slug="milano")
+    path = tmp_path / "open.json"
+    path.write_text(json.dumps(report()), encoding="utf-8")
+    both = publish(str(path), "--category", "campionato", "--club-name", "Altro")
+    assert both.exit_code == 2, both.output
+    tail = "is a report, which names its own club and category (the option is for a " \
+           "tournament or a season file)"
+    assert both.stderr.splitlines() == [f"--category: {path} {tail}",
+                                        f"--club-name: {path} {tail}"]
+    as_json = publish(str(path), "--club-name", "Altro", "--json", lang="it")
+    assert as_json.exit_code == 2
+    (fault,) = json.loads(as_json.stdout)["faults"]
+    assert (fault["code"], fault["subjects"]) == (
+        "national.cli_file_fixes", {"option": "--club-name", "file": str(path)})
+    assert as_json.stderr.splitlines()[0].startswith(f"--club-name: {path} è un rapporto")
+    assert TournamentRevision.objects.count() == 0
+    plain = publish(str(path))  # without them: the file's own club and category
+    assert plain.exit_code == 0, plain.output
+    assert TournamentRevision.objects.get().report["tournament"]["category"] == "open"

@@ -294,6 +294,11 @@ ANONYMOUS = define("national.cli_anonymous", "",
 #: a file given to publish that is not a report, a workbook nor a season file to publish
 #: (not JSON, a bad field): each fault of the file after its name, the path its subject
 BAD_FILE = define("national.cli_bad_file", "", "{file} cannot be published: {fault}")
+#: ``--category`` or ``--club-name`` given with a report file or a workbook, which names
+#: its own club and category (never ignored in silence)
+FILE_FIXES = define("national.cli_file_fixes", "",
+                    "{option}: {file} is a report, which names its own club and category "
+                    "(the option is for a tournament or a season file)")
 NO_TOURNAMENT = define("national.cli_no_tournament", "",
                        "{tournament}: no such tournament here (and no such report file)")
 OTHER_CLUB = define("national.cli_other_club", "",
@@ -496,6 +501,18 @@ def _file_faults(path: Path, error: RisikoError) -> list[Fault]:
                      fault=f.to_dict()) for f in error.faults]
 
 
+def _refuse_fixed_options(path: Path, given: dict[str, str | None]) -> None:
+    """A report file (or a workbook) names its own club and category: each option of
+    ``given`` (flag -> its value, None when not given) that was given ends the command,
+    one fault each (``national.cli_file_fixes``, the option and the file its subjects;
+    exit 2), never ignored in silence."""
+    faults = [FILE_FIXES({"option": option, "file": str(path)}, option=option,
+                         file=str(path))
+              for option, value in given.items() if value is not None]
+    if faults:
+        fail_faults(faults, code=2)
+
+
 def _registered_club(club: str, option: str, own: Any) -> str:
     """The identifier of the registered club ``club`` names (its identifier or its URL
     name; ``option`` the flag or variable that gave it, for the refusal): a season file
@@ -607,10 +624,12 @@ def publish(
         "server must be the tournament's own)")] = None,
     club_name: Annotated[str | None, typer.Option(
         "--club-name", help="the club's name as clubs write it (default: the registered "
-        "club's, else RISIKO_CLUB_NAME)")] = None,
-    category: Annotated[str, typer.Option(
-        "--category", help="the tournament's category (name or GestioneTorneo code)")
-    ] = "campionato",
+        "club's, else RISIKO_CLUB_NAME); not with a report file, which names its own")
+    ] = None,
+    category: Annotated[str | None, typer.Option(
+        "--category", help="the tournament's category (name or GestioneTorneo code; "
+        "default: campionato); not with a report file, which names its own",
+        show_default=False)] = None,
     revision: Annotated[int | None, typer.Option(
         "--revision", min=1, help="with --to: this report's revision number, above every "
         "one sent before (default: the time in milliseconds)")] = None,
@@ -634,7 +653,7 @@ def publish(
     from ..national.publish import envelope
 
     try:
-        chosen = parse_category(category)
+        chosen = parse_category(category or "campionato")
     except RisikoError as e:
         fail(e, code=2)
     key_text = _club_key(key_file) if to else ""  # said before any work
@@ -663,6 +682,7 @@ def publish(
                 club_id = _registered_club(club_id, option, default_club())
             report = _season_report(path, club_id, club_name, chosen, ids)
         elif found is None and path.suffix.lower() in (".json", ".xls") and path.exists():
+            _refuse_fixed_options(path, {"--category": category, "--club-name": club_name})
             # a workbook names its club by name only: --club gives its identifier
             report = read_file(path, club_id=club_id or None)
             _check_report_club(report, path, club_id, option, default_club(),
