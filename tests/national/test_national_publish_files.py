@@ -153,3 +153,31 @@ def test_a_report_files_own_club_and_category_are_never_overridden_in_silence(
     plain = publish(str(path))  # without them: the file's own club and category
     assert plain.exit_code == 0, plain.output
     assert TournamentRevision.objects.get().report["tournament"]["category"] == "open"
+
+
+def test_a_club_list_line_is_labelled_by_its_parts() -> None:
+    """``CLUB_COLUMNS`` labelled the parts of a ``club list`` line, not columns: it is
+    ``CLUB_LINE_PARTS`` (the catalogue ids ``national.col_club_*`` kept). Roma, official
+    from 2020-01-01, no key: its English line by hand."""
+    import datetime as dt
+
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.national.models import Club
+
+    assert not hasattr(national_commands, "CLUB_COLUMNS")
+    assert {part: kind().message("en")
+            for part, kind in national_commands.CLUB_LINE_PARTS.items()} == {
+        "club": "Identifier", "name": "Name", "slug": "URL name", "official": "Official",
+        "key": "Key in force", "default": "This server's"}
+    Club.objects.create(key="roma", name="ROMA [Roma Club]", slug="roma", official=True,
+                        official_from=dt.date(2020, 1, 1))
+    app = typer.Typer()
+    national_commands.register(app)
+    with use_language("en"):
+        listed = CliRunner().invoke(app, ["national", "club", "list"])
+    assert listed.exit_code == 0, listed.output
+    assert "roma  ROMA [Roma Club]  (URL name: roma; Official: yes 2020-01-01)" in (
+        listed.stdout.splitlines())

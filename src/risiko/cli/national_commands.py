@@ -343,7 +343,10 @@ YES = define("national.cli_yes", "", "yes")
 CLUB_NEEDS = define("national.cli_club_needs", "",
                     "club add needs the club's identifier and name: risiko national club "
                     "add CLUB NAME")
-CLUB_COLUMNS = {
+#: the labels of the parts of a ``national club list`` line (a line a club, never a table:
+#: ``roma  ROMA [Roma Club]  (URL name: roma; Official: yes 2020-01-01)``); the catalogue
+#: keeps their first ids, ``national.col_club_*``, from when they headed columns
+CLUB_LINE_PARTS = {
     "club": define("national.col_club_id", "", "Identifier"),
     "name": define("national.col_club_name", "", "Name"),
     "slug": define("national.col_club_slug", "", "URL name"),
@@ -839,7 +842,7 @@ def _list_clubs(json_out: bool) -> None:
     lang = current_language()
 
     def label(field: str) -> str:
-        return CLUB_COLUMNS[field]().message(lang)
+        return CLUB_LINE_PARTS[field]().message(lang)
 
     yes = YES().message(lang)
     for row in rows:  # a line a club, never cut: the identifier and the key are typed again
