@@ -141,14 +141,15 @@ def test_a_report_files_own_club_and_category_are_never_overridden_in_silence(
     assert both.exit_code == 2, both.output
     tail = "is a report, which names its own club and category (the option is for a " \
            "tournament or a season file)"
-    assert both.stderr.splitlines() == [f"--category: {path} {tail}",
-                                        f"--club-name: {path} {tail}"]
+    assert both.stderr.splitlines() == [f"error: --category: {path} {tail}",
+                                        f"error: --club-name: {path} {tail}"]
     as_json = publish(str(path), "--club-name", "Altro", "--json", lang="it")
     assert as_json.exit_code == 2
     (fault,) = json.loads(as_json.stdout)["faults"]
     assert (fault["code"], fault["subjects"]) == (
         "national.cli_file_fixes", {"option": "--club-name", "file": str(path)})
-    assert as_json.stderr.splitlines()[0].startswith(f"--club-name: {path} è un rapporto")
+    assert as_json.stderr.splitlines()[0].startswith(
+        f"errore: --club-name: {path} è un rapporto")
     assert TournamentRevision.objects.count() == 0
     plain = publish(str(path))  # without them: the file's own club and category
     assert plain.exit_code == 0, plain.output

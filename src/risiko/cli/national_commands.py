@@ -513,7 +513,7 @@ def _refuse_fixed_options(path: Path, given: dict[str, str | None]) -> None:
                          file=str(path))
               for option, value in given.items() if value is not None]
     if faults:
-        fail_faults(faults, code=2)
+        fail(faults, code=2)
 
 
 def _registered_club(club: str, option: str, own: Any) -> str:
