@@ -182,3 +182,37 @@ def test_a_club_list_line_is_labelled_by_its_parts() -> None:
     assert listed.exit_code == 0, listed.output
     assert "roma  ROMA [Roma Club]  (URL name: roma; Official: yes 2020-01-01)" in (
         listed.stdout.splitlines())
+
+
+def test_a_club_named_by_two_stored_clubs_is_refused_naming_both() -> None:
+    """``--club X`` names a club by its identifier, else its URL name. Two clubs stored
+    before the two were kept apart, Roma (identifier ``roma``, URL name ``roma-centro``)
+    and Roma Nord (identifier ``rm``, URL name ``roma``): ``--club roma`` names both, and
+    publish picked one in silence. Now it is refused naming both (exit 2), for a season
+    file and for a stored tournament of Roma Nord; ``--club rm`` names Roma Nord only."""
+    from risiko.web import services
+    from risiko.web.clubs import club_scope
+    from risiko.web.national.models import Club, TournamentRevision
+
+    season = Path(__file__).parents[2] / "examples" / "season-2027.json"
+    Club.objects.create(key="roma", name="ROMA [Roma Club]", slug="roma-centro")
+    north = Club.objects.create(key="rm", name="ROMA NORD [Roma Nord]", slug="roma")
+    said = ("error: --club roma names two clubs: roma (ROMA [Roma Club]) by its identifier, "
+            "rm (ROMA NORD [Roma Nord]) by its URL name (both stored before identifiers and "
+            "URL names were kept apart): name rm (ROMA NORD [Roma Nord]) by its identifier, "
+            "or the officer gives it another URL name (admin, Ranking clubs)")
+    by_file = publish(str(season), "--club", "roma")
+    assert by_file.exit_code == 2, by_file.output
+    assert by_file.stderr.splitlines() == [said]
+    with club_scope(north):
+        stored = services.import_season(json.loads(season.read_text(encoding="utf-8")),
+                                        who="arbitro")
+    by_slug = publish(stored.slug, "--club", "roma", "--json")
+    assert by_slug.exit_code == 2, by_slug.output
+    (fault,) = json.loads(by_slug.stdout)["faults"]
+    assert (fault["code"], fault["subjects"]) == ("national.cli_club_twice",
+                                                  {"clubs": ["roma", "rm"]})
+    assert TournamentRevision.objects.count() == 0
+    by_key = publish(stored.slug, "--club", "rm")
+    assert by_key.exit_code == 0, by_key.output
+    assert TournamentRevision.objects.get().report["club"]["id"] == "rm"

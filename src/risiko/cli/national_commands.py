@@ -299,6 +299,11 @@ BAD_FILE = define("national.cli_bad_file", "", "{file} cannot be published: {fau
 FILE_FIXES = define("national.cli_file_fixes", "",
                     "{option}: {file} is a report, which names its own club and category "
                     "(the option is for a tournament or a season file)")
+CLUB_TWICE = define("national.cli_club_twice", "",
+                    "{option} {club} names two clubs: {by_key} by its identifier, {by_slug} "
+                    "by its URL name (both stored before identifiers and URL names were kept "
+                    "apart): name {by_slug} by its identifier, or the officer gives it "
+                    "another URL name (admin, Ranking clubs)")
 NO_TOURNAMENT = define("national.cli_no_tournament", "",
                        "{tournament}: no such tournament here (and no such report file)")
 OTHER_CLUB = define("national.cli_other_club", "",
@@ -516,6 +521,24 @@ def _refuse_fixed_options(path: Path, given: dict[str, str | None]) -> None:
         fail(faults, code=2)
 
 
+def _club_not_twice(club: str, option: str) -> None:
+    """``--club`` (or ``RISIKO_NATIONAL_CLUB_ID``: ``option``) names a club by its
+    identifier, else by its URL name; two clubs stored before the two were kept apart (one's
+    identifier the other's URL name, docs/national.md) are both named by ``club``: that
+    ends the command naming both (``national.cli_club_twice``, exit 2), never one picked in
+    silence. One query."""
+    from django.db.models import Q
+
+    from risiko.web.national.models import Club
+
+    named = list(Club.objects.filter(Q(key=club) | Q(slug=club)).order_by("pk")[:2])
+    if len(named) == 2:
+        by_key, by_slug = sorted(named, key=lambda c: c.key != club)
+        fail(CLUB_TWICE({"clubs": [by_key.key, by_slug.key]}, option=option, club=club[:60],
+                        by_key=f"{by_key.key} ({by_key.name})",
+                        by_slug=f"{by_slug.key} ({by_slug.name})"), code=2)
+
+
 def _registered_club(club: str, option: str, own: Any) -> str:
     """The identifier of the registered club ``club`` names (its identifier or its URL
     name; ``option`` the flag or variable that gave it, for the refusal): a season file
@@ -677,6 +700,8 @@ def publish(
     option = "--club" if club else "RISIKO_NATIONAL_CLUB_ID"  # what a refusal names
     path = Path(tournament)
     found = Tournament.objects.by_key(tournament)
+    if club_id and (found is not None or not to):  # a club of this server
+        _club_not_twice(club_id, option)
     try:
         if found is None and path.suffix.lower() == ".json" and _is_season(path):
             if not club_id:
