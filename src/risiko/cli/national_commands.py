@@ -729,8 +729,8 @@ def publish(
     except RisikoError as e:  # a file's faults name the file, a stored tournament's not
         fail_faults(e if found is not None else _file_faults(path, e), code=2)
     anonymous = anonymous_players(report, "en")  # JSON is English
-    if not json_out and (said := anonymous_said(report)):
-        err_console.print(escape(_say(ANONYMOUS(names=", ".join(said)))),
+    if not json_out and (unnamed := anonymous_said(report)):
+        err_console.print(escape(_say(ANONYMOUS(names=", ".join(unnamed)))),
                           highlight=False, soft_wrap=True)
     if to:
         number = revision or time.time_ns() // 1_000_000
