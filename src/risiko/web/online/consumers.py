@@ -19,16 +19,18 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import contextvars
 import json
 import logging
 from typing import Any
 from urllib.parse import parse_qs
 
+from asgiref.sync import _restore_context
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, close_old_connections
 from django.http import Http404
 
 from risiko.faults import RisikoError
@@ -52,16 +54,53 @@ _LEAVING: set[asyncio.Task[None]] = set()
 _IN_THREAD: dict[tuple[Any, str], Any] = {}
 
 
+def _closing(context: contextvars.Context, func: Any, args: tuple[Any, ...],
+             kwargs: dict[str, Any]) -> Any:
+    """``func(*args, **kwargs)`` in a pool thread, as channels' ``database_sync_to_async``
+    runs it: the thread's old database connections closed (given back to the pool) before
+    and after, the caller's context (its contextvars, asgiref's ``Local`` values re-homed to
+    this thread) entered."""
+    close_old_connections()
+    try:
+        return context.run(_restored, context, func, args, kwargs)
+    finally:
+        close_old_connections()
+
+
+def _restored(context: contextvars.Context, func: Any, args: tuple[Any, ...],
+              kwargs: dict[str, Any]) -> Any:
+    _restore_context(context)
+    return func(*args, **kwargs)
+
+
+def _pooled(func: Any) -> Any:
+    """``func`` as a coroutine function run in the event loop's default thread pool: what
+    ``database_sync_to_async(func, thread_sensitive=False)`` does, without asgiref's
+    machinery around it (its executor choice, shield, partials and two passes over the
+    context: a measurable part of every message's CPU, docs/benchmarks.md "Online tables").
+    A cancelled caller stops waiting at once; the call runs on in its thread to its end."""
+    async def call(*args: Any, **kwargs: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, _closing, contextvars.copy_context(), func,
+                                          args, kwargs)
+
+    return call
+
+
 def in_thread(func: Any) -> Any:
     """``func`` run in a worker thread. On a database server every call gets a thread of the
     pool, so the tables of a worker do not wait for each other's commits (the row lock keeps
-    one table in order); SQLite, one writer at a time, keeps Django's single thread."""
+    one table in order; :func:`_pooled`); SQLite, one writer at a time, keeps Django's
+    single thread (channels' ``database_sync_to_async``)."""
     engine = settings.DATABASES["default"]["ENGINE"]
     wrapper = _IN_THREAD.get((func, engine))
     if wrapper is None:
         from django.db import connection
 
-        wrapper = database_sync_to_async(func, thread_sensitive=connection.vendor == "sqlite")
+        if connection.vendor == "sqlite":
+            wrapper = database_sync_to_async(func, thread_sensitive=True)
+        else:
+            wrapper = _pooled(func)
         if len(_IN_THREAD) < 256:  # module functions: a handful (a closure is not kept)
             _IN_THREAD[(func, engine)] = wrapper
     return wrapper
@@ -161,6 +200,19 @@ async def group_send_all(layer: Any, sends: list[tuple[str, dict[str, Any]]]) ->
             await pipe.execute()
 
 
+def _server_send(send: Any) -> Any:
+    """The ASGI server's ``send`` under channels' session wrapper (its ``real_send``), or
+    ``send`` itself when it is not that wrapper."""
+    try:
+        from channels.sessions import InstanceSessionWrapper
+    except ImportError:  # pragma: no cover - channels is a dependency
+        return send
+    wrapper = getattr(send, "__self__", None)
+    if isinstance(wrapper, InstanceSessionWrapper) and getattr(wrapper, "real_send", None):
+        return wrapper.real_send
+    return send
+
+
 def _state(table_id: int, actor: Actor) -> dict[str, Any]:
     table = OnlineTable.objects.get(pk=table_id)
     return services.state_message(table, actor.role, actor.seat)
@@ -203,6 +255,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     code: str = ""
     commitment: str = ""
     seq: int = 0  # the table's seq when the connection opened (a refusal before any view)
+    #: the server's own ``send`` for text frames (:meth:`send`), found at the first one
+    _frame_send: Any = None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Channels' consumer, then the disconnection whatever ended it (:meth:`_leave`):
@@ -225,6 +279,21 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
         await handler(message)
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                   close: bool = False) -> None:
+        """A frame to the client, given straight to the server's ``send``: channels' session
+        wrapper around it (``SessionMiddleware``) looks at the session at every message and
+        saves it only for an HTTP response, never for a WebSocket frame; its generic
+        consumer's layers add nothing to a frame (one of the costs of every message each
+        connection is sent)."""
+        if text_data is None or close:
+            await super().send(text_data, bytes_data, close)
+            return
+        send = self._frame_send
+        if send is None:
+            send = self._frame_send = _server_send(self.base_send)
+        await send({"type": "websocket.send", "text": text_data})
 
     async def connect(self) -> None:
         self.joined = []
