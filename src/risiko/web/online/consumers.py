@@ -20,6 +20,7 @@ import asyncio
 import collections
 import contextlib
 import contextvars
+import functools
 import json
 import logging
 from typing import Any
@@ -28,7 +29,9 @@ from urllib.parse import parse_qs
 from asgiref.sync import _restore_context
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 from django.http import Http404
@@ -200,6 +203,47 @@ async def group_send_all(layer: Any, sends: list[tuple[str, dict[str, Any]]]) ->
             await pipe.execute()
 
 
+async def _dispatch_each(receivers: list[Any], dispatch: Any) -> None:
+    """Channels' ``await_many_dispatch``: each of ``receivers`` awaited in a task of its
+    own, each message given to ``dispatch`` as it comes (one at a time; two ready at once in
+    the order of ``receivers``: the client's before the channel's), its receiver then
+    awaited again; the tasks cancelled at the end. One future awaited while none is ready,
+    woken by the tasks' own callbacks, instead of ``asyncio.wait``'s set and callbacks added
+    to every task and taken off again at every message (one of the costs of every message a
+    connection is sent)."""
+    loop = asyncio.get_running_loop()
+    waiting: list[asyncio.Future[None]] = []
+
+    def woken(_: Any) -> None:
+        if waiting and not waiting[0].done():
+            waiting[0].set_result(None)
+
+    def started(i: int) -> asyncio.Task[Any]:
+        task = loop.create_task(receivers[i]())
+        task.add_done_callback(woken)
+        return task
+
+    tasks = [started(i) for i in range(len(receivers))]
+    try:
+        while True:
+            if not any(task.done() for task in tasks):
+                waiting.append(loop.create_future())
+                try:
+                    await waiting[0]
+                finally:
+                    waiting.clear()
+            for i, task in enumerate(tasks):
+                if task.done():
+                    result = task.result()
+                    await dispatch(result)
+                    tasks[i] = started(i)
+    finally:
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
 def _server_send(send: Any) -> Any:
     """The ASGI server's ``send`` under channels' session wrapper (its ``real_send``), or
     ``send`` itself when it is not that wrapper."""
@@ -263,13 +307,29 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         the client gone while a message was sent to it is one log line; any other
         exception is raised on after the disconnection ran."""
         try:
-            await super().__call__(scope, receive, send)
+            await self._consume(scope, receive, send)
         except OSError as e:
             log.info("online table %s: the client went away (%s)", self.table_id or "-",
                      type(e).__name__)
         finally:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._leave()  # cancelled again: the disconnection goes on
+
+    async def _consume(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Channels' ``AsyncConsumer.__call__`` (the channel layer's channel of this
+        connection, then every message of the client and of the channel dispatched, one at
+        a time) with :func:`_dispatch_each` for its ``await_many_dispatch``."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.base_send = send
+        receivers = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = functools.partial(self.channel_layer.receive,
+                                                     self.channel_name)
+            receivers.append(self.channel_receive)
+        with contextlib.suppress(StopConsumer):
+            await _dispatch_each(receivers, self.dispatch)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` (a trip to a worker
