@@ -314,13 +314,12 @@ def wire(at: int, played: int, cachegrind: str | None) -> int:
                    f"--cachegrind-out-file={cachegrind}", *cmd]
         server = subprocess.Popen(cmd, env=env, cwd=d, stderr=subprocess.DEVNULL)
         try:
-            for _ in range(6000):
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                        break
-                except OSError:
-                    time.sleep(0.1)
             import asyncio
+
+            sys.path.insert(0, str(ROOT / "bench"))
+            from bench_online import wait_for_port
+
+            wait_for_port(port, 6000, timeout=0.5)  # valgrind starts Django in a minute or two
 
             asyncio.run(_wire_play(f"ws://127.0.0.1:{port}/ws/online/{saved['code']}/",
                                    saved["tokens"], saved["script"], played))
