@@ -26,7 +26,7 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from asgiref.sync import _restore_context
+import asgiref.sync
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
@@ -44,6 +44,10 @@ from .models import OnlineTable
 from .services import Actor, Outbox
 
 log = logging.getLogger(__name__)
+
+#: asgiref's own step of its hop (the context's ``Local`` values re-homed to the thread);
+#: None in an asgiref without it: then its whole hop (:func:`in_thread`)
+_rehome_context: Any = getattr(asgiref.sync, "_restore_context", None)
 
 #: this process's open connections of seats: OnlineSeat id -> count (the scheduler beats
 #: for them, :func:`services.heartbeat`)
@@ -72,7 +76,7 @@ def _closing(context: contextvars.Context, func: Any, args: tuple[Any, ...],
 
 def _restored(context: contextvars.Context, func: Any, args: tuple[Any, ...],
               kwargs: dict[str, Any]) -> Any:
-    _restore_context(context)
+    _rehome_context(context)
     return func(*args, **kwargs)
 
 
@@ -100,8 +104,9 @@ def in_thread(func: Any) -> Any:
     if wrapper is None:
         from django.db import connection
 
-        if connection.vendor == "sqlite":
-            wrapper = database_sync_to_async(func, thread_sensitive=True)
+        if connection.vendor == "sqlite" or _rehome_context is None:
+            wrapper = database_sync_to_async(func,
+                                             thread_sensitive=connection.vendor == "sqlite")
         else:
             wrapper = _pooled(func)
         if len(_IN_THREAD) < 256:  # module functions: a handful (a closure is not kept)
