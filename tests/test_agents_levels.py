@@ -11,7 +11,9 @@ import pytest
 
 from risiko.actions import Action, Trade
 from risiko.agents.levels import LEVELS, agent_for_level, level_of
-from risiko.agents.search import LEVEL_3, LEVEL_4, LEVEL_5, table_score
+from risiko.agents.rollout import LEVEL_ROLLOUT
+from risiko.agents.search import LEVEL_3, LEVEL_EXPECTIMAX, LEVEL_SEARCH, table_score
+from risiko.agents.top import LEVEL_DETERMINISED
 from risiko.cards import NUM_CARDS
 from risiko.dice import SeededChance
 from risiko.faults import InvalidInputError
@@ -25,8 +27,8 @@ SEARCHING = ("greedy", "expectimax", "determinised")
 
 
 def test_the_level_table() -> None:
-    assert LEVELS == {1: "random", 2: "heuristic", 3: "greedy", 4: "expectimax",
-                      5: "determinised"}
+    assert LEVELS == {1: "random", 2: "heuristic", 3: "greedy", 4: "determinised",
+                      5: "rollout"}
     for level, name in LEVELS.items():
         assert agent_for_level(level, random.Random(0)).name == name
         assert level_of(name.upper()) == level
@@ -35,10 +37,15 @@ def test_the_level_table() -> None:
 
 
 def test_budgets_grow_with_the_level() -> None:
-    # each level searches deeper, or over more sampled games, than the one below
-    assert (LEVEL_3.depth, LEVEL_4.depth, LEVEL_5.depth) == (1, 2, 3)
-    assert LEVEL_3.samples == 0 < LEVEL_4.samples < LEVEL_5.samples
-    assert LEVEL_3.nodes < LEVEL_4.nodes < LEVEL_5.nodes
+    # each level searches deeper, or over more sampled games, than the one below; level 5
+    # starts from level 4's search and plays its candidates on
+    assert (LEVEL_3.depth, LEVEL_DETERMINISED.depth) == (1, 3)
+    assert LEVEL_3.samples == 0 < LEVEL_DETERMINISED.samples
+    assert LEVEL_3.nodes < LEVEL_DETERMINISED.nodes
+    assert LEVEL_ROLLOUT.searched and LEVEL_ROLLOUT.worlds > LEVEL_DETERMINISED.samples
+    # the searches of no level: expectimax (level 4 before) and the first level 5
+    assert (LEVEL_EXPECTIMAX.depth, LEVEL_SEARCH.depth) == (2, 3)
+    assert LEVEL_3.nodes < LEVEL_EXPECTIMAX.nodes < LEVEL_SEARCH.nodes
 
 
 @pytest.mark.parametrize(("bot", "ruleset", "seats"), [
@@ -222,8 +229,8 @@ def test_a_prior_that_is_never_overridden_decides_alone() -> None:
 
     from risiko.agents.search import SearchAgent
 
-    assert LEVEL_4.prior == LEVEL_3
-    stubborn = replace(LEVEL_4, override_margin=math.inf)
+    assert LEVEL_EXPECTIMAX.prior == LEVEL_3
+    stubborn = replace(LEVEL_EXPECTIMAX, override_margin=math.inf)
     for seed in (2, 7):
         rng = random.Random(seed)
         alone = play_game([SearchAgent(LEVEL_3, rng), *make_agents(["heuristic"], 3, rng)],

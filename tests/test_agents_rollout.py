@@ -1,4 +1,4 @@
-"""The ``rollout`` bot (:mod:`risiko.agents.rollout`, no level): the heuristic's game when
+"""The ``rollout`` bot (:mod:`risiko.agents.rollout`, level 5): the heuristic's game when
 no candidate may win, the budget counted in rollouts, the same game for the same seed, the
 candidates, and honesty (no decision changes when the hidden part is scrambled; every level's bot is
 also checked in ``test_agents_levels.py``)."""
@@ -13,7 +13,7 @@ from helpers import T, position
 from risiko.actions import Action, Attack, EndTurn, Fortify
 from risiko.agents.base import agent_by_name
 from risiko.agents.heuristic import HeuristicAgent
-from risiko.agents.levels import LEVELS
+from risiko.agents.levels import LEVELS, agent_for_level
 from risiko.agents.rollout import LEVEL_ROLLOUT, RolloutAgent, RolloutLevel
 from risiko.game import Game
 from risiko.match import make_agents, play_game
@@ -39,11 +39,14 @@ class _Counted:
         return action
 
 
-def test_the_rollout_bot_is_named_not_a_level() -> None:
+def test_the_rollout_bot_is_level_5() -> None:
     bot = agent_by_name("rollout", random.Random(0))
     assert isinstance(bot, RolloutAgent)
     assert bot.level == LEVEL_ROLLOUT and bot.name == "rollout"
-    assert "rollout" not in LEVELS.values()
+    assert LEVELS[5] == "rollout" and isinstance(agent_for_level(5, random.Random(0)),
+                                                 RolloutAgent)
+    # it starts from level 4's choice (its search), the heuristic's another candidate
+    assert LEVEL_ROLLOUT.searched and bot._search is not None
 
 
 def test_an_infinite_margin_plays_the_heuristics_game() -> None:

@@ -1,4 +1,4 @@
-"""The top level (5, ``determinised``, :mod:`risiko.agents.top`): registered as level 5,
+"""Level 4, ``determinised`` (:mod:`risiko.agents.top`): registered as level 4,
 its threat term counting the next reinforcements, and decisions argued by hand. Its
 honesty (no decision changes when the hidden part is scrambled) is tested with every level in
 ``test_agents_levels.py``."""
@@ -12,8 +12,8 @@ from helpers import T, position
 from risiko.actions import Attack
 from risiko.agents.base import agent_by_name
 from risiko.agents.levels import LEVELS, agent_for_level
-from risiko.agents.search import LEVEL_4, SearchAgent
-from risiko.agents.top import LEVEL_TOP, TopAgent
+from risiko.agents.search import LEVEL_EXPECTIMAX, SearchAgent
+from risiko.agents.top import LEVEL_DETERMINISED, TopAgent
 from risiko.game import Game
 from risiko.view import SeatView
 
@@ -24,14 +24,15 @@ ANNA = {"Medio Oriente": 2, "India": 3, "Siam": 1, "Indonesia": 3, "Nuova Guinea
 BRUNO = {"Cina": 1, "Europa Meridionale": 1, "Afghanistan": 1}
 
 
-def test_level_5_is_the_top_agent() -> None:
-    assert LEVELS[5] == "determinised"
-    bot = agent_for_level(5, random.Random(0))
+def test_level_4_is_the_determinised_search() -> None:
+    assert LEVELS[4] == "determinised"
+    bot = agent_for_level(4, random.Random(0))
     assert isinstance(bot, TopAgent)
-    assert bot.level == LEVEL_TOP
+    assert bot.level == LEVEL_DETERMINISED
     assert isinstance(agent_by_name("determinised", random.Random(0)), TopAgent)
-    # deeper and over more determinised games than level 4
-    assert LEVEL_TOP.depth > LEVEL_4.depth and LEVEL_TOP.samples > LEVEL_4.samples
+    # deeper and over more determinised games than expectimax (level 4 before it)
+    assert LEVEL_DETERMINISED.depth > LEVEL_EXPECTIMAX.depth
+    assert LEVEL_DETERMINISED.samples > LEVEL_EXPECTIMAX.samples
 
 
 def test_threat_counts_the_next_reinforcements() -> None:
@@ -47,7 +48,7 @@ def test_threat_counts_the_next_reinforcements() -> None:
     top = TopAgent(rng=random.Random(1))
     world = top._setup(view)[0]
     assert math.isclose(top._threat_at(world, top._root(view, world), siam), 4 * 5 / 12)
-    old = SearchAgent(LEVEL_4, random.Random(1))
+    old = SearchAgent(LEVEL_EXPECTIMAX, random.Random(1))
     world = old._setup(view)[0]
     assert old._threat_at(world, old._root(view, world), siam) == 0.0
     # a territory of Bruno's is no threat to itself

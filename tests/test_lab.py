@@ -268,3 +268,32 @@ def test_luck_tables_fit_80_columns_uncut(lang: str, monkeypatch: pytest.MonkeyP
     assert all(w in out for h in heads for w in h.split()), out
     assert "…" not in out and out.count("62" + ("," if lang == "it" else ".") + "7") == 3
     assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_a_line_equal_to_another_is_not_hidden() -> None:
+    """newcomer's trial: two rulesets with the same figures drew one line over the other, and
+    the plot showed one of them. Equal series are one line, labelled with both names."""
+    pytest.importorskip("matplotlib")
+    from risiko.web import labplots
+
+    fig = labplots.line_chart([1, 2], {"club-milano": [0.29, 0.5], "rtu": [0.52, 0.77],
+                                       "club-milano@2": [0.29, 0.5]},
+                              title="t", xlabel="x", ylabel="y", lang="it")
+    ax = fig.axes[0]
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert labels == ["club-milano = club-milano@2", "rtu"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == labels
+    labplots._pyplot().close(fig)
+
+
+def test_the_labs_end_reasons_are_the_games_words_declared_once() -> None:
+    """The lab says how games ended with the words ``simulate`` declares (one declaration,
+    every ``EndReason``): in Italian as the catalogue has them."""
+    from risiko.cli import game_commands, lab_commands
+    from risiko.faults import WORDS, word
+
+    assert lab_commands.END_REASON is game_commands.END_REASON == "end_reason"
+    assert WORDS["end_reason"] == ("risiko", "closing_dice", "referee",
+                                   "all_others_eliminated")
+    assert [word("end_reason", k, "it") for k in WORDS["end_reason"]] == [
+        "RisiKo!", "dadi di chiusura", "arbitro", "tutti gli altri eliminati"]

@@ -16,16 +16,24 @@ def _italian(lang: str | None) -> bool:
     return (lang or "").lower().startswith("it")
 
 
-def decimal_text(value: float | int | Decimal, places: int, lang: str | None) -> str:
+def decimal_text(value: float | int | Decimal, places: int | None, lang: str | None) -> str:
     """``value`` with ``places`` decimals, a decimal comma when ``lang`` is Italian
-    (``"it"``, ``"it-it"``); ``places`` >= 0.
+    (``"it"``, ``"it-it"``); ``places`` >= 0, or None for the value's own digits (an int or
+    a Decimal as ``str`` writes it, a float to six significant digits as ``:g`` does).
 
     >>> decimal_text(777.6, 2, "it"), decimal_text(Decimal("777.6"), 2, "en")
     ('777,60', '777.60')
     >>> decimal_text(-3.25, 1, "it")
     '-3,2'
+    >>> decimal_text(Decimal("424.75"), None, "it"), decimal_text(0.25, None, "it")
+    ('424,75', '0,25')
+    >>> decimal_text(1000, None, "it"), decimal_text(1 / 3, None, "en")
+    ('1000', '0.333333')
     """
-    text = f"{value:.{places}f}"
+    if places is None:
+        text = f"{value:g}" if isinstance(value, float) else str(value)
+    else:
+        text = f"{value:.{places}f}"
     return text.replace(".", ",") if _italian(lang) else text
 
 

@@ -51,3 +51,33 @@ def test_an_exclusion_added_in_the_admin_takes_the_player_out() -> None:
     assert done.status_code == 302, done.content.decode()[:2000]
     assert [p.national_id for p in ranking(2024).players][:1] == [102]
     assert AuditEntry.objects.filter(action="admin add").count() == 1
+
+
+def test_a_club_added_or_changed_in_the_admin_meets_the_registers_rules() -> None:
+    """The admin ("Club del ranking") follows ``national club add``: a new identifier of
+    another form, or one that is another club's URL name, is refused on the form in
+    Italian, nothing written; a club stored before with an identifier in capitals is
+    changed (its name) without its identifier being checked."""
+    from risiko.web.national.models import Club
+
+    Club.objects.create(key="MILANO", name="MILANO [Club Milano]", slug="milano")
+    c = committee()
+    fields = {"name": "ROMA [Roma Club]", "region": "", "official_from": "",
+              "official_to": ""}
+    bad = c.post("/admin/national/club/add/", {**fields, "key": "Bad Id!", "slug": "roma"})
+    assert bad.status_code == 200
+    assert ("identificativo Bad Id!: solo lettere minuscole a-z, cifre e trattini"
+            in bad.content.decode().replace("&#x27;", "'"))
+    slug = c.post("/admin/national/club/add/", {**fields, "key": "milano", "slug": "rm"})
+    assert slug.status_code == 200  # milano: the URL name of MILANO's club, and its twin
+    assert "il club MILANO è già registrato" in slug.content.decode()
+    is_key = c.post("/admin/national/club/add/", {**fields, "key": "roma", "slug": "Milano"})
+    assert is_key.status_code == 200
+    assert Club.objects.count() == 1
+    stored = Club.objects.get()
+    kept = c.post(f"/admin/national/club/{stored.pk}/change/", {
+        **fields, "key": "MILANO", "name": "MILANO [Club Milano 1970]", "slug": "milano"})
+    assert kept.status_code == 302, kept.content.decode()[:2000]
+    assert Club.objects.get().name == "MILANO [Club Milano 1970]"
+    done = c.post("/admin/national/club/add/", {**fields, "key": "roma", "slug": "roma"})
+    assert done.status_code == 302 and Club.objects.filter(key="roma").exists()

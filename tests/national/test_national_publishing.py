@@ -385,7 +385,7 @@ def test_the_cli_publishes_over_http_with_the_key_from_the_environment(
         again = CliRunner().invoke(app, ["national", "publish", str(file), "--to",
                                          live_server.url, "--revision", "3"],
                                    env={"RISIKO_CLUB_KEY": club_key})
-    assert again.exit_code == 1 and "già stato inviato (revisione del club 3;" in again.output
+    assert again.exit_code == 2 and "già stato inviato (revisione del club 3;" in again.output
 
 
 def test_register_lookup_and_a_fault_in_italian() -> None:
@@ -439,7 +439,7 @@ def test_the_officers_commands(tmp_path: Path, settings: Any) -> None:
     assert issued.exit_code == 0, issued.output
     key_id, _secret = split_club_key(issued.stdout.strip().splitlines()[-1])
     assert ClubKey.objects.get(revoked__isnull=True).key_id == key_id
-    assert run("key", "issue", "milano").exit_code == 1  # one in force: rotate it
+    assert run("key", "issue", "milano").exit_code == 2  # one in force: rotate it
     assert run("key", "rotate", "milano").exit_code == 0
     assert run("key", "revoke", "milano").exit_code == 0
     assert ClubKey.objects.filter(revoked__isnull=True).count() == 0
@@ -533,7 +533,7 @@ def test_the_key_file_is_for_its_owner_only_and_the_key_never_said(
     assert sent.exit_code == 0, sent.output
     revoke_key("milano", by="ufficiale")
     refused = CliRunner().invoke(app, [*args, "--revision", "2"])
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     secret = club_key.partition(".")[2]
     for said in (opened.output, sent.output, refused.output):
         assert secret not in said
@@ -649,7 +649,7 @@ def test_a_club_is_registered_before_its_first_key(settings: Any) -> None:
 
     Club.objects.filter(key="milano").delete()
     fresh = run("key", "issue", "milano")
-    assert fresh.exit_code == 1 and "club milano: not registered" in fresh.stderr
+    assert fresh.exit_code == 2 and "club milano: not registered" in fresh.stderr
     with use_language("it"):
         added = run("club", "add", "milano", "MILANO  [Club Milano]", "--by", "ufficiale")
     assert added.exit_code == 0, added.output
@@ -659,11 +659,11 @@ def test_a_club_is_registered_before_its_first_key(settings: Any) -> None:
     assert (club.name, club.slug) == ("MILANO [Club Milano]", "milano")
     assert AuditEntry.objects.filter(action="national.club_add").count() == 1
     again = run("club", "add", "milano", "Altro")
-    assert again.exit_code == 1
+    assert again.exit_code == 2
     assert again.stderr.strip() == "club milano is already registered (MILANO [Club Milano])"
     taken = run("club", "add", "roma", "ROMA", "--slug", "milano")
-    assert taken.exit_code == 1 and "URL name milano is another club's" in taken.stderr
-    assert run("club", "add", "x" * 61, "Lungo").exit_code == 1
+    assert taken.exit_code == 2 and "URL name milano is another club's" in taken.stderr
+    assert run("club", "add", "x" * 61, "Lungo").exit_code == 2
     assert run("club", "drop", "milano", "X").exit_code == 2
     assert Club.objects.filter(key__in=["roma", "x" * 61]).count() == 0
     assert run("key", "issue", "milano").exit_code == 0
@@ -790,7 +790,7 @@ def test_club_add_of_the_servers_own_club_is_refused_and_club_list(settings: Any
         return CliRunner().invoke(app, ["national", *args])
 
     own = run("club", "add", "milano", "Altro Milano")
-    assert own.exit_code == 1, own.output
+    assert own.exit_code == 2, own.output
     assert own.stderr.strip() == "club milano is already registered (MILANO [Club Milano])"
     assert Club.objects.count() == 1 and Club.objects.get().is_default
     assert run("club", "add", "roma").exit_code == 2  # no name: said, nothing written
@@ -895,7 +895,7 @@ def test_readmes_club_add_leaves_one_milano(settings: Any) -> None:
     assert done.exit_code == 0, done.output
     assert [c.key for c in Club.objects.all() if "milano" in c.name.lower()] == ["milano"]
     again = CliRunner().invoke(app, ["national", "club", "add", "milano", "MILANO"])
-    assert again.exit_code == 1 and "already registered" in again.stderr
+    assert again.exit_code == 2 and "already registered" in again.stderr
 
 
 def test_the_club_variable_refuses_as_club_does_and_the_register_names_the_club(
@@ -961,3 +961,139 @@ def test_the_club_variable_refuses_as_club_does_and_the_register_names_the_club(
     assert NationalTournament.objects.filter(club=milano).count() == 2
     assert not NationalTournament.objects.filter(club__key="milan2").exists()
     del roma
+
+
+def test_a_report_files_club_found_by_its_key_asks_no_club_by_name(tmp_path: Path) -> None:
+    """``_check_report_club`` asks for the clubs of the report's name only when no club has
+    its identifier: the server's own club (given by the caller) costs no query, another
+    registered club one (by key), an unregistered one two (by key, then by name: the one
+    club of that name is the report's, two are refused)."""
+    from types import SimpleNamespace
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from risiko.cli import national_commands
+    from risiko.web.national.models import Club
+
+    own = Club.objects.create(key="milano", name="MILANO [Club Milano]", slug="milano")
+    Club.objects.create(key="roma", name="ROMA [Roma Club]", slug="roma")
+    path = tmp_path / "open.json"
+
+    def queries(club_id: str, name: str) -> list[str]:
+        report = SimpleNamespace(club_id=club_id, club_name=name)
+        with CaptureQueriesContext(connection) as seen:
+            national_commands._check_report_club(report, path, "", "--club", own,
+                                                 remote=False)
+        return [q["sql"] for q in seen.captured_queries]
+
+    assert queries("milano", "MILANO [Club Milano]") == []
+    assert len(by_key := queries("roma", "ROMA [Roma Club]")) == 1 and '"key"' in by_key[0]
+    by_name = queries("roma2", "ROMA [Roma Club]")  # the one club of that name: Roma's
+    assert len(by_name) == 2 and '"name"' in by_name[1]
+
+
+def test_a_new_club_identifier_has_one_form_one_case_and_is_no_url_name() -> None:
+    """``club add "Bad Id!" X`` and ``club add ROMA`` were accepted (ROMA and roma two
+    clubs), and an identifier could be another club's URL name (``--club`` then picked the
+    identifier's club). Now: the form is refused saying the pattern; an identifier stored
+    before in capitals is met whatever the case; an identifier that is another club's URL
+    name, or a URL name that is another club's identifier, is refused naming both clubs;
+    nothing is written (exit 1, a fault of the register)."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.national.models import Club
+    from risiko.web.national.publishing import PublishError, register_club
+
+    app = typer.Typer()
+    national_commands.register(app)
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(app, ["national", *args])
+
+    Club.objects.create(key="MILANO", name="MILANO [Club Milano]", slug="club-milano")
+    Club.objects.create(key="torino", name="TORINO [Club Torino]", slug="roma")
+    pattern = "[a-z0-9](?:[a-z0-9-]*[a-z0-9])?"
+    for bad in ("Bad Id!", "ROMA", "roma_2", "roma-", "rò"):
+        said = run("club", "add", bad, "X")
+        assert said.exit_code == 2, said.output
+        assert said.stderr.strip() == (
+            f"identifier {bad}: lowercase letters a-z, digits and hyphens only, a letter or "
+            f"digit first and last (the pattern {pattern}), e.g. milano, roma-2")
+    with use_language("it"):
+        said = run("club", "add", "ROMA", "X")
+    assert said.stderr.startswith("identificativo ROMA: solo lettere minuscole a-z")
+    twin = run("club", "add", "milano", "Altro Milano")
+    assert twin.exit_code == 2
+    assert twin.stderr.strip() == "club MILANO is already registered (MILANO [Club Milano])"
+    is_slug = run("club", "add", "roma", "ROMA [Roma Club]")
+    assert is_slug.exit_code == 2
+    assert is_slug.stderr.strip() == (
+        "identifier roma is the URL name of club torino (TORINO [Club Torino]): --club "
+        "would name both; choose another identifier")
+    is_key = run("club", "add", "genova", "GENOVA", "--slug", "Torino")
+    assert is_key.stderr.strip() == (
+        "the URL name torino is the identifier of club torino (TORINO [Club Torino]): "
+        "--club would name both; choose another (--slug)")
+    assert not Club.objects.filter(key__in=["roma", "genova", "ROMA", "Bad Id!"]).exists()
+    with pytest.raises(PublishError) as refused:
+        register_club("roma", "ROMA", by="t")
+    fault = refused.value.faults[0]
+    assert (fault.code, fault.subjects) == ("national.club_key_is_slug",
+                                            {"club": "roma", "other": "torino"})
+    with pytest.raises(PublishError) as refused:
+        register_club("-roma", "ROMA", by="t")
+    assert refused.value.faults[0].code == "national.club_key_form"
+    # a URL name made for a report's club is never another club's identifier either
+    Club.objects.create(key="roma-club", name="Roma", slug="rc")
+    assert Club.objects.create(key="Roma Club", name="Roma Club").slug == "roma-club-2"
+    assert run("club", "add", "genova", "GENOVA").exit_code == 0
+
+
+def test_club_add_and_publish_refuse_in_json_with_json_and_exit_2(tmp_path: Path) -> None:
+    """``club add --json`` and ``publish --json`` printed nothing on stdout when they
+    refused: now ``{"faults": [...]}`` (code, clause, subjects, message in English), the
+    same line on stderr; every refusal of ``club add``, ``key`` and ``publish`` exits 2
+    (1 stays for what could not be done: a file unreadable, a server unreachable)."""
+    import typer
+    from typer.testing import CliRunner
+
+    from risiko.cli import national_commands
+    from risiko.web.national.models import Club
+
+    app = typer.Typer()
+    national_commands.register(app)
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(app, ["national", *args])
+
+    Club.objects.create(key="torino", name="TORINO [Club Torino]", slug="roma")
+    bad = run("club", "add", "roma", "ROMA", "--json")
+    assert bad.exit_code == 2
+    [fault] = json.loads(bad.stdout)["faults"]
+    assert {k: fault[k] for k in ("code", "clause", "subjects", "message")} == {
+        "code": "national.club_key_is_slug", "clause": "",
+        "subjects": {"club": "roma", "other": "torino"},
+        "message": "identifier roma is the URL name of club torino (TORINO [Club Torino]): "
+                   "--club would name both; choose another identifier"}
+    assert bad.stderr.strip() == fault["message"]
+    needs = run("club", "add", "roma", "--json")  # no name: a refusal of the command's own
+    assert needs.exit_code == 2 and len(json.loads(needs.stdout)["faults"]) == 1
+    plain = run("club", "add", "roma", "ROMA")  # without --json: nothing on stdout
+    assert (plain.exit_code, plain.stdout) == (2, "")
+    unknown = run("publish", "no-such-tournament", "--json")
+    assert unknown.exit_code == 2
+    [said] = json.loads(unknown.stdout)["faults"]
+    assert (said["code"], said["message"]) == (
+        "national.cli_no_tournament",
+        "no-such-tournament: no such tournament here (and no such report file)")
+    assert run("key", "issue", "nowhere").exit_code == 2
+    file = tmp_path / "open.json"
+    file.write_text(json.dumps(open_2019().to_json()), encoding="utf-8")
+    unregistered = run("publish", str(file), "--json")  # open_2019's club is not registered
+    assert unregistered.exit_code == 2
+    [said] = json.loads(unregistered.stdout)["faults"]
+    assert said["code"] == "national.cli_report_unknown_club"
+    assert run("club", "add", "roma-club", "ROMA", "--json").exit_code == 0

@@ -226,3 +226,17 @@ def test_the_list_is_readable_in_an_80_column_terminal(
         assert header in shown.stdout
     assert "259.20" in shown.stdout  # the 1st: 1.2 * 108 * 2 (the module's docstring)
     assert set(ranking(app)["players"][0]) >= {"by_category", "played", "wins"}
+
+
+def test_a_reports_club_id_in_capitals_is_the_registered_club() -> None:
+    """Identifiers are unique whatever their case: a report of ``ROMA`` imported after
+    ``roma`` was registered is roma's (it was a second club, and is now refused by the
+    database's constraint if made)."""
+    from risiko.national.report import read_report
+    from risiko.web.national.models import Club, NationalTournament
+    from risiko.web.national.services import import_report
+
+    roma = Club.objects.create(key="roma", name="ROMA [Roma Club]", slug="roma")
+    import_report(read_report(report(club=("ROMA", "ROMA [Roma Club]"))), by="t")
+    assert Club.objects.count() == 1
+    assert NationalTournament.objects.get().club == roma

@@ -8,31 +8,19 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+from migration_kit import latest, migrate
 
 pytestmark = [pytest.mark.db, pytest.mark.django_db(transaction=True)]
 
 BEFORE = [("tournaments", "0005_format_cap_players"), ("national", "0005_publishing")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-def _latest():
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
-
-
 @pytest.fixture
 def old_state():
     """The apps as they were before clubs (migrated back), and forward again afterwards."""
-    old = _migrate(BEFORE)
+    old = migrate(BEFORE)
     yield old
-    _migrate(_latest())
+    migrate(latest())
 
 
 def _fill(old) -> None:
@@ -55,7 +43,7 @@ def test_every_tournament_goes_to_the_default_club_made_from_the_settings(old_st
     settings.RISIKO_CLUB_NAME = "MILANO [Club Milano]"
     settings.RISIKO_CLUB_ID = "MILANO"
     _fill(old_state)
-    _migrate(_latest())
+    migrate(latest())
 
     from risiko.web.national.models import Club
     from risiko.web.tournaments.models import Entry, Tournament
@@ -78,7 +66,7 @@ def test_a_club_the_ranking_already_knows_becomes_the_default(old_state, setting
     OldClub.objects.create(key="ROMA", name="ROMA [Roma Club]")
     known = OldClub.objects.create(key="MILANO", name="MILANO", region="Lombardia")
     _fill(old_state)
-    _migrate(_latest())
+    migrate(latest())
 
     from risiko.web.national.models import Club
     from risiko.web.tournaments.models import Tournament
@@ -91,7 +79,7 @@ def test_a_club_the_ranking_already_knows_becomes_the_default(old_state, setting
 
 
 def test_a_database_without_tournaments_gets_no_club_until_it_needs_one(old_state):
-    _migrate(_latest())
+    migrate(latest())
 
     from risiko.web.clubs import default_club
     from risiko.web.national.models import Club

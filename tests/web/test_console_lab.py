@@ -105,19 +105,21 @@ def test_with_matplotlib_the_plots_are_svg_images(ref_client: Any) -> None:
 
 # ---------------------------------------------------------------------------- levels 1-5, bounded
 def test_the_bound_of_each_level_is_said_and_kept(ref_client: Any) -> None:
-    """4 seats, SIM_BUDGET 5 s: level 4 at 0.25 s a seat pays for 5 / 1.0 = 5 games, among
-    level-2 bots for 5 / (0.25 + 3 · 0.005) = 18.9, so 18; level 5 at every seat
-    (2.5 · 4 = 10 s a game) for none, among level-2 bots (2.5 + 3 · 0.005 s) for 1."""
+    """4 seats, SIM_BUDGET 5 s: level 3 at 0.04 s a seat pays for 5 / 0.16 = 31.25 games,
+    among level-2 bots for 5 / (0.04 + 3 · 0.005) = 90.9, so 90; level 4 at every seat
+    (2.5 · 4 = 10 s a game) for none, among level-2 bots (2.5 + 3 · 0.005 s) for 1; level 5
+    (7.5 s a seat) for none."""
     html = ref_client.get(URL).content.decode()
-    assert "<td>4 (expectimax)</td><td>5</td><td>18</td>" in html
-    assert "<td>5 (determinised)</td><td>0</td><td>1</td>" in html
-    over = ref_client.get(URL, {"seats": 4, "games": 6, "level": 4, "opponents": 0})
+    assert "<td>3 (greedy)</td><td>31</td><td>90</td>" in html
+    assert "<td>4 (determinised)</td><td>0</td><td>1</td>" in html
+    assert "<td>5 (rollout)</td><td>0</td><td>0</td>" in html
+    over = ref_client.get(URL, {"seats": 4, "games": 32, "level": 3, "opponents": 0})
     assert over.status_code == 400
-    assert "Al massimo 5 partite con questi bot e posti" in over.content.decode()
-    # level 5 among level-2 bots: 1 game, in the singular (it was "Al massimo 1 partite")
-    one = ref_client.get(URL, {"seats": 4, "games": 2, "level": 5, "opponents": 2})
+    assert "Al massimo 31 partite con questi bot e posti" in over.content.decode()
+    # level 4 among level-2 bots: 1 game, in the singular (it was "Al massimo 1 partite")
+    one = ref_client.get(URL, {"seats": 4, "games": 2, "level": 4, "opponents": 2})
     assert "Al massimo 1 partita con questi bot e posti" in one.content.decode()
-    slow = ref_client.get(URL, {"seats": 4, "games": 1, "level": 5, "opponents": 0})
+    slow = ref_client.get(URL, {"seats": 4, "games": 1, "level": 5, "opponents": 2})
     assert slow.status_code == 400 and "troppo lenti per la pagina" in slow.content.decode()
 
 

@@ -4,30 +4,18 @@ made before (national 0006) go to the default club, the club whose committee ran
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+from migration_kit import latest, migrate
 
 pytestmark = [pytest.mark.db, pytest.mark.django_db(transaction=True)]
 
 BEFORE = [("national", "0006_club_tenancy"), ("tournaments", "0006_tournament_club")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-def _latest():
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
-
-
 @pytest.fixture
 def old_state():
-    old = _migrate(BEFORE)
+    old = migrate(BEFORE)
     yield old
-    _migrate(_latest())
+    migrate(latest())
 
 
 def test_existing_events_go_to_the_default_club(old_state, settings):
@@ -38,7 +26,7 @@ def test_existing_events_go_to_the_default_club(old_state, settings):
     OldClub.objects.create(key="ROMA", name="ROMA [Roma Club]", slug="roma")
     Event.objects.create(name="Campionato a squadre", year=2026)
     Event.objects.create(name="Regionale", year=2027, region="Lombardia")
-    _migrate(_latest())
+    migrate(latest())
 
     from risiko.web.national.models import Club, InterclubEvent
 
@@ -49,7 +37,7 @@ def test_existing_events_go_to_the_default_club(old_state, settings):
 
 
 def test_no_event_no_club_made(old_state):
-    _migrate(_latest())
+    migrate(latest())
     from risiko.web.national.models import Club
 
     assert not Club.objects.exists()

@@ -5,13 +5,15 @@ bench/bench_online_length.py's, docs/benchmarks.md): the statements of an action
 and at round 15 of the same table are the same ones; what the worker keeps of the table (its
 cached game) holds fewer than 64 actions behind its position however long the game, and is
 the game rebuilt from every event; on PostgreSQL the table's row is rewritten in its own
-page (every update heap-only), so the heap does not grow with the actions.
+page (every update heap-only), so the heap does not grow with the actions (unless another
+database's open transaction stops PostgreSQL's pruning meanwhile: said, not failed).
 """
 
 from __future__ import annotations
 
 import os
 import re
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -137,7 +139,67 @@ def test_the_kept_game_holds_a_bounded_history_and_is_the_game_of_every_event() 
         adapter.private_view(replayed, s) for s in range(4)]
 
 
+# After each action: the heap's size and the sessions that hold back what it may prune.
+# ``held``: the transactions of other databases with an id (xid); while one runs, every
+# snapshot of this database has it as its xmin, and PostgreSQL (15) recomputes its pruning
+# horizon only when a snapshot's xmin changes (procarray.c, GlobalVisTestShouldUpdate): the
+# versions written after it began are not pruned until it ends, whatever this code does. A
+# snapshot of another database alone (REPEATABLE READ, no xid) holds back nothing here.
+# ``ours``: this database's other sessions with a snapshot (none: a background thread's
+# open transaction would be a fault of the code, never excused).
+_SAMPLE = """
+SELECT pg_relation_size(%s),
+       ARRAY(SELECT format('%%s (database %%s, xid %%s, since %%s)', pid, datname,
+                           backend_xid, xact_start)
+             FROM pg_stat_activity
+             WHERE pid <> pg_backend_pid() AND backend_xid IS NOT NULL
+               AND datname IS DISTINCT FROM current_database() ORDER BY pid),
+       ARRAY(SELECT format('%%s (xmin %%s, xid %%s, %%s)', pid, backend_xmin, backend_xid,
+                           left(query, 60))
+             FROM pg_stat_activity
+             WHERE pid <> pg_backend_pid() AND datname = current_database()
+               AND (backend_xmin IS NOT NULL OR backend_xid IS NOT NULL) ORDER BY pid)
+"""
+
+
+def _growth(sizes: list[tuple[int, list[str], list[str]]]) -> tuple[int, int, list[str]]:
+    """The heap's growth in bytes between samples (``[(size, held, ours)]``, one before the
+    first action and one after each): ``(unexcused, excused, why)``. An action's growth is
+    excused when a transaction of another database was already running before it (the
+    sample before names it) and no session of this database held a snapshot then; ``why``
+    names the excuses."""
+    unexcused = excused = 0
+    why: list[str] = []
+    for at, ((before, held, ours), (after, _, _)) in enumerate(pairwise(sizes), 1):
+        if after == before:
+            continue
+        if held and not ours:
+            excused += after - before
+            why.append(f"action {at}: {', '.join(held)}")
+        else:
+            unexcused += after - before
+    return unexcused, excused, why
+
+
+def test_the_growth_is_excused_only_by_another_databases_transaction_running_before() -> None:
+    """Worked by hand: 8192 -> 8192 -> 16384 with nothing held is the page allowed (action
+    2); the growths after a sample that names another database's transaction are excused
+    (actions 3 and 4: 16384 bytes); one with nothing held (5) and one with this database's
+    own session holding a snapshot (6) are not: 3 pages unexcused."""
+    other = ["77 (database risiko_x, xid 900, since t)"]
+    mine = ["78 (xmin 901, xid None, SELECT 1)"]
+    samples = [(8192, [], []), (8192, [], []), (16384, other, []), (24576, other, []),
+               (32768, [], []), (40960, other, mine), (49152, [], [])]
+    assert _growth(samples) == (3 * 8192, 2 * 8192,
+                                ["action 3: 77 (database risiko_x, xid 900, since t)",
+                                 "action 4: 77 (database risiko_x, xid 900, since t)"])
+
+
 def test_on_postgresql_the_tables_row_is_rewritten_in_its_page() -> None:
+    """200 actions grow the heap by at most one page. On a server shared with another run, a
+    transaction of another database open across actions stops the pruning (see ``_SAMPLE``):
+    the growth it explains is left out, and when there is some the test says so (skip) rather
+    than pass on fewer actions than it claims; any other growth fails."""
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL's fillfactor and heap-only updates")
     name = OnlineTable._meta.db_table
@@ -145,15 +207,22 @@ def test_on_postgresql_the_tables_row_is_rewritten_in_its_page() -> None:
         cursor.execute("SELECT reloptions FROM pg_class WHERE relname = %s", [name])
         assert cursor.fetchone()[0] == ["fillfactor=10"]
     table = _table()
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_relation_size(%s)", [name])
-        before = cursor.fetchone()[0]
+
+    def sample() -> tuple[int, list[str], list[str]]:
+        with connection.cursor() as cursor:
+            cursor.execute(_SAMPLE, [name])
+            size, held, ours = cursor.fetchone()
+        return size, list(held), list(ours)
+
+    sizes = [sample()]
     for _ in range(200):  # 200 rows' versions of about 1.4 kB: 35 pages if none were pruned
         _act(table)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_relation_size(%s)", [name])
-        after = cursor.fetchone()[0]
-    assert after - before <= 8192  # at most one more page (the table's own)
+        sizes.append(sample())
+    unexcused, excused, why = _growth(sizes)
+    assert unexcused <= 8192, [s for s in sizes if s[2]] or unexcused  # at most one page
+    if excused + unexcused > 8192:
+        pytest.skip(f"the heap grew by {excused} bytes while another database's transaction "
+                    f"held back the pruning: {'; '.join(why[:3])}")
 
 
 def test_a_client_keeps_the_last_200_log_entries_not_the_whole_game() -> None:

@@ -6,11 +6,14 @@ line every tick until the process is gone."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,3 +69,39 @@ def test_a_scheduler_ticking_when_the_interpreter_exits_stops_with_one_line(
     lines = [x for x in done.stderr.splitlines() if "risiko.web.online.scheduler" in x]
     assert lines == ["INFO risiko.web.online.scheduler online scheduler: stopped, "
                      "the process is shutting down"], done.stderr
+
+
+def _through(executor: Any) -> Any:
+    """An ``in_thread`` that runs its calls in ``executor`` (None: the loop's default, as on
+    a database server)."""
+    def wrap(func: Any) -> Any:
+        async def call(*args: Any) -> Any:
+            return await asyncio.get_running_loop().run_in_executor(executor, func, *args)
+        return call
+    return wrap
+
+
+def test_the_scheduler_asks_its_threads_whether_they_take_work_never_an_errors_text(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Working threads (the real ``in_thread``, a live pool): not stopping, whatever
+    ``RuntimeError`` a call raised before; a pool shut down, or the loop's default executor
+    shut down (``asyncio.run``'s end): stopping. The main thread is alive throughout, so
+    only the threads' state answers."""
+    from risiko.web.online import consumers, scheduler
+
+    assert not scheduler.shutting_down()
+    assert asyncio.run(scheduler.takes_no_work()) is False  # the real in_thread
+    pool = ThreadPoolExecutor(1)
+    monkeypatch.setattr(consumers, "in_thread", _through(pool))
+    assert asyncio.run(scheduler.stopping()) is False
+    pool.shutdown()
+    assert asyncio.run(scheduler.takes_no_work()) is True
+    assert asyncio.run(scheduler.stopping()) is True
+    monkeypatch.setattr(consumers, "in_thread", _through(None))
+
+    async def after_default_shut() -> tuple[bool, bool]:
+        before = await scheduler.takes_no_work()
+        await asyncio.get_running_loop().shutdown_default_executor()
+        return before, await scheduler.takes_no_work()
+
+    assert asyncio.run(after_default_shut()) == (False, True)

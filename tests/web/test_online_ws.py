@@ -162,7 +162,33 @@ async def answer(comm: WebsocketCommunicator) -> dict[str, Any]:
     raise AssertionError("no answer")
 
 
+async def answer_and_event(comm: WebsocketCommunicator) -> tuple[dict[str, Any],
+                                                                list[dict[str, Any]]]:
+    """The answer (``ack``/``refused``) to the message just sent and every message received
+    up to the event of its seq, those before the answer included: whatever else the table's
+    groups send meanwhile (a seat's presence, an earlier event) is kept, for the caller to
+    pick the messages it means by type and seq, never by position."""
+    before = []
+    for _ in range(50):
+        m = checked(await comm.receive_json_from(timeout=20))
+        if m["type"] in ("ack", "refused"):
+            if any(x["type"] == "event" and x["seq"] >= m["seq"] for x in before):
+                return m, before
+            return m, before + await until_event(comm, m["seq"])
+        before.append(m)
+    raise AssertionError("no answer")
+
+
+def of_seq(seen: list[dict[str, Any]], seq: int) -> list[dict[str, Any]]:
+    """The ``private`` and ``event`` messages of ``seq`` among ``seen``, in their order."""
+    return [m for m in seen if m["type"] in ("private", "event") and m["seq"] == seq]
+
+
 def test_hidden_information_reaches_its_seat_only() -> None:
+    """Whatever else arrives (a presence event after the ack, an earlier event late), the
+    action's messages are read by type and seq, and every message a connection received is
+    checked: a ``private`` only ever reaches its own seat, none a spectator; no event
+    carries a seat's secrets."""
     table, tokens = make_table()
     game = shadow()
 
@@ -176,36 +202,53 @@ def test_hidden_information_reaches_its_seat_only() -> None:
         assert bruno.state["private"]["objective"]["number"] == game.objectives[1].number
         assert anna.state["table"]["commitment"] == commitment(SEED)
         assert anna.state["table"]["seed"] is None  # revealed only at the end
-        # everything Bruno and the spectator receive, after Anna places armies
-        await drain(bruno)
-        await drain(watcher)
+        # everything Bruno and the spectator receive, after Anna places armies (what came
+        # before and is not drained yet is read too, and checked alike)
+        early_b, early_w = await drain(bruno), await drain(watcher)
         mine = next(t for t in range(42) if game.owner[t] == 0)
         await anna.send_json_to({"type": "act", "id": "a1", "seq": anna.state["seq"],
                                  "action": {"kind": "place", "territory": mine, "armies": 3}})
-        ack = await answer(anna)
-        assert ack["type"] == "ack"
-        seen_a = [m for m in await until_event(anna, ack["seq"]) if m["type"] != "ack"]
-        seen_b, seen_w = await until_event(bruno, ack["seq"]), await until_event(watcher,
-                                                                                ack["seq"])
-        # Anna's own secrets reach Anna alone, before the public event
-        assert [m["type"] for m in seen_a] == ["private", "event"]
-        assert seen_a[0]["private"]["seat"] == 1
+        ack, seen_a = await answer_and_event(anna)
+        assert ack["type"] == "ack" and ack["id"] == "a1"
+        seq = ack["seq"]
+        seen_b = early_b + await until_event(bruno, seq)
+        seen_w = early_w + await until_event(watcher, seq)
+        # Anna's own secrets reach Anna alone, before the public event of the same seq
+        assert [m["type"] for m in of_seq(seen_a, seq)] == ["private", "event"]
+        assert of_seq(seen_a, seq)[0]["private"]["seat"] == 1
+        assert all(m["private"]["seat"] == 1 for m in seen_a if m["type"] == "private")
         # Bruno is to act now (Anna's 3 armies ended her step): his own view, then the event
-        assert [m["type"] for m in seen_b] == ["private", "event"]
-        assert seen_b[0]["private"]["seat"] == 2
-        assert seen_b[0]["private"]["objective"]["number"] == game.objectives[1].number
-        seen_b = seen_b[1:]
-        assert [m["type"] for m in seen_w] == ["event"]
+        assert [m["type"] for m in of_seq(seen_b, seq)] == ["private", "event"]
+        mine_b = of_seq(seen_b, seq)[0]["private"]
+        assert mine_b["seat"] == 2
+        assert mine_b["objective"]["number"] == game.objectives[1].number
+        # every private message Bruno received is his own; the spectator received none
+        assert all(m["private"]["seat"] == 2 for m in seen_b if m["type"] == "private")
+        assert [m["type"] for m in of_seq(seen_w, seq)] == ["event"]
+        assert not [m for m in seen_w if m["type"] == "private"]
         anna_obj = game.objectives[0].name
-        for m in seen_b + seen_w:
-            assert m["private"] is None
-            assert m["game"]["seats"][0]["objective"] is None
+        public = [m for m in seen_b + seen_w if m["type"] != "private"]
+        assert len(public) >= 2  # the event of seq to each, at least
+        for m in public:
+            assert m.get("private") is None
+            if m.get("game") is not None:
+                assert m["game"]["seats"][0]["objective"] is None
             text = json.dumps(m)
             assert anna_obj not in text or anna_obj in json.dumps(m["game"]["territories"])
         for c in (anna, bruno, watcher):
             await c.disconnect()
 
     run(go)
+
+
+def test_the_reading_by_seq_keeps_a_presence_event_out_of_the_actions_messages() -> None:
+    """By hand: an ack of seq 5, then a presence event (seq 4, late), the private and the
+    event of seq 5: the action's messages are the last two; a presence event of a later seq
+    after them is not one of them either."""
+    seen = [{"type": "event", "seq": 4}, {"type": "private", "seq": 5},
+            {"type": "event", "seq": 5}, {"type": "event", "seq": 6}]
+    assert of_seq(seen, 5) == seen[1:3]
+    assert of_seq([{"type": "pong"}, *seen], 4) == [{"type": "event", "seq": 4}]
 
 
 def test_refusals_wrong_turn_spectator_stale_bad_and_the_engines_fault_in_italian() -> None:

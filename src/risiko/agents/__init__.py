@@ -2,11 +2,11 @@
 
 ``random``: picks uniformly among legal actions. ``heuristic``: plays for its objective with
 the exact odds, trades sets when they are worth most (R9) and watches the closing dice (R2).
-``greedy``, ``expectimax`` (levels 3-4, :mod:`.search`), ``determinised`` (level 5,
+``greedy`` (level 3), ``expectimax`` (no level, :mod:`.search`), ``determinised`` (level 4,
 :mod:`.top`, the heuristic's choices checked by the same search): search their own
-turn over the exact odds with a hand-built evaluation, the upper two on games whose hidden
+turn over the exact odds with a hand-built evaluation, the last two on games whose hidden
 part is sampled from what their seat sees (:meth:`risiko.view.SeatView.determinise`).
-``rollout`` (:mod:`.rollout`, no level): the heuristic's choices checked by playing the game
+``rollout`` (level 5, :mod:`.rollout`): level 4's choices checked by playing the game
 on, heuristic bots at every seat, in such sampled games.
 The levels: :data:`.levels.LEVELS`.
 """

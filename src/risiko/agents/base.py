@@ -38,9 +38,9 @@ def register(name: str) -> Callable[[Callable[[random.Random], Agent]], Callable
 
 
 def agent_by_name(name: str, rng: random.Random) -> Agent:
-    """A new agent by name (``random``, ``heuristic``, ``greedy``, ``expectimax``,
-    ``determinised``: :data:`risiko.agents.levels.LEVELS`); ``InvalidInputError`` (a ValueError,
-    ``cli.unknown_bot``) naming the known ones."""
+    """A new agent by name (``random``, ``heuristic``, ``greedy``, ``determinised``,
+    ``rollout``: :data:`risiko.agents.levels.LEVELS`; ``expectimax``); ``InvalidInputError``
+    (a ValueError, ``cli.unknown_bot``) naming the known ones."""
     # importing the modules registers them
     from . import heuristic, random_agent, rollout, search, top  # noqa: F401
 

@@ -1,9 +1,11 @@
-"""Policy improvement by rollouts (the bot ``rollout``, not a level): the heuristic bot's
-choices, checked by playing the game on in determinised worlds (issue 19 §1: tried for level
-5, as strong as :mod:`.top`'s level 5 at 2.3 times its CPU, docs/benchmarks.md).
+"""The top level, 5 = ``rollout``: policy improvement by rollouts, level 4's choices
+(:mod:`.top`) and the heuristic bot's, checked by playing the game on in determinised worlds
+(issue 19 §1; its figures against three ``heuristic`` bots and against three level-4 bots
+in docs/benchmarks.md, "Bots by level").
 
 At the decisions that matter - attack or stop and which attack, the armies moved in after a
-conquest, the territory the reinforcements go to - the bot lists a few candidates, the
+conquest, the territory the reinforcements go to - the bot lists a few candidates, level 4's
+choice (with :attr:`RolloutLevel.searched`; else the heuristic bot's) first and the
 heuristic bot's own choice always among them, and plays each on in the same
 :attr:`RolloutLevel.worlds` determinised games (:meth:`risiko.view.SeatView.determinise`:
 other seats' objectives drawn from their attacks, hands and deck shuffled; the public board
@@ -15,8 +17,8 @@ seat's table score less the best other seat's (R16, R15, R5), plus :data:`WIN_PO
 its share of the win when the game ended by the closing dice (R2); a RisiKo! (R1) is
 :data:`RISIKO_VALUE`, this seat's, or minus that, another's. Every candidate meets the same
 worlds and the same dice (common random numbers: one seed a world), so the comparison is
-between the candidates, not between the worlds' luck. The heuristic's choice wins the ties
-and is left only for a candidate better by :attr:`RolloutLevel.margin` points on average.
+between the candidates, not between the worlds' luck. The first candidate wins the ties and
+is left only for a candidate better by :attr:`RolloutLevel.margin` points on average.
 
 Budgets are counted in rollouts (candidates x worlds, at most :attr:`RolloutLevel.rollouts`
 a decision) and in rounds, never in time: the same view and rng state give the same action
@@ -37,7 +39,7 @@ from ..game import OVER, Game
 from ..view import SeatView
 from .base import register
 from .heuristic import HeuristicAgent, _p_conquer
-from .top import LEVEL_TOP, TopAgent
+from .top import LEVEL_DETERMINISED, TopAgent
 
 #: the points of a whole win when a rollout reaches the game's end (over the final margin)
 WIN_POINTS: Final = 30.0
@@ -56,8 +58,8 @@ class RolloutLevel:
     besides the heuristic's; ``margin`` the mean points a candidate must gain over the
     heuristic's choice; ``rollouts`` the most rollouts of one decision (candidates are cut
     to fit); ``moves``/``places`` whether the conquest move and the placement are checked;
-    ``searched``: the former level 5's choice (:class:`~.top.TopAgent`'s search) is the one
-    to beat, the heuristic's another candidate."""
+    ``searched``: level 4's choice (:class:`~.top.TopAgent`'s search) is the one to beat,
+    the heuristic's another candidate."""
 
     name: str
     worlds: int = 8
@@ -72,9 +74,9 @@ class RolloutLevel:
     searched: bool = False
 
 
-#: the ``rollout`` bot's budget (docs/benchmarks.md, "Level 5 by rollouts": as strong as
-#: level 5 over the same 400 games, 38.6 % against 37.8 %, at 2.3 times its CPU, so level 5
-#: stays :class:`~.top.TopAgent` and this bot is named, not a level)
+#: level 5's budget (docs/benchmarks.md, "Level 5 by rollouts": its games against three
+#: ``heuristic`` bots and against three level-4 bots; about 2.3 CPU s a 4-seat game among
+#: heuristic bots in the compiled build, 6 in the pure one; its worst decision 0.17 s pure)
 LEVEL_ROLLOUT: Final = RolloutLevel("rollout", searched=True)
 
 
@@ -90,7 +92,7 @@ class RolloutAgent:
         self.name = level.name
         self.rng = rng or random.Random()
         self._heuristic = HeuristicAgent(self.rng)
-        self._search = TopAgent(LEVEL_TOP, self.rng) if level.searched else None
+        self._search = TopAgent(LEVEL_DETERMINISED, self.rng) if level.searched else None
         #: rollouts played (all decisions): what the budget counts
         self.rollouts = 0
 

@@ -29,16 +29,18 @@ Levels (see :data:`LEVEL_3`, ...):
 
 - 3, ``greedy``: one attack deep; other seats' scores estimated from their territories
   alone (:attr:`Level.unknown_factor` points each): no hidden information sampled;
-- 4, ``expectimax``: two attacks deep, over 2 determinised games
+- ``expectimax`` (no level; level 4 until :mod:`.top`'s bot was measured stronger against
+  level 3): two attacks deep, over 2 determinised games
   (:meth:`SeatView.determinise`: other seats' objectives drawn by how well they fit the
   conquests they made), the values averaged; it starts from level 3's decision
   (:attr:`Level.prior`) and overrides it only where its own choice is worth 3 points more
   (:attr:`Level.override_margin`);
-- :data:`LEVEL_5`: three attacks deep over 6 determinised games, with a bigger budget (the
-  former level 5; the level-5 bot ``determinised`` is now :mod:`.top`'s, built on this one).
+- :data:`LEVEL_SEARCH`: three attacks deep over 6 determinised games, with a bigger budget
+  (the first level 5; the bot ``determinised``, level 4, is :mod:`.top`'s, built on this
+  one).
 
-Levels 3 and 4 weigh an army :data:`TUNED_ARMY_WEIGHT` and a territory of an unknown
-objective :data:`TUNED_UNKNOWN_FACTOR` (level 5 keeps :data:`ARMY_WEIGHT` and
+Level 3 and ``expectimax`` weigh an army :data:`TUNED_ARMY_WEIGHT` and a territory of an unknown
+objective :data:`TUNED_UNKNOWN_FACTOR` (:data:`LEVEL_SEARCH` keeps :data:`ARMY_WEIGHT` and
 :data:`UNKNOWN_OBJECTIVE_FACTOR`): weights chosen by games against the level below played on
 the same seeds (docs/benchmarks.md, "Bots by level").
 
@@ -109,15 +111,20 @@ class Level:
     override_margin: float = 1.0
 
 
-#: levels 3 and 4 weigh armies more, and a seat of unknown objective less, than level 5:
-#: tuned against the level below with common random numbers (docs/benchmarks.md)
+#: level 3 and ``expectimax`` weigh armies more, and a seat of unknown objective less, than
+#: :data:`LEVEL_SEARCH`: tuned against the level below with common random numbers
+#: (docs/benchmarks.md)
 LEVEL_3: Final = Level("greedy", depth=1, width=12, nodes=80, samples=0, placements=4,
                        army_weight=TUNED_ARMY_WEIGHT, unknown_factor=TUNED_UNKNOWN_FACTOR)
-#: level 4 starts from level 3's decisions and overrides one when its own is worth 3 points more
-LEVEL_4: Final = Level("expectimax", depth=2, width=5, nodes=160, samples=2, placements=4,
-                       army_weight=TUNED_ARMY_WEIGHT, unknown_factor=TUNED_UNKNOWN_FACTOR,
-                       prior=LEVEL_3, override_margin=3.0)
-LEVEL_5: Final = Level("determinised", depth=3, width=6, nodes=500, samples=6, placements=6)
+#: ``expectimax`` (no level) starts from level 3's decisions and overrides one when its own
+#: is worth 3 points more
+LEVEL_EXPECTIMAX: Final = Level("expectimax", depth=2, width=5, nodes=160, samples=2,
+                                placements=4, army_weight=TUNED_ARMY_WEIGHT,
+                                unknown_factor=TUNED_UNKNOWN_FACTOR, prior=LEVEL_3,
+                                override_margin=3.0)
+#: the first level 5's search alone (the registered ``determinised`` is :mod:`.top`'s)
+LEVEL_SEARCH: Final = Level("determinised", depth=3, width=6, nodes=500, samples=6,
+                            placements=6)
 
 
 @lru_cache(maxsize=200_000)
@@ -564,42 +571,35 @@ class SearchAgent:
             return None
         return Attack(best[0], best[1])
 
-    def _placement(self, view: SeatView, amount: int, prior: int | None = None) -> int:
-        """The territory to place ``amount`` armies on; ``prior`` (the prior level's) unless
-        the search clearly prefers another."""
-        worlds = self._setup(view)
-        root = self._root(view, worlds[0])
+    def _staging(self, root: _Node, world0: _World, amount: int) -> list[int]:
+        """This seat's territories with an enemy beside them, best first, for placing
+        ``amount`` armies (the best single attack they would then make: chance of conquest
+        x gain, plus 0.1 a army the strongest enemy beside them has over them; ties by
+        territory index)."""
         me = self._me
         neigh = self._neighbours
-        rs = self._ruleset
-        assert rs is not None
         mine = root.owned[me]
-        # staging territories ordered by the best single attack they would make
         ranked: list[tuple[float, int]] = []
-        world0 = worlds[0]
         for t in iter_mask(mine):
             enemies = neigh[t] & ~mine
             if not enemies:
                 continue
             a = root.armies[t] + amount
             best = 0.0
-            for e in iter_mask(enemies):
-                p = self._p(a, root.armies[e], 0)
-                g = p * self._gain(world0, root, e)
-                if g > best:
-                    best = g
             danger = 0
             for e in iter_mask(enemies):
+                g = self._p(a, root.armies[e], 0) * self._gain(world0, root, e)
+                if g > best:
+                    best = g
                 danger = max(danger, root.armies[e])
             ranked.append((best + 0.1 * max(0, danger - root.armies[t]), t))
-        if not ranked:
-            if prior is not None:
-                return prior
-            return max(iter_mask(mine), key=lambda t: (view.armies[t], -t))
         ranked.sort(key=lambda x: (-x[0], x[1]))
-        candidates = [t for _, t in ranked[:self.level.placements]]
-        if prior is not None:
-            candidates = [prior] + [t for t in candidates if t != prior]
+        return [t for _, t in ranked]
+
+    def _placement_values(self, view: SeatView, worlds: list[_World], root: _Node,
+                          candidates: list[int], amount: int) -> dict[int, float]:
+        """Each candidate territory's value summed over ``worlds``: ``amount`` armies
+        placed on it, then searched one attack less deep than the level."""
         depth = max(1, self.level.depth - 1)
         values: dict[int, float] = {}
         for world in worlds:
@@ -609,6 +609,22 @@ class SearchAgent:
                 armies[t] += amount
                 node = self._root(view, world, armies, 0)
                 values[t] = values.get(t, 0.0) + self._value(world, node, depth)
+        return values
+
+    def _placement(self, view: SeatView, amount: int, prior: int | None = None) -> int:
+        """The territory to place ``amount`` armies on; ``prior`` (the prior level's) unless
+        the search clearly prefers another."""
+        worlds = self._setup(view)
+        root = self._root(view, worlds[0])
+        ranked = self._staging(root, worlds[0], amount)
+        if not ranked:
+            if prior is not None:
+                return prior
+            return max(iter_mask(root.owned[self._me]), key=lambda t: (view.armies[t], -t))
+        candidates = ranked[:self.level.placements]
+        if prior is not None:
+            candidates = [prior] + [t for t in candidates if t != prior]
+        values = self._placement_values(view, worlds, root, candidates, amount)
         choice = max(candidates, key=lambda t: (values[t], -t))
         if prior is not None and choice != prior and not self._overrides(
                 values[choice], values[prior], len(worlds)):
@@ -651,5 +667,5 @@ def _make_greedy(rng: random.Random) -> SearchAgent:
 
 @register("expectimax")
 def _make_expectimax(rng: random.Random) -> SearchAgent:
-    return SearchAgent(LEVEL_4, rng)
+    return SearchAgent(LEVEL_EXPECTIMAX, rng)
 

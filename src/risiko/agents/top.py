@@ -1,6 +1,6 @@
-"""The top level, 5 = ``determinised``: the heuristic's choices, checked by an expectimax
-over determinised games (issue 19; the rollouts of :mod:`.rollout`, tried in its place, were
-as strong at 2.3 times the CPU: docs/benchmarks.md).
+"""Level 4, ``determinised``: the heuristic's choices, checked by an expectimax over
+determinised games (issue 19; the top level until level 5, :mod:`.rollout`, which starts from
+its choices, was measured against it: docs/benchmarks.md).
 
 The bot is the searching bot of :mod:`.search` (the exact odds, the hand-built evaluation in
 table points, the closing dice's timing, R2) with three changes that make it at least the
@@ -15,7 +15,7 @@ heuristic bot where the search has nothing to say, and a better judge of a thin 
   minimum, and its whole continents' bonuses; card sets left out) on top of its biggest
   stack beside the territory: the search then sees that a long chain of conquests
   leaving one army on each territory is weak against the seats that play next;
-- the search runs over :data:`LEVEL_TOP`'s determinised games (other seats' objectives
+- the search runs over :data:`LEVEL_DETERMINISED`'s determinised games (other seats' objectives
   drawn by :meth:`risiko.view.SeatView.determinise` from their attacks; hands and deck
   shuffled), three attacks deep, with a budget in search nodes, never in time.
 
@@ -29,14 +29,15 @@ import random
 from typing import Final
 
 from ..actions import Attack
-from ..board import CONTINENT_BONUS, CONTINENT_MASKS, iter_mask
+from ..board import CONTINENT_BONUS, CONTINENT_MASKS
 from ..view import SeatView
 from .base import register
 from .search import Level, SearchAgent, _Node, _World
 
-#: the top level's budget: 3 attacks deep, 6 attacks per node, 300 attack nodes per decision
+#: level 4's budget: 3 attacks deep, 6 attacks per node, 300 attack nodes per decision
 #: and determinised game, 4 determinised games, 6 staging territories
-LEVEL_TOP: Final = Level("determinised", depth=3, width=6, nodes=300, samples=4, placements=6)
+LEVEL_DETERMINISED: Final = Level("determinised", depth=3, width=6, nodes=300, samples=4,
+                                  placements=6)
 
 
 def reinforcement_estimate(owned: int, minimum: int) -> int:
@@ -66,9 +67,9 @@ def reinforcement_estimate(owned: int, minimum: int) -> int:
 
 
 class TopAgent(SearchAgent):
-    """The level-5 bot (see the module); ``level`` its budget (:data:`LEVEL_TOP`)."""
+    """The level-4 bot (see the module); ``level`` its budget (:data:`LEVEL_DETERMINISED`)."""
 
-    def __init__(self, level: Level = LEVEL_TOP, rng: random.Random | None = None) -> None:
+    def __init__(self, level: Level = LEVEL_DETERMINISED, rng: random.Random | None = None) -> None:
         super().__init__(level, rng)
         self._reinforcements: dict[int, int] = {}
 
@@ -108,8 +109,8 @@ class TopAgent(SearchAgent):
 
     def _attack(self, view: SeatView, has_prior: bool = False,
                 prior: Attack | None = None) -> Attack | None:
-        # level 5 has no prior level (LEVEL_TOP.prior is None): the heuristic's attack is
-        # its hint instead, below
+        # this level has no prior level (LEVEL_DETERMINISED.prior is None): the heuristic's
+        # attack is its hint instead, below
         legal = view.legal_attacks()
         if not legal:
             return None
@@ -152,40 +153,14 @@ class TopAgent(SearchAgent):
     def _placement(self, view: SeatView, amount: int, prior: int | None = None) -> int:
         worlds = self._setup(view)
         root = self._root(view, worlds[0])
-        me = self._me
-        neigh = self._neighbours
-        mine = root.owned[me]
-        world0 = worlds[0]
-        ranked: list[tuple[float, int]] = []
-        for t in iter_mask(mine):
-            enemies = neigh[t] & ~mine
-            if not enemies:
-                continue
-            a = root.armies[t] + amount
-            best = 0.0
-            danger = 0
-            for e in iter_mask(enemies):
-                g = self._p(a, root.armies[e], 0) * self._gain(world0, root, e)
-                if g > best:
-                    best = g
-                danger = max(danger, root.armies[e])
-            ranked.append((best + 0.1 * max(0, danger - root.armies[t]), t))
+        ranked = self._staging(root, worlds[0], amount)
         hint = self._heuristic._placement(view)
         if not ranked:
             return hint
-        ranked.sort(key=lambda x: (-x[0], x[1]))
-        candidates = [t for _, t in ranked[:self.level.placements]]
+        candidates = ranked[:self.level.placements]
         if hint not in candidates:
             candidates.insert(0, hint)
-        depth = max(1, self.level.depth - 1)
-        values: dict[int, float] = {}
-        for world in worlds:
-            self._budget = self.level.nodes
-            for t in candidates:
-                armies = root.armies.copy()
-                armies[t] += amount
-                node = self._root(view, world, armies, 0)
-                values[t] = values.get(t, 0.0) + self._value(world, node, depth)
+        values = self._placement_values(view, worlds, root, candidates, amount)
         best_t = hint
         for t in candidates:
             if values[t] > values[best_t] + 1e-9:
@@ -195,4 +170,4 @@ class TopAgent(SearchAgent):
 
 @register("determinised")
 def _make_determinised(rng: random.Random) -> TopAgent:
-    return TopAgent(LEVEL_TOP, rng)
+    return TopAgent(LEVEL_DETERMINISED, rng)

@@ -13,10 +13,12 @@ Rich names are escaped with :func:`rich.markup.escape` wherever a name is printe
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -113,22 +115,55 @@ def in_file(path: object, error: BaseException) -> list[Fault]:
             for f in faults]
 
 
+#: True while a command run with ``--json`` refuses in JSON too (:func:`refusals_in_json`)
+_JSON_REFUSALS: ContextVar[bool] = ContextVar("json_refusals", default=False)
+_Command = TypeVar("_Command", bound=Callable[..., Any])
+
+
+def refusals_in_json(command: _Command) -> _Command:
+    """A command whose ``--json`` (its ``json_out`` parameter) holds for its refusals too:
+    every :func:`fail` and :func:`fail_faults` while it runs also prints
+    ``{"faults": [{"code", "clause", "severity", "subjects", "params", "message"}]}``
+    (English messages) on stdout, so a script reads the refusal, not an empty stdout; the
+    exit code and the lines on stderr are the same as without ``--json``."""
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        token = _JSON_REFUSALS.set(bool(kwargs.get("json_out")))
+        try:
+            return command(*args, **kwargs)
+        finally:
+            _JSON_REFUSALS.reset(token)
+    return run  # type: ignore[return-value]
+
+
+def _emit_faults(faults: list[Fault]) -> None:
+    if faults:
+        emit_json({"faults": faults_json(faults)})
+
+
 def fail(message: str | Fault | BaseException | list[Fault], code: int = 2) -> NoReturn:
     """Print one ``error:`` line per fault to stderr, in the language of ``risiko --lang``
-    (``errore:`` in Italian), and exit with ``code`` (2).
+    (``errore:`` in Italian), and exit with ``code`` (2); under :func:`refusals_in_json`
+    with ``--json``, the faults also as JSON on stdout.
 
     ``message``: a :class:`~risiko.faults.Fault` (``KIND(params...)``) or an error carrying
     faults (each said in the language); a plain string is printed as it is (a name, a path).
     """
     lang = current_language()
+    faults: list[Fault] = []
     if isinstance(message, Fault):
+        faults = [message]
         lines = [message.message(lang)]
     elif isinstance(message, BaseException):
+        faults = faults_of(message)
         lines = fault_lines(message)
     elif isinstance(message, list):
+        faults = list(message)
         lines = [f.message(lang) for f in message]
     else:
         lines = [message]
+    if _JSON_REFUSALS.get():
+        _emit_faults(faults)
     for line in lines:
         text = ERROR_LINE(message=line).message(lang)
         err_console.print(escape(text), highlight=False, soft_wrap=True)
@@ -181,13 +216,12 @@ def fail_faults(error: BaseException | Iterable[Fault], code: int = 1,
                 as_json: bool = False) -> NoReturn:
     """Print every fault on stderr, one line each, and exit with ``code`` (1).
 
-    With ``as_json`` the faults are also printed on stdout as ``{"faults": [...]}`` (English,
-    see :func:`risiko.faults.faults_json`), so a script reads them without parsing text.
+    With ``as_json`` (or under :func:`refusals_in_json` with ``--json``) the faults are also
+    printed on stdout as ``{"faults": [...]}`` (English, see
+    :func:`risiko.faults.faults_json`), so a script reads them without parsing text.
     """
-    if as_json:
-        faults = faults_of(error) if isinstance(error, BaseException) else list(error)
-        if faults:
-            emit_json({"faults": faults_json(faults)})
+    if as_json or _JSON_REFUSALS.get():
+        _emit_faults(faults_of(error) if isinstance(error, BaseException) else list(error))
     for line in fault_lines(error):
         typer.echo(line, err=True)
     raise typer.Exit(code)

@@ -17,6 +17,7 @@ from ..game import Game
 from ..match import AgentError, play_bots
 from ..record import RecordError, parse_record, replay, write_record
 from ..ruleset import Ruleset
+from ..state import EndReason
 from .common import (
     AT_LEAST_ONE,
     CANNOT_READ,
@@ -323,7 +324,7 @@ def register(app: typer.Typer) -> None:
                           rate=num(summary["games_per_second"], 1),
                           rounds=num(summary["mean_rounds"], 1),
                           rolls=num(summary["mean_rolls"], 1)), highlight=False)
-        console.print(_sw("ends", ends=pairs(summary["end_reasons"], "end_reason")),
+        console.print(_sw("ends", ends=pairs(summary["end_reasons"], END_REASON)),
                       highlight=False)
         console.print(_sw("by_seat", wins=pairs(summary["wins_by_seat"])), highlight=False)
         console.print(_sw("by_bot", wins=pairs(summary["wins_by_bot"])), highlight=False)
@@ -338,8 +339,10 @@ SW = {key: define(f"cli.simulate_{key}", "", text) for key, text in {
     "ends": "end reasons: {ends}", "by_seat": "wins by seat: {wins}",
     "by_bot": "wins by bot: {wins}", "score_by_bot": "mean score by bot: {scores}",
 }.items()}
-#: how a game ended (``EndReason``), said in the language of ``--lang``
-define_words("end_reason", ("risiko", "closing_dice", "referee", "all_others_eliminated"))
+#: how a game ended (``EndReason``), said in the language of ``--lang``: the words' key, the
+#: lab's tables (lab_commands) say them too
+END_REASON = "end_reason"
+define_words(END_REASON, tuple(reason.value for reason in EndReason))
 
 
 def _sw(key: str, **params: Any) -> str:

@@ -19,7 +19,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..faults import InvalidInputError, current_language, define, define_words, word
+from ..faults import InvalidInputError, current_language, define, word
 from ..figures import decimal_text, percent_text
 from ..lab import (
     SAME_GAME,
@@ -50,7 +50,7 @@ from .common import (
     os_reason,
     ruleset_or_fail,
 )
-from .game_commands import BOTS_EMPTY, CANNOT_WRITE
+from .game_commands import BOTS_EMPTY, CANNOT_WRITE, END_REASON
 
 analyse_app = typer.Typer(
     help="The committee's lab: closing, objectives, seats, luck (tables, --json, --plots).",
@@ -66,8 +66,6 @@ NO_RECORDS = define("cli.no_records", "", "{path}: no game record (*.txt) here")
 LUCK_NOTHING = define("cli.luck_nothing", "",
                       "risiko analyse luck: name game records, or --games N to simulate")
 SIMULATING = define("lab.simulating", "", "simulating")
-#: how a game ended (``EndReason``), said in the chosen language
-define_words("end_reason", ("risiko", "closing_dice", "referee", "all_others_eliminated"))
 REPLAYING = define("lab.replaying", "", "reading records")
 
 #: every word of the tables and plots, said in the chosen language
@@ -427,7 +425,7 @@ def closing_cmd(
             console.print(f"  {say('rounds', lang)}: {_ci(sim['rounds'], pct=False)}",
                           highlight=False)
             console.print(f"  {say('ends', lang)}: "
-                          + "; ".join(f"{word('end_reason', str(k), lang)} {_pc(v)}"
+                          + "; ".join(f"{word(END_REASON, str(k), lang)} {_pc(v)}"
                                       for k, v in sim["ends"].items()),
                           highlight=False)
             for k, share in sim["closing_rounds"].items():

@@ -51,6 +51,7 @@ from .common import (
     fail_faults,
     in_file,
     os_reason,
+    refusals_in_json,
     start_django,
     who,
 )
@@ -483,42 +484,43 @@ def _season_report(path: Path, club_id: str, club_name: str | None, category: An
                              club_name=name, category=category, register=register)
 
 
-def _registered_club(club: str, option: str) -> str:
+def _registered_club(club: str, option: str, own: Any) -> str:
     """The identifier of the registered club ``club`` names (its identifier or its URL
     name; ``option`` the flag or variable that gave it, for the refusal): a season file
     published on this server is published for a club of the ranking only; naming none
     ends the command (``national.cli_unknown_club``: publish never registers a club, so a
-    typo never becomes one)."""
-    from django.db.models import Q
-
-    from risiko.web.clubs import default_club
+    typo never becomes one). ``own``: the server's own club (the caller's
+    :func:`risiko.web.clubs.default_club`, made from RISIKO_CLUB_ID on its first need)."""
     from risiko.web.national.models import Club
 
-    default_club()  # the server's own club, made from RISIKO_CLUB_ID on its first need
+    if club == own.key:
+        return str(own.key)
     found = (Club.objects.filter(key=club).first()
-             or Club.objects.filter(Q(slug=club)).first())
+             or Club.objects.filter(slug=club).first())
     if found is None:
         fail(UNKNOWN_CLUB(option=option, club=club[:60]), code=2)
     return str(found.key)
 
 
-def _check_report_club(report: Any, path: Path, club: str, option: str, *,
+def _check_report_club(report: Any, path: Path, club: str, option: str, own_club: Any, *,
                        remote: bool) -> None:
     """A report file is published for the club it names: ``club`` (``--club``, else
     ``RISIKO_NATIONAL_CLUB_ID``: ``option``) naming another club ends the command
     (``national.cli_report_club``: never a silent choice of one of the two); on this server
     its club must be registered (``national.cli_report_unknown_club``). A GestioneTorneo
     workbook names its club by name only: ``club`` gives its identifier, else the one club
-    registered with that name (none or two: ``national.cli_workbook_club``). With ``--to``
-    the national server checks the club against the key."""
-    from risiko.web.clubs import default_club
+    registered with that name (none or two: ``national.cli_workbook_club``; the clubs of
+    that name are asked only when no club has the report's identifier). With ``--to`` the
+    national server checks the club against the key. ``own_club``: the server's own club
+    (the caller's :func:`risiko.web.clubs.default_club`)."""
     from risiko.web.national.models import Club
 
-    default_club()
-    own = Club.objects.filter(key=report.club_id).first()
-    named = list(Club.objects.filter(name=report.club_name)[:2])
-    if own is None and len(named) == 1:
-        own = named[0]
+    own = (own_club if report.club_id == own_club.key
+           else Club.objects.filter(key=report.club_id).first())
+    if own is None:
+        named = list(Club.objects.filter(name=report.club_name)[:2])
+        if len(named) == 1:
+            own = named[0]
     workbook = path.suffix.lower() == ".xls"
     if club and club != report.club_id and (own is None or club not in (own.key, own.slug)):
         fail(REPORT_CLUB(file=path.name, owner=report.club_id[:60], option=option,
@@ -549,7 +551,7 @@ def _own_club_tournament(tournament: str, club: str, option: str) -> Any:
         fail(CLUB_AMBIGUOUS(tournament=tournament[:80],
                             clubs=", ".join(f"{o.slug} ({o.name})" for o, _ in having)), code=2)
     if not having:
-        fail(NO_TOURNAMENT(tournament=tournament), code=1)
+        fail(NO_TOURNAMENT(tournament=tournament), code=2)
     return having[0][1]
 
 
@@ -579,6 +581,7 @@ def _owner_id(found: Any, club: str, option: str, *, remote: bool) -> str:
 
 
 @national_app.command("publish")
+@refusals_in_json
 def publish(
     tournament: Annotated[str, typer.Argument(
         metavar="TOURNAMENT", help="a finished tournament of this club (id, slug or name), "
@@ -626,6 +629,7 @@ def publish(
     url = _target(to) if to else ""
     ids = read_national_ids(national_ids) if national_ids else None
     start_django()
+    from risiko.web.clubs import default_club
     from risiko.web.national.models import Club
     from risiko.web.national.publishing import anonymous_players, club_report, publish_report
     from risiko.web.tournaments.models import Tournament
@@ -639,14 +643,15 @@ def publish(
             if not club_id:
                 fail(NO_CLUB_ID(), code=2)
             if not to:
-                club_id = _registered_club(club_id, option)
+                club_id = _registered_club(club_id, option, default_club())
             report = _season_report(path, club_id, club_name, chosen, ids)
         elif found is None and path.suffix.lower() in (".json", ".xls") and path.exists():
             # a workbook names its club by name only: --club gives its identifier
             report = read_file(path, club_id=club_id or None)
-            _check_report_club(report, path, club_id, option, remote=bool(to))
+            _check_report_club(report, path, club_id, option, default_club(),
+                               remote=bool(to))
         elif found is None:
-            fail(NO_TOURNAMENT(tournament=tournament), code=1)
+            fail(NO_TOURNAMENT(tournament=tournament), code=2)
         else:
             found = _own_club_tournament(tournament, club_id, option)
             club_id = _owner_id(found, club_id, option, remote=bool(to))
@@ -657,7 +662,7 @@ def publish(
     except (OSError, UnicodeDecodeError) as e:
         fail(CANNOT_READ(path=str(path), reason=os_reason(e)), code=1)
     except RisikoError as e:
-        fail_faults(e, as_json=json_out)
+        fail_faults(e, code=2)
     anonymous = anonymous_players(report)
     if anonymous and not json_out:
         err_console.print(escape(_say(ANONYMOUS(names=", ".join(anonymous)))),
@@ -675,7 +680,7 @@ def publish(
                 err_console.print(escape(str(words)), highlight=False, soft_wrap=True)
             if not faults:
                 err_console.print(escape(_say(SERVER_SAID(status=status))), highlight=False)
-            raise typer.Exit(1)
+            raise typer.Exit(2 if faults else 1)  # refused (2), or the server's own fault
         label, done_number = answer.get("tournament", ""), answer.get("revision", 0)
         unchanged, state = bool(answer.get("unchanged")), answer.get("status", "")
         report_id = answer.get("id", "")
@@ -684,7 +689,7 @@ def publish(
         try:
             done = publish_report(report, by=who(by), source=f"cli {tournament}"[:300])
         except RisikoError as e:
-            fail_faults(e, as_json=json_out)
+            fail_faults(e, code=2)
         label, done_number, unchanged, state = done.label, done.number, done.unchanged, \
             done.status
         report_id = done.id
@@ -735,6 +740,7 @@ def refuse(
 
 
 @national_app.command("club")
+@refusals_in_json
 def club_register(
     action: Annotated[str, typer.Argument(metavar="add|list")],
     club: Annotated[str, typer.Argument(
@@ -753,8 +759,10 @@ def club_register(
     issue``; also in the admin, "Ranking clubs"), or list the registered clubs (``list``:
     identifier, name, URL name, official dates, the key in force, this server's own)."""
     start_django()
+    from risiko.web.clubs import default_club
     from risiko.web.national import publishing
 
+    own = default_club()  # the server's own club, made from RISIKO_CLUB_ID on its first need
     if action == "list":
         _list_clubs(json_out)
         return
@@ -763,9 +771,9 @@ def club_register(
     if not club or not name:
         fail(CLUB_NEEDS(), code=2)
     try:
-        done = publishing.register_club(club, name, by=who(by), slug=slug)
+        done = publishing.register_club(club, name, by=who(by), slug=slug, own=own)
     except RisikoError as e:
-        fail_faults(e)
+        fail_faults(e, code=2)
     console.print(escape(_say(CLUB_ADDED(club=done.key, name=done.name, slug=done.slug))),
                   highlight=False, soft_wrap=True)
 
@@ -773,11 +781,10 @@ def club_register(
 def _list_clubs(json_out: bool) -> None:
     """``national club list``: every registered club, by identifier; ``--json`` a list of
     ``{"club", "name", "slug", "region", "official", "official_from", "official_to",
-    "key", "default"}`` (``key``: the public id of the key in force, or null)."""
-    from risiko.web.clubs import default_club
+    "key", "default"}`` (``key``: the public id of the key in force, or null; the server's
+    own club made by the caller)."""
     from risiko.web.national.models import Club, ClubKey
 
-    default_club()
     keys = dict(ClubKey.objects.filter(revoked__isnull=True).values_list("club_id", "key_id"))
     rows: list[dict[str, Any]] = [
         {"club": c.key, "name": c.name, "slug": c.slug, "region": c.region,
@@ -837,7 +844,7 @@ def club_key(
         make = publishing.issue_key if action == "issue" else publishing.rotate_key
         key, secret = make(club, by=who(by))
     except RisikoError as e:
-        fail_faults(e)
+        fail_faults(e, code=2)
     console.print(escape(_say(KEY_ISSUED(club=club, key=key.key_id))), highlight=False,
                   soft_wrap=True)
     print(club_key_text(key.key_id, secret))

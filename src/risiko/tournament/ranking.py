@@ -42,6 +42,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, ROUND_UP, Decima
 from typing import TYPE_CHECKING, Any
 
 from ..faults import Fault, InvalidInputError, current_language, define
+from ..figures import decimal_text
 
 if TYPE_CHECKING:
     from .model import SeatResult
@@ -848,9 +849,9 @@ HOW = {key: define(f"format.how_{key}", "", text) for key, text in {
 
 
 def _num(value: Any, lang: str) -> str:
-    """A number of a formula as the language writes it (a decimal comma in Italian)."""
-    text = str(number(value))
-    return text.replace(".", ",") if lang.startswith("it") else text
+    """A number of a formula as the language writes it (a decimal comma in Italian), its
+    own digits (:func:`number`: ``0,5``, ``1000``)."""
+    return decimal_text(number(value), None, lang)
 
 
 def _with_factor(rp: RankingPoints, lang: str) -> str:

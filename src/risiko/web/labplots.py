@@ -15,6 +15,8 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
+from risiko.figures import decimal_text
+
 
 def available() -> bool:
     """True when matplotlib is installed (``pip install 'risiko-club[lab]'``)."""
@@ -33,7 +35,8 @@ def _numbers_in(ax: Any, lang: str, *axes: str) -> None:
     if not lang.startswith("it"):
         return
     ticker = importlib.import_module("matplotlib.ticker")
-    comma = ticker.FuncFormatter(lambda v, _pos: f"{v:g}".replace(".", ",").replace("-", "−"))
+    comma = ticker.FuncFormatter(
+        lambda v, _pos: decimal_text(float(v), None, lang).replace("-", "−"))
     for name in axes:
         getattr(ax, f"{name}axis").set_major_formatter(comma)
 
@@ -70,13 +73,27 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, xla
     return fig
 
 
+def merged_series(series: Mapping[str, Sequence[float]]) -> dict[str, list[float]]:
+    """``series`` with the series of equal values joined under one label, the names joined
+    by " = " in their order (a line drawn over an equal one would hide it).
+
+    >>> merged_series({"club-milano": [0.3, 0.5], "rtu": [0.5, 0.7], "club@2": [0.3, 0.5]})
+    {'club-milano = club@2': [0.3, 0.5], 'rtu': [0.5, 0.7]}
+    """
+    names: dict[tuple[float, ...], list[str]] = {}
+    for name, ys in series.items():
+        names.setdefault(tuple(ys), []).append(name)
+    return {" = ".join(group): list(ys) for ys, group in names.items()}
+
+
 def line_chart(x: Sequence[float], series: Mapping[str, Sequence[float]], *, title: str,
                xlabel: str, ylabel: str, lang: str = "en") -> Any:
     """One line with markers per named series over ``x``, the numbers written as ``lang``
-    writes them; returns the figure."""
+    writes them; returns the figure. Series with the same values are one line whose label
+    names them all (:func:`merged_series`), so no line hides another."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 3.6), dpi=100)
-    for name, ys in series.items():
+    for name, ys in merged_series(series).items():
         ax.plot(list(x)[: len(ys)], list(ys), marker="o", label=name)
     ax.set_title(_wrapped(title))
     ax.set_xlabel(xlabel)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import get_language
 
 from risiko.web.auditlog.admin import AuditedAdmin
 
@@ -23,8 +25,36 @@ from .models import (
 )
 
 
+class ClubForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A club added or changed in the admin meets the register's rules
+    (:func:`risiko.web.national.publishing.check_club_change`): the refusal in the page's
+    language, on the form."""
+
+    class Meta:
+        model = Club
+        fields = "__all__"
+
+    def clean(self) -> dict[str, Any]:
+        from risiko.faults import RisikoError
+
+        from .publishing import check_club_change
+
+        data = super().clean() or {}
+        key, slug = str(data.get("key") or ""), str(data.get("slug") or "")
+        if key and slug:
+            try:
+                check_club_change(key, slug, pk=self.instance.pk,
+                                  key_changed=self.instance.pk is None
+                                  or "key" in self.changed_data)
+            except RisikoError as e:
+                lang = "en" if (get_language() or "it").startswith("en") else "it"
+                raise forms.ValidationError([f.message(lang) for f in e.faults]) from None
+        return data
+
+
 @admin.register(Club)
 class ClubAdmin(AuditedAdmin):
+    form = ClubForm
     list_display = ("name", "key", "slug", "region", "official", "official_from", "official_to",
                     "is_default")
     list_filter = ("official", "region")

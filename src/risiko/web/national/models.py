@@ -26,6 +26,7 @@ from datetime import date
 
 from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -49,6 +50,11 @@ CATEGORY_NAMES = {
 CATEGORY_CHOICES = [(c.value, CATEGORY_NAMES[c]) for c in Category]
 
 
+#: the form of a new club's identifier: lowercase letters, digits and hyphens, a letter or
+#: a digit at each end (``milano``, ``roma-2``)
+CLUB_KEY_PATTERN = r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?"
+
+
 class Club(models.Model):
     """A club: of the national ranking (``key``, the report's ``club.id``) and the owner of
     its tournaments, referees, committee and public pages on a server that serves several
@@ -58,6 +64,14 @@ class Club(models.Model):
     (``/c/<slug>/...``); ``official`` with the dates it was official from and until (an
     official club of the RCU; empty: open); ``is_default``: the club today's URLs (without
     ``/c/<slug>/``) serve, at most one (a database constraint).
+
+    ``key`` is unique whatever its case (``ROMA`` is ``roma``: the constraint
+    ``club_key_unique_folded``, on its lower case), except the clubs stored before that
+    rule whose identifier differed from an earlier club's by case only (``key_case_twin``,
+    marked by migration ``national 0008``: kept as they were, never made again). A new
+    identifier (``national club add``) has the form :data:`CLUB_KEY_PATTERN` and is no other
+    club's URL name (:func:`risiko.web.national.publishing.register_club`); identifiers
+    stored before are left as they are.
     """
 
     key = models.CharField(_("identifier"), max_length=60, unique=True)
@@ -68,12 +82,15 @@ class Club(models.Model):
     official_from = models.DateField(_("official from"), null=True, blank=True)
     official_to = models.DateField(_("official until"), null=True, blank=True)
     is_default = models.BooleanField(_("default club"), default=False)
+    key_case_twin = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["name"]
         verbose_name = _("ranking club")
         verbose_name_plural = _("ranking clubs")
         constraints = [
+            models.UniqueConstraint(Lower("key"), condition=models.Q(key_case_twin=False),
+                                    name="club_key_unique_folded"),
             models.UniqueConstraint(fields=["is_default"], condition=models.Q(is_default=True),
                                     name="one_default_club"),
             models.CheckConstraint(
@@ -107,11 +124,13 @@ class Club(models.Model):
 
 
 def free_club_slug(text: str) -> str:
-    """A URL name for a new club from ``text`` (its identifier or name) that no club has:
-    ``slugify(text)`` (``club`` when empty), then ``-2``, ``-3``... (60 characters at most)."""
+    """A URL name for a new club from ``text`` (its identifier or name) that no club has,
+    as URL name or as identifier (``--club`` names a club by either): ``slugify(text)``
+    (``club`` when empty), then ``-2``, ``-3``... (60 characters at most)."""
     base = (slugify(text) or "club")[:52]
     slug, n = base, 2
-    while Club.objects.filter(slug=slug).exists():
+    while (Club.objects.filter(slug=slug).exists()
+           or Club.objects.filter(key__iexact=slug).exclude(key=text).exists()):
         slug = f"{base}-{n}"
         n += 1
     return slug

@@ -34,13 +34,14 @@ once, writes once; the same revision sent twice at once is stored once (the
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
@@ -249,17 +250,34 @@ CLUB_SLUG_TAKEN = define("national.club_slug_taken", "",
                          "the URL name {slug} is another club's: choose another (--slug)")
 CLUB_FIELD = define("national.club_field", "",
                     "{field}: 1 to {limit} characters, not {length}")
+CLUB_KEY_FORM = define("national.club_key_form", "",
+                       "identifier {club}: lowercase letters a-z, digits and hyphens only, a "
+                       "letter or digit first and last (the pattern {pattern}), e.g. milano, "
+                       "roma-2")
+CLUB_KEY_IS_SLUG = define("national.club_key_is_slug", "",
+                          "identifier {club} is the URL name of club {other} ({name}): --club "
+                          "would name both; choose another identifier")
+CLUB_SLUG_IS_KEY = define("national.club_slug_is_key", "",
+                          "the URL name {slug} is the identifier of club {other} ({name}): "
+                          "--club would name both; choose another (--slug)")
 define_words("field", ("identifier", "name", "URL name"))
 
 
-def register_club(club_key: str, name: str, *, by: str, slug: str = "") -> Club:
+def register_club(club_key: str, name: str, *, by: str, slug: str = "",
+                  own: Club | None = None) -> Club:
     """Register the club ``club_key`` (its identifier in the national ranking, a report's
     ``club.id``) named ``name`` ("MILANO [Club Milano]"), with the URL name ``slug``
     (default: a free one made from the identifier): the step before its first key
-    (:func:`issue_key`). Exactly once: the identifier is unique (a database constraint),
-    so of two registrations at once one is refused; the server's own club (the default club,
-    ``RISIKO_CLUB_ID``) is registered already. Raises :class:`PublishError`
-    (``national.club_registered``, ``national.club_slug_taken``, ``national.club_field``)."""
+    (:func:`issue_key`). The identifier has the form :data:`~.models.CLUB_KEY_PATTERN`
+    (lowercase letters, digits, hyphens: ``national.club_key_form``), is no other club's
+    whatever its case (``ROMA`` is ``roma``: a database constraint, so of two
+    registrations at once one is refused) and no other club's URL name, nor is the URL name
+    another club's identifier (``--club`` names a club by either:
+    ``national.club_key_is_slug``, ``national.club_slug_is_key``, naming both clubs). The
+    server's own club (the default club, ``RISIKO_CLUB_ID``) is registered already (``own``:
+    that club when the caller has it, else made here first). Raises :class:`PublishError`
+    (also ``national.club_registered``, ``national.club_slug_taken``,
+    ``national.club_field``); nothing written then."""
     from django.utils.text import slugify
 
     from risiko.web.clubs import default_club
@@ -271,26 +289,72 @@ def register_club(club_key: str, name: str, *, by: str, slug: str = "") -> Club:
                                 ("URL name", slug or "x", 60)):
         if not 1 <= len(value) <= limit:
             raise PublishError(CLUB_FIELD(field=field, limit=limit, length=len(value)))
+    check_club_key_form(club_key)
     # the server's own club first (made from RISIKO_CLUB_ID on its first need): on a fresh
     # data dir started with RISIKO_CLUB_ID=milano, `club add milano` is that club, refused
-    default_club()
+    if own is None:
+        default_club()
     try:
         with transaction.atomic():
-            known = Club.objects.filter(key=club_key).first()
-            if known is not None:
-                raise PublishError(CLUB_REGISTERED(club=club_key, name=known.name))
-            if slug and Club.objects.filter(slug=slug).exists():
-                raise PublishError(CLUB_SLUG_TAKEN(slug=slug))
+            _check_new_club(club_key, slug)
             club = Club.objects.create(key=club_key, name=name,
                                        slug=slug or free_club_slug(club_key))
             audit(by, "national.club_add", target=club, summary=f"{club_key}: {name}",
                   params={"club": club_key, "name": name, "slug": club.slug})
     except IntegrityError:  # registered by a concurrent request
-        known = Club.objects.filter(key=club_key).first()
-        if known is not None:
-            raise PublishError(CLUB_REGISTERED(club=club_key, name=known.name)) from None
+        _check_new_club(club_key, slug)
         raise PublishError(CLUB_SLUG_TAKEN(slug=slug or club_key)) from None
     return club
+
+
+def check_club_key_form(club_key: str) -> None:
+    """Refuse a new identifier not of the form :data:`~.models.CLUB_KEY_PATTERN`
+    (``national.club_key_form``, saying the pattern)."""
+    from .models import CLUB_KEY_PATTERN
+
+    if not re.fullmatch(CLUB_KEY_PATTERN, club_key):
+        raise PublishError(CLUB_KEY_FORM({"club": club_key}, pattern=CLUB_KEY_PATTERN))
+
+
+def _check_new_club(club_key: str, slug: str, *, pk: int | None = None) -> None:
+    """Refuse a new club ``club_key`` with the URL name ``slug`` (empty: one made free)
+    whose identifier or URL name another club has (see :func:`register_club`); ``pk``: the
+    club itself when it is changed (the admin), never its own obstacle. The clubs that
+    could stand in its way are read in one query (one snapshot: a club of the same
+    identifier registered meanwhile is said as registered, never as a URL name's owner)."""
+    near = Q(key__iexact=club_key) | Q(slug__iexact=club_key)
+    if slug:
+        near |= Q(slug=slug) | Q(key__iexact=slug)
+    found = Club.objects.filter(near)
+    if pk is not None:
+        found = found.exclude(pk=pk)
+    clubs = list(found.order_by("key_case_twin", "pk"))
+    folded = club_key.lower()
+    for other in clubs:
+        if other.key.lower() == folded:
+            raise PublishError(CLUB_REGISTERED(club=other.key, name=other.name))
+    for other in clubs:
+        if slug and other.slug == slug:
+            raise PublishError(CLUB_SLUG_TAKEN(slug=slug))
+    for other in clubs:
+        if other.slug.lower() == folded:
+            raise PublishError(CLUB_KEY_IS_SLUG({"club": club_key, "other": other.key},
+                                                name=other.name))
+    if clubs:  # what is left: a club whose identifier is the URL name
+        other = clubs[0]
+        raise PublishError(CLUB_SLUG_IS_KEY({"slug": slug, "other": other.key},
+                                            name=other.name))
+
+
+def check_club_change(club_key: str, slug: str, *, pk: int | None,
+                      key_changed: bool) -> None:
+    """The admin's check of a club added or changed ("Club del ranking"): a new or changed
+    identifier has the form :data:`~.models.CLUB_KEY_PATTERN` (a stored one left as it is
+    stays), and neither the identifier nor the URL name is another club's (as
+    :func:`register_club`). Raises :class:`PublishError`."""
+    if key_changed:
+        check_club_key_form(club_key)
+    _check_new_club(club_key, slug, pk=pk)
 
 
 def _club(club_key: str) -> Club:

@@ -131,8 +131,12 @@ def _club(report: Report) -> Club:
     ``--club`` names its club by its organiser only (the report's id is its name): it is the
     registered club of that name when there is exactly one (so the project's own export of a
     report imports as the same tournament); a report with an id arriving for a club first
-    registered from such a workbook (key = name) gives that club its id."""
-    known = Club.objects.select_for_update().filter(key=report.club_id).first()
+    registered from such a workbook (key = name) gives that club its id. An id differing
+    from a registered club's by case only is that club (``ROMA`` is ``roma``: the
+    identifiers are unique whatever their case)."""
+    known = (Club.objects.select_for_update().filter(key=report.club_id).first()
+             or Club.objects.select_for_update().filter(key__iexact=report.club_id)
+             .order_by("key_case_twin", "pk").first())
     if known is not None:
         return known
     named = list(Club.objects.select_for_update().filter(name=report.club_name)[:2])

@@ -94,7 +94,7 @@ async def tick() -> int:
         except (OperationalError, InterfaceError):
             raise  # the database busy or gone: every deadline waits for the next tick
         except Exception as e:
-            if shutting_down(e):
+            if await stopping():
                 raise
             # a fault of the server in one deadline (rolled back): logged once and set
             # aside, so the other tables' deadlines of the tick still fire, now and after
@@ -125,21 +125,39 @@ async def presence() -> int:
     return len(outboxes)
 
 
-def shutting_down(error: BaseException | None = None) -> bool:
-    """True when the process is ending under the scheduler: the interpreter exits (its main
-    thread has stopped: a server run in a daemon thread, a test run's last moments) or the
-    threads that the scheduler's database calls run in take no more work (``error``: the
-    ``RuntimeError`` "cannot schedule new futures after (interpreter) shutdown" of an
-    executor shut down, "Executor shutdown has been called" or "Event loop is closed" of
-    the loop's). The scheduler then stops with one log line, not a traceback each tick."""
-    if sys.is_finalizing() or not threading.main_thread().is_alive():
+def shutting_down() -> bool:
+    """True when the interpreter exits under the scheduler: it is finalizing, or its main
+    thread has stopped (a server run in a daemon thread, a test run's last moments; the
+    executors refuse new work from then on, "after interpreter shutdown"). Cheap: asked
+    after every tick."""
+    return sys.is_finalizing() or not threading.main_thread().is_alive()
+
+
+def _nothing() -> None:
+    """The call :func:`takes_no_work` sends to the scheduler's threads."""
+
+
+async def takes_no_work() -> bool:
+    """True when the threads the scheduler's database calls run in take no more work: a
+    call of nothing through :func:`consumers.in_thread` (the same threads: the loop's
+    default executor on a database server, asgiref's one thread on SQLite) is refused with
+    a ``RuntimeError`` (the executor shut down, the loop's default executor shut down or
+    the loop closed). The executor's state is asked by trying it, never read from another
+    error's text. Asked only after a call raised."""
+    from .consumers import in_thread
+
+    try:
+        await in_thread(_nothing)()
+    except RuntimeError:
         return True
-    if isinstance(error, RuntimeError):
-        text = str(error)
-        return any(words in text for words in (
-            "cannot schedule new futures", "Executor shutdown has been called",
-            "Event loop is closed"))
     return False
+
+
+async def stopping() -> bool:
+    """The process is ending under the scheduler (:func:`shutting_down`) or its threads
+    take no more work (:func:`takes_no_work`): the scheduler then stops with one log line,
+    not a traceback each tick. Asked when a tick raised."""
+    return shutting_down() or await takes_no_work()
 
 
 async def run() -> None:
@@ -168,8 +186,8 @@ async def run() -> None:
             raise
         except (OperationalError, InterfaceError) as e:  # busy or gone: the next tick
             log.warning("online scheduler: database busy (%s); trying again", e)
-        except Exception as e:  # a database hiccup must not stop the clock for good
-            if shutting_down(e):
+        except Exception:  # a database hiccup must not stop the clock for good
+            if await stopping():
                 log.info("online scheduler: stopped, the process is shutting down")
                 return
             log.exception("online scheduler")

@@ -40,10 +40,9 @@ MAX_GAMES = 200
 #: the CPU seconds one request may spend simulating, by the estimates of :data:`SEAT_COST`
 SIM_BUDGET = 5.0
 #: estimated CPU seconds one seat's bot spends on a 4-seat game, by level (pure build,
-#: measured 1 December 2026 under load: docs/lab.md "The page's bound"), with a margin; a
-#: level not here costs as the dearest. Levels 3-5 are being tuned: measure again when
-#: their budgets change.
-SEAT_COST: dict[int, float] = {1: 0.001, 2: 0.005, 3: 0.04, 4: 0.25, 5: 2.5}
+#: measured 1-2 December 2026 under load: docs/lab.md "The page's bound"), with a margin; a
+#: level not here costs as the dearest. Measure again when a level's budget changes.
+SEAT_COST: dict[int, float] = {1: 0.001, 2: 0.005, 3: 0.04, 4: 2.5, 5: 7.5}
 #: the most record files one upload may hold, and the largest of them (bytes)
 MAX_RECORD_FILES = 50
 MAX_RECORD_BYTES = 512 * 1024
@@ -53,7 +52,7 @@ def game_cost(level: int, opponents: int, seats: int) -> float:
     """Estimated CPU seconds of one game: a bot of ``level`` at one seat and of
     ``opponents`` (0: the same level) at the others (:data:`SEAT_COST`).
 
-    >>> round(game_cost(2, 0, 4), 3), round(game_cost(5, 2, 4), 3)
+    >>> round(game_cost(2, 0, 4), 3), round(game_cost(4, 2, 4), 3)
     (0.02, 2.515)
     """
     dearest = max(SEAT_COST.values())
@@ -65,12 +64,12 @@ def max_games(level: int, opponents: int, seats: int) -> int:
     """The most games one request simulates: as many as :data:`SIM_BUDGET` pays for at
     :func:`game_cost`, at most :data:`MAX_GAMES` (0: not even one game fits).
 
-    Level 4 at 4 seats: 5 / (4 · 0.25) = 5 games; level 5 among level 2 bots:
-    5 / (2.5 + 3 · 0.005) = 1.99, so 1; level 5 at every seat: 5 / 10, so 0; level 3:
-    5 / 0.16 = 31.25, so 31; level 2: 250, so the page's :data:`MAX_GAMES`.
+    Level 4 among level 2 bots: 5 / (2.5 + 3 · 0.005) = 1.99, so 1; level 4 at every seat:
+    5 / 10, so 0; level 5 among level 2 bots: 5 / 7.515, so 0; level 3: 5 / 0.16 = 31.25,
+    so 31; level 2: 250, so the page's :data:`MAX_GAMES`.
 
-    >>> [max_games(4, 0, 4), max_games(5, 2, 4), max_games(5, 0, 4), max_games(3, 0, 4)]
-    [5, 1, 0, 31]
+    >>> [max_games(4, 2, 4), max_games(4, 0, 4), max_games(5, 2, 4), max_games(3, 0, 4)]
+    [1, 0, 0, 31]
     >>> max_games(2, 0, 4)
     200
     """
