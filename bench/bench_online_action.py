@@ -18,6 +18,14 @@ and the action kinds. To count instructions, run ``measure`` under
 ``valgrind --tool=cachegrind --cache-sim=no`` twice, with ``--actions N`` and ``--actions 0``:
 the difference over N is one action's instructions (``--count`` prints the pair's figure:
 ``bench_online_action.py count --round 15``).
+
+``wire --round 15 --actions N`` is the whole path in a server instead: one uvicorn worker (as
+``risiko serve`` runs it, the Redis layer of ``REDIS_URL``, the scheduler off) serving the
+template, N actions of the script played by 4 remote-bot sockets of this process (each
+awaited to its ack and its event on every socket); ``wire-count --round 15`` runs it under
+cachegrind with ``--warm`` and ``--warm`` + ``--actions`` actions: one action's frame read,
+thread hop, ack, publishes, Redis's messages received and the frames written, in
+instructions.
 """
 
 from __future__ import annotations
