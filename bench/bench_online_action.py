@@ -25,7 +25,8 @@ template, N actions of the script played by 4 remote-bot sockets of this process
 awaited to its ack and its event on every socket); ``wire-count --round 15`` runs it under
 cachegrind with ``--warm`` and ``--warm`` + ``--actions`` actions: one action's frame read,
 thread hop, ack, publishes, Redis's messages received and the frames written, in
-instructions.
+instructions. The server does not migrate: ``prepare`` again after a migration (a template
+of an older schema answers the sockets with a 500).
 """
 
 from __future__ import annotations
