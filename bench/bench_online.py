@@ -114,6 +114,17 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_for_port(port: int, tries: int, timeout: float = 0.2) -> None:
+    """Until something accepts a connection on the loopback's ``port`` (at most ``tries``
+    attempts 0.1 s apart)."""
+    for _ in range(tries):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=timeout):
+                return
+        except OSError:
+            time.sleep(0.1)
+
+
 def _rss_kib(pid: int) -> int:
     """Resident memory of a process (0 once it is gone: a worker uvicorn restarted)."""
     try:
@@ -487,12 +498,7 @@ def main() -> int:
          "--ws-per-message-deflate", "false", *args.server_arg],
         env=server_env, cwd=ROOT)
     try:
-        for _ in range(300):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.1)
+        wait_for_port(port, 300)
         time.sleep(1.0)
         workers = _children(server.pid)
         rss_before = sum(_rss_kib(p) for p in workers)

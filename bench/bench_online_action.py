@@ -18,6 +18,15 @@ and the action kinds. To count instructions, run ``measure`` under
 ``valgrind --tool=cachegrind --cache-sim=no`` twice, with ``--actions N`` and ``--actions 0``:
 the difference over N is one action's instructions (``--count`` prints the pair's figure:
 ``bench_online_action.py count --round 15``).
+
+``wire --round 15 --actions N`` is the whole path in a server instead: one uvicorn worker (as
+``risiko serve`` runs it, the Redis layer of ``REDIS_URL``, the scheduler off) serving the
+template, N actions of the script played by 4 remote-bot sockets of this process (each
+awaited to its ack and its event on every socket); ``wire-count --round 15`` runs it under
+cachegrind with ``--warm`` and ``--warm`` + ``--actions`` actions: one action's frame read,
+thread hop, ack, publishes, Redis's messages received and the frames written, in
+instructions. The server does not migrate: ``prepare`` again after a migration (a template
+of an older schema answers the sockets with a 500).
 """
 
 from __future__ import annotations
@@ -131,8 +140,8 @@ def prepare(rounds: list[int]) -> int:
     t = services.create_table(name="action", seats=4, who="bench",
                               settings={"clock_seconds": 0, "call_round": 30})
     OnlineTable.objects.filter(pk=t.pk).update(seed=SEED.hex(), commitment=commitment(SEED))
-    actors = [services.seat_of_token(t.pk, services.join(t.pk, guest_name=n)[1])
-              for n in ("Anna", "Bruno", "Carla", "Dario")]
+    tokens = [services.join(t.pk, guest_name=n)[1] for n in ("Anna", "Bruno", "Carla", "Dario")]
+    actors = [services.seat_of_token(t.pk, token) for token in tokens]
     player = Player(t.pk, actors, 0)
 
     def play(client_id: str) -> list[Any]:
@@ -152,8 +161,8 @@ def prepare(rounds: list[int]) -> int:
         # what the measure plays from this template: the same actions every run
         script = [play(f"m{wanted}-{i}") for i in range(RECORDED)]
         with open(Path(tempfile.gettempdir()) / f"{name}-r{wanted}.json", "w") as f:
-            json.dump({"table": t.pk, "actors": [a.__dict__ for a in actors],
-                       "script": script}, f)
+            json.dump({"table": t.pk, "code": t.code, "tokens": tokens,
+                       "actors": [a.__dict__ for a in actors], "script": script}, f)
         print(f"round {wanted}: {seq} events behind, kept as {name}_r{wanted} with the "
               f"{RECORDED} actions that follow")
     return 0
@@ -232,9 +241,124 @@ def count(at: int, warm: int, actions: int) -> int:
     return 0
 
 
+#: ``wire``'s server: the site's settings, less what wakes by the clock (the deadlines'
+#: scheduler, the presence that would go stale while valgrind runs the server 50 times slower)
+_WIRE_SETTINGS = """\
+from risiko.web.settings import *  # noqa: F401,F403
+
+RISIKO_ONLINE_SCHEDULER = False
+RISIKO_ONLINE_PRESENCE_STALE = 1e9
+"""
+
+
+async def _wire_play(url: str, tokens: list[str], script: list[Any], played: int) -> None:
+    """The four seats connected as remote bots (``auth``, then their ``state``), then
+    ``played`` actions of the script, each sent by its seat and awaited: its ``ack``, then
+    the table's ``event`` of it on every socket."""
+    import websockets
+
+    socks: list[Any] = []
+    seen = [0] * len(tokens)
+    origin = "http://" + url.split("://", 1)[1].split("/", 1)[0]
+    for k, token in enumerate(tokens):
+        ws = await websockets.connect(url, origin=origin, max_size=None,  # type: ignore[arg-type]
+                                      compression=None)
+        await ws.send(json.dumps({"type": "auth", "token": token}))
+        while True:
+            m = json.loads(await ws.recv())
+            if m["type"] == "state":
+                seen[k] = int(m["seq"])
+                break
+        socks.append(ws)
+    for seat, action, _, client_id in script[:played]:
+        ws = socks[seat]
+        await ws.send(json.dumps({"type": "act", "id": client_id, "seq": max(seen),
+                                  "action": action}))
+        while True:
+            m = json.loads(await ws.recv())
+            if m["type"] == "ack":
+                break
+            if m["type"] in ("refused", "error"):
+                raise SystemExit(f"refused: {m}")
+        for k, other in enumerate(socks):
+            while seen[k] < m["seq"]:
+                e = json.loads(await other.recv())
+                if e["type"] in ("event", "state"):
+                    seen[k] = max(seen[k], int(e["seq"]))
+    for ws in socks:
+        await ws.close()
+
+
+def wire(at: int, played: int, cachegrind: str | None) -> int:
+    """Serve the template of round ``at`` with one uvicorn worker (Redis, ``REDIS_URL``;
+    under cachegrind into ``cachegrind`` when given), play ``played`` actions through four
+    sockets from this process, stop the server. Prints the server's CPU."""
+    import socket
+
+    url = _url()
+    name = url.rpartition("/")[2]
+    redis = os.environ.get("REDIS_URL")
+    if not redis:
+        raise SystemExit("REDIS_URL: a Redis database of your own")
+    _admin([f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)',
+            f'CREATE DATABASE "{name}" TEMPLATE "{name}_r{at}"'])
+    with open(Path(tempfile.gettempdir()) / f"{name}-r{at}.json") as f:
+        saved = json.load(f)
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / "wire_settings.py").write_text(_WIRE_SETTINGS)
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        env = dict(os.environ, DJANGO_SETTINGS_MODULE="wire_settings", RISIKO_DATA_DIR=d,
+                   RISIKO_SECRET_KEY="bench-" + "x" * 40,
+                   RISIKO_CHANNELS_PREFIX=f"wire-{os.getpid()}",
+                   PYTHONPATH=os.pathsep.join(x for x in (d, os.environ.get("PYTHONPATH"))
+                                              if x))
+        cmd = [sys.executable, "-m", "uvicorn", "risiko.web.asgi:application", "--host",
+               "127.0.0.1", "--port", str(port), "--ws", "websockets-sansio", "--lifespan", "on",
+               "--log-level", "warning", "--no-access-log", "--ws-per-message-deflate", "false",
+               "--ws-ping-interval", "100000"]
+        if cachegrind:
+            cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                   f"--cachegrind-out-file={cachegrind}", *cmd]
+        server = subprocess.Popen(cmd, env=env, cwd=d, stderr=subprocess.DEVNULL)
+        try:
+            import asyncio
+
+            sys.path.insert(0, str(ROOT / "bench"))
+            from bench_online import wait_for_port
+
+            wait_for_port(port, 6000, timeout=0.5)  # valgrind starts Django in a minute or two
+
+            asyncio.run(_wire_play(f"ws://127.0.0.1:{port}/ws/online/{saved['code']}/",
+                                   saved["tokens"], saved["script"], played))
+        finally:
+            server.send_signal(2)
+            server.wait(timeout=600)
+    return 0
+
+
+def wire_count(at: int, warm: int, actions: int) -> int:
+    """One action's whole path in the server, in instructions: ``wire`` under cachegrind with
+    ``warm + actions`` and with ``warm`` actions, the difference over ``actions``."""
+    counts = []
+    for played in (warm, warm + actions):
+        with tempfile.TemporaryDirectory() as d:
+            out = Path(d) / "cg.out"
+            subprocess.run([sys.executable, __file__, "wire", "--round", str(at), "--actions",
+                            str(played), "--cachegrind", str(out)], check=True)
+            summary = [x for x in out.read_text().splitlines() if x.startswith("summary:")]
+            counts.append(int(re.findall(r"\d+", summary[0])[0]))
+    print(f"round {at}: {(counts[1] - counts[0]) / actions / 1e6:.2f} M instructions per action, "
+          f"the whole path in the server ({actions} actions after {warm}; "
+          f"{counts[0] / 1e6:.0f} M with {warm})")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=("prepare", "measure", "count"))
+    ap.add_argument("what", choices=("prepare", "measure", "count", "wire", "wire-count"))
+    ap.add_argument("--cachegrind", help=argparse.SUPPRESS)  # wire: the server's output file
     ap.add_argument("--rounds", type=int, nargs="+", default=[1, 15])
     ap.add_argument("--round", type=int, default=15)
     ap.add_argument("--warm", type=int, default=8)
@@ -244,6 +368,10 @@ def main() -> int:
         return prepare(args.rounds)
     if args.what == "measure":
         return measure(args.round, args.warm, args.actions)
+    if args.what == "wire":
+        return wire(args.round, args.actions, args.cachegrind)
+    if args.what == "wire-count":
+        return wire_count(args.round, args.warm, args.actions)
     return count(args.round, args.warm, args.actions)
 
 
