@@ -19,21 +19,16 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import contextvars
-import functools
 import json
 import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-import asgiref.sync
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, close_old_connections
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 
 from risiko.faults import RisikoError
@@ -44,10 +39,6 @@ from .models import OnlineTable
 from .services import Actor, Outbox
 
 log = logging.getLogger(__name__)
-
-#: asgiref's own step of its hop (the context's ``Local`` values re-homed to the thread);
-#: None in an asgiref without it: then its whole hop (:func:`in_thread`)
-_rehome_context: Any = getattr(asgiref.sync, "_restore_context", None)
 
 #: this process's open connections of seats: OnlineSeat id -> count (the scheduler beats
 #: for them, :func:`services.heartbeat`)
@@ -61,54 +52,16 @@ _LEAVING: set[asyncio.Task[None]] = set()
 _IN_THREAD: dict[tuple[Any, str], Any] = {}
 
 
-def _closing(context: contextvars.Context, func: Any, args: tuple[Any, ...],
-             kwargs: dict[str, Any]) -> Any:
-    """``func(*args, **kwargs)`` in a pool thread, as channels' ``database_sync_to_async``
-    runs it: the thread's old database connections closed (given back to the pool) before
-    and after, the caller's context (its contextvars, asgiref's ``Local`` values re-homed to
-    this thread) entered."""
-    close_old_connections()
-    try:
-        return context.run(_restored, context, func, args, kwargs)
-    finally:
-        close_old_connections()
-
-
-def _restored(context: contextvars.Context, func: Any, args: tuple[Any, ...],
-              kwargs: dict[str, Any]) -> Any:
-    _rehome_context(context)
-    return func(*args, **kwargs)
-
-
-def _pooled(func: Any) -> Any:
-    """``func`` as a coroutine function run in the event loop's default thread pool: what
-    ``database_sync_to_async(func, thread_sensitive=False)`` does, without asgiref's
-    machinery around it (its executor choice, shield, partials and two passes over the
-    context: a measurable part of every message's CPU, docs/benchmarks.md "Online tables").
-    A cancelled caller stops waiting at once; the call runs on in its thread to its end."""
-    async def call(*args: Any, **kwargs: Any) -> Any:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, _closing, contextvars.copy_context(), func,
-                                          args, kwargs)
-
-    return call
-
-
 def in_thread(func: Any) -> Any:
     """``func`` run in a worker thread. On a database server every call gets a thread of the
     pool, so the tables of a worker do not wait for each other's commits (the row lock keeps
-    one table in order; :func:`_pooled`); SQLite, one writer at a time, keeps Django's
-    single thread (channels' ``database_sync_to_async``)."""
+    one table in order); SQLite, one writer at a time, keeps Django's single thread."""
     engine = settings.DATABASES["default"]["ENGINE"]
     wrapper = _IN_THREAD.get((func, engine))
     if wrapper is None:
         from django.db import connection
 
-        if connection.vendor == "sqlite" or _rehome_context is None:
-            wrapper = database_sync_to_async(func,
-                                             thread_sensitive=connection.vendor == "sqlite")
-        else:
-            wrapper = _pooled(func)
+        wrapper = database_sync_to_async(func, thread_sensitive=connection.vendor == "sqlite")
         if len(_IN_THREAD) < 256:  # module functions: a handful (a closure is not kept)
             _IN_THREAD[(func, engine)] = wrapper
     return wrapper
@@ -208,60 +161,6 @@ async def group_send_all(layer: Any, sends: list[tuple[str, dict[str, Any]]]) ->
             await pipe.execute()
 
 
-async def _dispatch_each(receivers: list[Any], dispatch: Any) -> None:
-    """Channels' ``await_many_dispatch``: each of ``receivers`` awaited in a task of its
-    own, each message given to ``dispatch`` as it comes (one at a time; two ready at once in
-    the order of ``receivers``: the client's before the channel's), its receiver then
-    awaited again; the tasks cancelled at the end. One future awaited while none is ready,
-    woken by the tasks' own callbacks, instead of ``asyncio.wait``'s set and callbacks added
-    to every task and taken off again at every message (one of the costs of every message a
-    connection is sent)."""
-    loop = asyncio.get_running_loop()
-    waiting: list[asyncio.Future[None]] = []
-
-    def woken(_: Any) -> None:
-        if waiting and not waiting[0].done():
-            waiting[0].set_result(None)
-
-    def started(i: int) -> asyncio.Task[Any]:
-        task = loop.create_task(receivers[i]())
-        task.add_done_callback(woken)
-        return task
-
-    tasks = [started(i) for i in range(len(receivers))]
-    try:
-        while True:
-            if not any(task.done() for task in tasks):
-                waiting.append(loop.create_future())
-                try:
-                    await waiting[0]
-                finally:
-                    waiting.clear()
-            for i, task in enumerate(tasks):
-                if task.done():
-                    result = task.result()
-                    await dispatch(result)
-                    tasks[i] = started(i)
-    finally:
-        for task in tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-
-def _server_send(send: Any) -> Any:
-    """The ASGI server's ``send`` under channels' session wrapper (its ``real_send``), or
-    ``send`` itself when it is not that wrapper."""
-    try:
-        from channels.sessions import InstanceSessionWrapper
-    except ImportError:  # pragma: no cover - channels is a dependency
-        return send
-    wrapper = getattr(send, "__self__", None)
-    if isinstance(wrapper, InstanceSessionWrapper) and getattr(wrapper, "real_send", None):
-        return wrapper.real_send
-    return send
-
-
 def _state(table_id: int, actor: Actor) -> dict[str, Any]:
     table = OnlineTable.objects.get(pk=table_id)
     return services.state_message(table, actor.role, actor.seat)
@@ -304,37 +203,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     code: str = ""
     commitment: str = ""
     seq: int = 0  # the table's seq when the connection opened (a refusal before any view)
-    #: the server's own ``send`` for text frames (:meth:`send`), found at the first one
-    _frame_send: Any = None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Channels' consumer, then the disconnection whatever ended it (:meth:`_leave`):
         the client gone while a message was sent to it is one log line; any other
         exception is raised on after the disconnection ran."""
         try:
-            await self._consume(scope, receive, send)
+            await super().__call__(scope, receive, send)
         except OSError as e:
             log.info("online table %s: the client went away (%s)", self.table_id or "-",
                      type(e).__name__)
         finally:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._leave()  # cancelled again: the disconnection goes on
-
-    async def _consume(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        """Channels' ``AsyncConsumer.__call__`` (the channel layer's channel of this
-        connection, then every message of the client and of the channel dispatched, one at
-        a time) with :func:`_dispatch_each` for its ``await_many_dispatch``."""
-        self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.base_send = send
-        receivers = [receive]
-        if self.channel_layer is not None:
-            self.channel_name = await self.channel_layer.new_channel()
-            self.channel_receive = functools.partial(self.channel_layer.receive,
-                                                     self.channel_name)
-            receivers.append(self.channel_receive)
-        with contextlib.suppress(StopConsumer):
-            await _dispatch_each(receivers, self.dispatch)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` (a trip to a worker
@@ -344,21 +225,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
         await handler(message)
-
-    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
-                   close: bool = False) -> None:
-        """A frame to the client, given straight to the server's ``send``: channels' session
-        wrapper around it (``SessionMiddleware``) looks at the session at every message and
-        saves it only for an HTTP response, never for a WebSocket frame; its generic
-        consumer's layers add nothing to a frame (one of the costs of every message each
-        connection is sent)."""
-        if text_data is None or close:
-            await super().send(text_data, bytes_data, close)
-            return
-        send = self._frame_send
-        if send is None:
-            send = self._frame_send = _server_send(self.base_send)
-        await send({"type": "websocket.send", "text": text_data})
 
     async def connect(self) -> None:
         self.joined = []
