@@ -8,17 +8,17 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from test_club_migration import _latest, _migrate
+from migration_kit import latest, migrate
 
 pytestmark = [pytest.mark.db, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def old_state():
     """Every app as now, the online tables as before they had a club."""
-    old = _migrate([n for n in _latest() if n[0] != "online"]
+    old = migrate([n for n in latest() if n[0] != "online"]
                    + [("online", "0007_onlinetable_fillfactor")])
     yield old
-    _migrate(_latest())
+    migrate(latest())
 
 
 def test_every_table_goes_to_its_tournaments_club_or_the_default_club(old_state, settings):
@@ -36,7 +36,7 @@ def test_every_table_goes_to_its_tournaments_club_or_the_default_club(old_state,
     for code, game_table in (("serata", gt), ("casual1", None), ("casual2", None)):
         OnlineTable.objects.create(code=code, name=code, seats=4, seed="00", commitment="c",
                                    game_table=game_table)
-    _migrate(_latest())
+    migrate(latest())
 
     from risiko.web.national.models import Club as NewClub
     from risiko.web.online.models import OnlineTable as NewTable
