@@ -19,7 +19,8 @@ def _italian(lang: str | None) -> bool:
 def decimal_text(value: float | int | Decimal, places: int | None, lang: str | None) -> str:
     """``value`` with ``places`` decimals, a decimal comma when ``lang`` is Italian
     (``"it"``, ``"it-it"``); ``places`` >= 0, or None for the value's own digits (an int or
-    a Decimal as ``str`` writes it, a float to six significant digits as ``:g`` does).
+    a Decimal as ``str`` writes it, a float to six significant digits as ``:g`` does, never
+    with an exponent: a float of seven or more whole digits keeps them, rounded to a unit).
 
     >>> decimal_text(777.6, 2, "it"), decimal_text(Decimal("777.6"), 2, "en")
     ('777,60', '777.60')
@@ -29,9 +30,13 @@ def decimal_text(value: float | int | Decimal, places: int | None, lang: str | N
     ('424,75', '0,25')
     >>> decimal_text(1000, None, "it"), decimal_text(1 / 3, None, "en")
     ('1000', '0.333333')
+    >>> decimal_text(1234567.5, None, "it"), decimal_text(0.00001, None, "it")
+    ('1234568', '0,00001')
     """
     if places is None:
         text = f"{value:g}" if isinstance(value, float) else str(value)
+        if "e" in text:  # :g's exponent (1e+06, 1e-05): the digits written out
+            text = f"{value:.0f}" if abs(value) >= 1 else format(Decimal(text), "f")
     else:
         text = f"{value:.{places}f}"
     return text.replace(".", ",") if _italian(lang) else text
