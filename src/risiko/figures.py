@@ -34,9 +34,12 @@ def decimal_text(value: float | int | Decimal, places: int | None, lang: str | N
     ('1234568', '0,00001')
     """
     if places is None:
-        text = f"{value:g}" if isinstance(value, float) else str(value)
-        if "e" in text:  # :g's exponent (1e+06, 1e-05): the digits written out
-            text = f"{value:.0f}" if abs(value) >= 1 else format(Decimal(text), "f")
+        if isinstance(value, float):
+            text = f"{value:g}"
+            if "e" in text:  # :g's exponent (1e+06, 1e-05): the digits written out
+                text = f"{value:.0f}" if abs(value) >= 1 else format(Decimal(text), "f")
+        else:
+            text = str(value)
     else:
         text = f"{value:.{places}f}"
     return text.replace(".", ",") if _italian(lang) else text
