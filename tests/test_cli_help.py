@@ -34,7 +34,7 @@ def test_play_help_in_italian(args: list[str]) -> None:
     assert "Gioca una partita intera con i bot e stampa il tavolo con i punteggi." in out
     assert "``--position``: i bot continuano a giocare da una posizione" in out
     # options' help; option names, metavars and default values as they are
-    assert "--seed" in out and "seme di dadi, distribuzione e bot" in out
+    assert "--seed" in out and "seme di dadi, distribuzione delle carte e bot" in out
     assert "un posto in ritardo (da 1, R3); ripetibile" in out
     assert "[predefinito: heuristic]" in out
     # Typer's and Click's own words
