@@ -92,7 +92,8 @@ test: lint typecheck install-check unit unit-compiled unit-postgres unit-redis
 clean-test-databases: $(VENV)/.dev
 	@$(DROP_TEST_DB)
 
-# The fault catalogues (src/risiko/locale): add new codes, then compile (needs msgfmt).
+# The catalogues (src/risiko/locale): new fault codes and help texts of `risiko`, then compile
+# (needs msgfmt).
 catalogues: $(VENV)/.dev
 	$(BIN)/python tools/catalogue.py
 

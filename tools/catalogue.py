@@ -7,6 +7,11 @@ every fault kind is declared, then for each language writes the missing entries 
 Italian ones are left empty for a translator (the test suite refuses an empty one). Then it
 compiles every ``.po`` with ``msgfmt``. ``--check`` changes nothing and exits 1 when an entry
 is missing, untranslated or not compiled.
+
+The help of the ``risiko`` command has its own file, ``cli_help.po`` (message context ``help``,
+msgid the English paragraph): every paragraph of the help of every registered command, option
+and argument, the command list and Typer's own words (``risiko.cli.helptext.every_help_text``,
+which imports every command module and walks its Typer app's click commands).
 """
 
 from __future__ import annotations
@@ -85,10 +90,16 @@ def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+HELP_AREA = "cli_help"
+
+
 def write_po(path: Path, lang: str, entries: Entries) -> None:
     """Write ``entries`` sorted by code, with the header msgfmt needs."""
+    title = (f"# RisiKo! club: the help of the risiko command ({lang}). Each msgid is an "
+             "English paragraph of the code." if path.stem == HELP_AREA else
+             f"# RisiKo! club: fault messages ({lang}). Codes are the message contexts.")
     lines = [
-        f"# RisiKo! club: fault messages ({lang}). Codes are the message contexts.",
+        title,
         "# Update with `make catalogues` (tools/catalogue.py), then translate.",
         'msgid ""',
         'msgstr ""',
@@ -116,6 +127,9 @@ def wanted() -> dict[str, Entries]:
     for key, values in sorted(WORDS.items()):  # words of the domain said in messages
         for value in values:
             out.setdefault("word", {})[(f"word.{key}", value)] = value
+    from risiko.cli.helptext import CONTEXT, every_help_text
+
+    out[HELP_AREA] = {(CONTEXT, text): text for text in every_help_text()}
     return out
 
 
@@ -129,10 +143,11 @@ def problems() -> list[str]:
             have = read_po(po)
             for key in needed:
                 text = have.get(key, "")
+                name = repr(key[1]) if area == HELP_AREA else key[0]
                 if not text:
-                    out.append(f"{lang}/{area}.po: {key[0]} has no message")
+                    out.append(f"{lang}/{area}.po: {name} has no message")
                 elif sorted(FIELD.findall(text)) != sorted(FIELD.findall(key[1])):
-                    out.append(f"{lang}/{area}.po: {key[0]} names other fields than "
+                    out.append(f"{lang}/{area}.po: {name} names other fields than "
                                f"{key[1]!r}")
         for po in sorted(folder.glob("*.po")):
             mo = po.with_suffix(".mo")

@@ -14,6 +14,8 @@ for every command: ``--lang`` may come before the command or anywhere after it
 (``risiko analyse luck game.txt --lang it``: the top-level group moves it to the front, see
 :func:`hoist_lang`); without it the language is ``RISIKO_LANG``, else ``LANG`` (Italian when
 it starts with ``it``, else English). JSON and CSV output is English whatever the language.
+Every ``--help`` page is said in that language too (:mod:`risiko.cli.helptext`: the command
+list, each command's, option's and argument's help, and Typer's own words).
 """
 
 from __future__ import annotations
@@ -188,18 +190,36 @@ class LazyGroup(TyperGroup):
         found = self.commands.get(cmd_name)
         if found is not None or cmd_name not in COMMANDS:
             return found
+        from ..faults import current_language
+        from .helptext import said, speak_help
+
         module, short = COMMANDS[cmd_name]
+        lang = current_language()
         if self._listing:  # the top-level --help: a placeholder carrying the help line
-            return TyperCommand(cmd_name, help=short)
+            return TyperCommand(cmd_name, help=said(short, lang))
         for name, command in load_commands(module).items():
-            self.commands.setdefault(name, command)
+            if name not in self.commands:
+                speak_help(command, lang)  # its --help in the language of --lang
+                self.commands[name] = command
         return self.commands.get(cmd_name)
 
     def format_help(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
-        """The top-level help, without importing any command module."""
+        """The top-level help, without importing any command module, in the language of
+        ``--lang`` (:mod:`risiko.cli.helptext`: the listed lines from the catalogue)."""
+        from ..faults import current_language
+        from .helptext import help_words, said
+
+        lang = current_language()
+        if self.help:
+            self.help = said(self.help, lang)
+        for param in self.params:
+            text = getattr(param, "help", None)
+            if text:
+                param.help = said(text, lang)  # type: ignore[attr-defined]
         self._listing = True
         try:
-            super().format_help(ctx, formatter)
+            with help_words(ctx, lang):
+                super().format_help(ctx, formatter)
         finally:
             self._listing = False
 
@@ -244,8 +264,8 @@ def _top(
             "--lang",
             metavar="it|en",
             envvar="RISIKO_LANG",
-            help="Language of the refusals, tables and usage errors, before or after the "
-            "command; default RISIKO_LANG, else LANG. JSON and CSV stay English.",
+            help="Language of the refusals, tables, usage errors and help pages, before or "
+            "after the command; default RISIKO_LANG, else LANG. JSON and CSV stay English.",
             show_default=False,
         ),
     ] = None,
