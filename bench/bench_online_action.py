@@ -186,6 +186,7 @@ def measure(at: int, warm: int, actions: int) -> int:
     mine: dict[int, Any] = {}  # the acting worker's cache, the other worker's
     other: dict[int, Any] = {}
     kinds: Counter[str] = Counter()
+    sent: Counter[str] = Counter()  # the outboxes' messages of the counted actions, by type
     cpu: list[float] = []
 
     def one(counted: bool) -> None:
@@ -207,6 +208,7 @@ def measure(at: int, warm: int, actions: int) -> int:
         if counted:
             cpu.append(1000 * (c1 - c0))
             kinds[str(action["kind"])] += 1
+            sent.update(str(m["type"]) for _, m in outbox.messages)
 
     for i in range(warm):
         one(False)
@@ -218,7 +220,8 @@ def measure(at: int, warm: int, actions: int) -> int:
     if cpu:
         print(f"round {at}: {len(cpu)} actions ({dict(sorted(kinds.items()))}), CPU per action "
               f"median {statistics.median(cpu):.2f} ms, mean {statistics.mean(cpu):.2f} ms, "
-              f"load average {os.getloadavg()[0]:.2f}")
+              f"load average {os.getloadavg()[0]:.2f}; messages per action "
+              + ", ".join(f"{k} {v / len(cpu):.2f}" for k, v in sorted(sent.items())))
     return 0
 
 
