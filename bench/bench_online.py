@@ -24,9 +24,10 @@ the games grow shows there; per minute too, how clustered in time the actions we
 (``client_loop_lag_ms`` for the run: inside every latency), PostgreSQL's CPU per action,
 the machine's busy cores and its load. ``--timeline FILE`` writes one line a second;
 ``--think-spread`` draws each think time within ``--think`` x (1 +- spread) (0: fixed, as
-before). The load average is printed at the start and the end. Needs
-PostgreSQL
-(``RISIKO_BENCH_POSTGRES_URL``, default the local server, database ``risiko_bench``) and
+before); ``--bots-freeze`` has the bots' process freeze its objects once every socket is open
+(off: the bots' full collections, each a pause of all 400 bots, stay in the latencies, as in
+every figure before). The load average is printed at the start and the end. Needs
+PostgreSQL (``RISIKO_BENCH_POSTGRES_URL``, default the local server, database ``risiko_bench``) and
 Redis (``REDIS_URL``, default 127.0.0.1:6379).
 """
 
@@ -236,7 +237,7 @@ def check(tables: list[dict[str, Any]], result: dict[str, Any]) -> dict[str, Any
 
 
 async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
-                think: float, spread: float = 0.0) -> dict[str, Any]:
+                think: float, spread: float = 0.0, freeze: bool = False) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT / "src"))
     from risiko.online.client import play_remote_bot
 
@@ -275,6 +276,14 @@ async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
     while len(ready) < len(tasks) and time.perf_counter() - connecting < 120:
         await asyncio.sleep(0.05)
     connect_s = time.perf_counter() - connecting
+    frozen = 0
+    if freeze:  # --bots-freeze: the 400 connections' objects out of this process's full
+        # collections (each stops every bot at once, 40 ms at 85,000 objects)
+        import gc
+
+        gc.collect()
+        gc.freeze()
+        frozen = gc.get_freeze_count()
     begin.set()
     start = time.perf_counter()
     await asyncio.sleep(seconds)
@@ -293,7 +302,7 @@ async def _bots(url: str, tables: list[dict[str, Any]], seconds: float,
     return {"loop_lags": [(round(t, 3), round(x, 4)) for t, x in lags],
             "latencies": latencies, "ack_times": ack_times, "updates": updates, "acks": acks,
             "seconds": stopping - start, "connect_s": connect_s, "idle_s": idle_s,
-            "errors": errors[:5], "error_count": len(errors),
+            "errors": errors[:5], "error_count": len(errors), "frozen": frozen,
             "client_cpu_s": resource.getrusage(resource.RUSAGE_SELF).ru_utime
             + resource.getrusage(resource.RUSAGE_SELF).ru_stime}
 
@@ -457,6 +466,11 @@ def main() -> int:
                     help="each think time drawn uniformly within --think x (1 +- this), "
                          "0 to 1 (0: every think exactly --think, the tables' phases never "
                          "spread again once a pause has gathered them)")
+    ap.add_argument("--bots-freeze", action="store_true",
+                    help="the bots' process freezes its objects once every socket is open "
+                         "(gc.freeze: its full collections, each a pause of all 400 bots at "
+                         "once, then walk only what play makes); off: as every figure before "
+                         "2 December 2026")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--server-arg", action="append", default=[],
                     help="one more argument for uvicorn "
@@ -471,7 +485,7 @@ def main() -> int:
     if args.bots:  # the separate process of the bots
         tables = json.loads(Path(args.tables_file).read_text())
         result = asyncio.run(_bots(args.bots, tables, args.seconds, args.think,
-                                   args.think_spread))
+                                   args.think_spread, args.bots_freeze))
         Path(args.out).write_text(json.dumps(result))
         return 0
     data_dir = tempfile.mkdtemp(prefix="risiko-bench-online-")
@@ -534,7 +548,8 @@ def main() -> int:
             [sys.executable, __file__, "--bots", f"ws://127.0.0.1:{port}",
              "--tables-file", str(tables_file), "--out", str(out), "--seconds",
              str(args.seconds), "--think", str(args.think),
-             "--think-spread", str(args.think_spread)],
+             "--think-spread", str(args.think_spread),
+             *(["--bots-freeze"] if args.bots_freeze else [])],
             env=server_env, cwd=ROOT)  # the probe too: the bots' process collects as well
         bots_pid.append(bots.pid)
         try:
@@ -563,6 +578,7 @@ def main() -> int:
     report = {
         "tables": args.tables, "seats": 4 * args.tables, "workers": args.workers,
         "think_s": args.think, "think_spread": args.think_spread,
+        "bots_frozen_objects": result.get("frozen", 0),
         "seconds": round(result["seconds"], 1),
         # every socket opened and its view received, before play (all at once, 5 ms apart);
         # play stopped everywhere, the actions in flight answered, before the sockets close
