@@ -788,7 +788,7 @@ def approve(
 @national_app.command("refuse")
 def refuse(
     revision_id: Annotated[int, typer.Argument(metavar="REPORT", help="the report's id")],
-    reason: Annotated[str, typer.Option("--reason", help="why (required)")],
+    reason: Annotated[str, typer.Option("--reason", help="why")],
     by: ByOpt = "",
 ) -> None:
     """The national officer refuses a waiting report, with a reason."""
