@@ -177,3 +177,28 @@ def test_a_required_reason_says_required_once() -> None:
 def test_defaults_said_in_the_help_text_are_shown_in_english() -> None:
     out = _help(["--lang", "en", "simulate", "--help"])
     assert "processes (1 = this one; default: every core)" in out
+
+
+def test_every_argument_and_option_has_a_help_text() -> None:
+    from typer import _click
+
+    from risiko.cli import main
+
+    def bare(command: _click.Command, path: str) -> list[str]:
+        found = [f"{path} {p.name}" for p in command.params if not getattr(p, "help", None)]
+        for name, sub in getattr(command, "commands", {}).items():
+            found += bare(sub, f"{path} {name}")
+        return found
+
+    missing = []
+    for module in sorted({module for module, _ in main.COMMANDS.values()}):
+        for name, command in main.load_commands(module).items():
+            missing += bare(command, name)
+    assert missing == []
+
+
+def test_bare_arguments_now_said_in_italian() -> None:
+    out = _help(["--lang", "it", "tournament", "carry-over", "--help"])
+    assert "nome del giocatore" in out and "punti riportati dal torneo precedente" in out
+    out = _help(["--lang", "it", "national", "club", "--help"])
+    assert "add (registra un club) o list (elenca i club registrati)" in out
