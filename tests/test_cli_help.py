@@ -8,10 +8,18 @@ import subprocess
 import sys
 
 import pytest
+from rich.text import Text
 from typer import rich_utils
 from typer.testing import CliRunner
 
-from risiko.cli.helptext import CONTEXT, every_help_text, missing_help, paragraphs, said
+from risiko.cli.helptext import (
+    CONTEXT,
+    TYPER_WORDS,
+    every_help_text,
+    missing_help,
+    paragraphs,
+    said,
+)
 from risiko.cli.main import COMMANDS, app
 
 #: no locale variable of the machine running the suite decides the language
@@ -66,7 +74,7 @@ def test_a_group_lists_its_subcommands_in_italian() -> None:
     out = _help(["tournament", "--help"], RISIKO_LANG="it")
     assert "Comandi" in out
     assert "Apre una serata." in out  # tournament evening
-    assert "Scambia a mano due giocatori seduti." in out  # tournament swap
+    assert "Scambia a mano i posti di due giocatori già seduti." in out  # tournament swap
 
 
 def test_typer_words_are_set_back_after_an_italian_page() -> None:
@@ -135,3 +143,62 @@ def test_a_paragraph_without_translation_stays_english() -> None:
     assert paragraphs(text) == ["Open an evening.", "Not in the catalogue."]
     assert said(text, "it") == "Apre una serata.\n\nNot in the\ncatalogue."
     assert said(text, "en") == text
+
+
+def test_no_help_text_is_swallowed_as_rich_markup() -> None:
+    # Typer reads help texts as Rich markup: "[default: every core]" would be a style tag and
+    # vanish from the page (Typer's own "[default: {}]" it escapes itself)
+    typer_own = set(TYPER_WORDS.values())
+    for text in every_help_text():
+        if text in typer_own:
+            continue
+        for shown in (text, said(text, "it")):
+            assert Text.from_markup(shown).plain == shown, shown
+    assert Text.from_markup("processes [default: every core]").plain == "processes "
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["play"], "posti al tavolo, 3..6 (predefinito: 5)"),
+    (["play"], "(R2; predefinito: 8, una posizione tiene il proprio)"),
+    (["simulate"], "processi (1 = questo; predefinito: ogni core)"),
+    (["ladder"], "per esempio 1,2 (predefinito: ogni livello)"),
+    (["analyse", "closing"], "un regolamento (predefinito: ogni regolamento)"),
+    (["analyse", "seats"], "processi (predefinito: ogni core)"),
+])
+def test_defaults_said_in_the_help_text_are_shown(args: list[str], words: str) -> None:
+    assert words in _help(["--lang", "it", *args, "--help"])
+
+
+def test_a_required_reason_says_required_once() -> None:
+    out = _help(["--lang", "it", "national", "refuse", "--help"])
+    assert "motivo [obbligatorio]" in out and "(obbligatorio)" not in out
+
+
+def test_defaults_said_in_the_help_text_are_shown_in_english() -> None:
+    out = _help(["--lang", "en", "simulate", "--help"])
+    assert "processes (1 = this one; default: every core)" in out
+
+
+def test_every_argument_and_option_has_a_help_text() -> None:
+    from typer import _click
+
+    from risiko.cli import main
+
+    def bare(command: _click.Command, path: str) -> list[str]:
+        found = [f"{path} {p.name}" for p in command.params if not getattr(p, "help", None)]
+        for name, sub in getattr(command, "commands", {}).items():
+            found += bare(sub, f"{path} {name}")
+        return found
+
+    missing = []
+    for module in sorted({module for module, _ in main.COMMANDS.values()}):
+        for name, command in main.load_commands(module).items():
+            missing += bare(command, name)
+    assert missing == []
+
+
+def test_bare_arguments_now_said_in_italian() -> None:
+    out = _help(["--lang", "it", "tournament", "carry-over", "--help"])
+    assert "nome del giocatore" in out and "punti riportati dal torneo precedente" in out
+    out = _help(["--lang", "it", "national", "club", "--help"])
+    assert "add (registra un club) o list (elenca i club registrati)" in out

@@ -172,12 +172,12 @@ def register(app: typer.Typer) -> None:
     def play(
         ruleset: RulesetOpt = None,
         seats: Annotated[int | None, typer.Option(
-            help="seats at the table, 3..6 [default: 5]", show_default=False)] = None,
+            help="seats at the table, 3..6 (default: 5)", show_default=False)] = None,
         seed: Annotated[int | None, typer.Option(help="seed of dice, deal and bots")] = None,
         bots: Annotated[str, typer.Option(help="comma list, e.g. heuristic,random")] = "heuristic",
         last_rounds_at: Annotated[int | None, typer.Option(
-            help="round in which the last 2 rounds are called (R2) [default: 8; a position "
-            "keeps its own]", show_default=False)] = None,
+            help="round in which the last 2 rounds are called (R2; default: 8, a position "
+            "keeps its own)", show_default=False)] = None,
         late: Annotated[
             list[int] | None, typer.Option(help="a late seat (1-based, R3); repeatable")
         ] = None,
@@ -282,7 +282,7 @@ def register(app: typer.Typer) -> None:
         last_rounds_at: Annotated[int, typer.Option(help="round of the call (R2)")] = 8,
         seed: Annotated[int, typer.Option(help="first seed; game i uses seed + i")] = 1,
         workers: Annotated[int | None, typer.Option(
-            help="processes (1 = this one) [default: every core]", show_default=False)] = None,
+            help="processes (1 = this one; default: every core)", show_default=False)] = None,
         engine: Annotated[str, typer.Option(help="pool (this machine) or ray (a cluster)")]
         = "pool",
         address: Annotated[str | None, typer.Option(

@@ -149,7 +149,7 @@ BotsOpt = Annotated[str, typer.Option(
     help="comma list of bot names or levels (1 = random, 2 = heuristic ...)")]
 SeedOpt = Annotated[int, typer.Option(help="master seed: game i uses seed + i")]
 WorkersOpt = Annotated[int | None, typer.Option(
-    help="processes [default: every core]", show_default=False)]
+    help="processes (default: every core)", show_default=False)]
 EngineOpt = Annotated[str, typer.Option(help="pool (this machine) or ray (a cluster)")]
 AddressOpt = Annotated[str | None, typer.Option(
     help="the Ray cluster (ray start --head prints it; default: a local Ray)")]
@@ -354,7 +354,7 @@ def _rulesets(ruleset: str | None) -> list[str]:
 @analyse_app.command("closing")
 def closing_cmd(
     ruleset: Annotated[str | None, typer.Option(
-        "--ruleset", help="one ruleset [default: every ruleset]", show_default=False)] = None,
+        "--ruleset", help="one ruleset (default: every ruleset)", show_default=False)] = None,
     seats: SeatsOpt = 4,
     games: Annotated[int, typer.Option(
         help="games to simulate per ruleset (0: the exact figures only)")] = 200,

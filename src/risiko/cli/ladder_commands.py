@@ -85,7 +85,7 @@ def register(app: typer.Typer) -> None:
             help="master seed: game i is seeded from (seed, i)")] = 1,
         seats: Annotated[int, typer.Option(help="seats per table, 3..6")] = 4,
         levels: Annotated[str | None, typer.Option(
-            help="comma list of levels, e.g. 1,2 [default: every level]",
+            help="comma list of levels, e.g. 1,2 (default: every level)",
             show_default=False)] = None,
         workers: Annotated[int, typer.Option(
             help="processes (1 = this one); the same ratings whatever the number")] = 1,

@@ -788,7 +788,7 @@ def approve(
 @national_app.command("refuse")
 def refuse(
     revision_id: Annotated[int, typer.Argument(metavar="REPORT", help="the report's id")],
-    reason: Annotated[str, typer.Option("--reason", help="why (required)")],
+    reason: Annotated[str, typer.Option("--reason", help="why")],
     by: ByOpt = "",
 ) -> None:
     """The national officer refuses a waiting report, with a reason."""
@@ -807,7 +807,8 @@ def refuse(
 @national_app.command("club")
 @refusals_in_json
 def club_register(
-    action: Annotated[str, typer.Argument(metavar="add|list")],
+    action: Annotated[str, typer.Argument(
+        metavar="add|list", help="add a club, or list the registered ones")],
     club: Annotated[str, typer.Argument(
         metavar="CLUB", help="add: the club's identifier in the national ranking (a "
         "report's club.id), e.g. milano")] = "",
@@ -886,7 +887,9 @@ def _list_clubs(json_out: bool) -> None:
 
 @national_app.command("key")
 def club_key(
-    action: Annotated[str, typer.Argument(metavar="issue|rotate|revoke")],
+    action: Annotated[str, typer.Argument(
+        metavar="issue|rotate|revoke",
+        help="issue the club's key, rotate it (a new key replaces it) or revoke it")],
     club: Annotated[str, typer.Argument(metavar="CLUB", help="the club's identifier")],
     by: ByOpt = "",
 ) -> None:

@@ -102,6 +102,8 @@ tournament_app = typer.Typer(
 TOpt = Annotated[str, typer.Argument(
     help="tournament (slug, name or id); left out with --file", show_default=False)]
 DateArg = Annotated[str, typer.Argument(help="evening date YYYY-MM-DD", show_default=False)]
+PlayerArg = Annotated[str, typer.Argument(help="player name", show_default=False)]
+TableArg = Annotated[int, typer.Argument(help="table number", show_default=False)]
 
 
 @tournament_app.callback()
@@ -559,7 +561,9 @@ def seat_by_hand(ctx: typer.Context, tournament: TOpt, date: DateArg,
 
 
 @tournament_app.command("swap")
-def swap(ctx: typer.Context, tournament: TOpt, date: DateArg, a: str, b: str,
+def swap(ctx: typer.Context, tournament: TOpt, date: DateArg,
+         a: Annotated[str, typer.Argument(help="a seated player")],
+         b: Annotated[str, typer.Argument(help="the seated player to swap with")],
          by: ByOpt = "",
          reason: Annotated[str, typer.Option(help="why (audit log)")] = "") -> None:
     """Swap two seated players by hand."""
@@ -579,7 +583,7 @@ def seat_stage(ctx: typer.Context, tournament: TOpt,
 
 
 @tournament_app.command("sheet")
-def enter_sheet(ctx: typer.Context, tournament: TOpt, date: DateArg, table: int,
+def enter_sheet(ctx: typer.Context, tournament: TOpt, date: DateArg, table: TableArg,
                 file: Annotated[Path, typer.Argument(help="end-of-game sheet (JSON or CSV)")],
                 abandoned: Annotated[list[str] | None, typer.Option(
                     help="a player who left the game (R13); repeatable")] = None,
@@ -600,7 +604,7 @@ def enter_sheet(ctx: typer.Context, tournament: TOpt, date: DateArg, table: int,
 
 
 @tournament_app.command("scores")
-def enter_scores(ctx: typer.Context, tournament: TOpt, date: DateArg, table: int,
+def enter_scores(ctx: typer.Context, tournament: TOpt, date: DateArg, table: TableArg,
                  scores: Annotated[list[str], typer.Argument(help="PLAYER=POINTS ...")],
                  risiko: Annotated[list[str] | None, typer.Option(
                      help="a player who completed the objective; repeatable")] = None,
@@ -618,7 +622,7 @@ def enter_scores(ctx: typer.Context, tournament: TOpt, date: DateArg, table: int
 
 
 @tournament_app.command("penalty")
-def penalty(ctx: typer.Context, tournament: TOpt, date: DateArg, player: str,
+def penalty(ctx: typer.Context, tournament: TOpt, date: DateArg, player: PlayerArg,
             points: Annotated[int, typer.Option(help="negative points, e.g. --points -7")],
             reason: Annotated[str, typer.Option(help="why")],
             unit: Annotated[str, typer.Option(help="table or ranking points")] = "table",
@@ -634,7 +638,9 @@ def penalty(ctx: typer.Context, tournament: TOpt, date: DateArg, player: str,
 
 
 @tournament_app.command("appeal")
-def appeal(ctx: typer.Context, tournament: TOpt, penalty_id: int,
+def appeal(ctx: typer.Context, tournament: TOpt,
+           penalty_id: Annotated[int, typer.Argument(
+               help="the penalty's number, as `tournament penalty` said it")],
            outcome: Annotated[str, typer.Argument(help="upheld, reduced or annulled")],
            points: Annotated[int | None, typer.Option(help="the reduced penalty")] = None,
            referee: Annotated[str, typer.Option(help="chief referee deciding")] = "",
@@ -648,7 +654,7 @@ def appeal(ctx: typer.Context, tournament: TOpt, penalty_id: int,
 
 
 @tournament_app.command("discipline")
-def discipline(ctx: typer.Context, tournament: TOpt, date: DateArg, player: str,
+def discipline(ctx: typer.Context, tournament: TOpt, date: DateArg, player: PlayerArg,
                level: Annotated[str, typer.Argument(help="warning, table, tournament, club")],
                reason: Annotated[str, typer.Option(help="why")],
                referee: Annotated[str, typer.Option(help="referee")] = "",
@@ -661,7 +667,9 @@ def discipline(ctx: typer.Context, tournament: TOpt, date: DateArg, player: str,
 
 
 @tournament_app.command("carry-over")
-def carry_over(ctx: typer.Context, tournament: TOpt, player: str, points: int,
+def carry_over(ctx: typer.Context, tournament: TOpt, player: PlayerArg,
+               points: Annotated[int, typer.Argument(
+                   help="points carried over from the previous tournament")],
                referee: Annotated[str, typer.Option(help="referee confirming")] = "",
                by: ByOpt = "") -> None:
     """R17: confirm a new member's points carried over from the previous tournament."""
