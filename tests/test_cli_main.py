@@ -82,6 +82,24 @@ def test_lang_option_says_faults_in_italian_and_json_stays_english(tmp_path) -> 
     assert "it or en" in bad.stderr
 
 
+def test_a_language_it_does_not_speak_is_refused_in_the_language_of_lang(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--lang fr`` (or ``RISIKO_LANG=de``) with an Italian ``LANG``: the refusal, the option
+    named and the choices said in Italian, exit 2 (a usage error)."""
+    monkeypatch.setenv("LANG", "it_IT.UTF-8")
+    monkeypatch.delenv("RISIKO_LANG", raising=False)
+    runner = CliRunner()
+    bad = runner.invoke(app, ["--lang", "fr", "odds", "3", "2"])
+    assert bad.exit_code == 2
+    text = " ".join(bad.stderr.split())
+    assert "'fr': it (italiano) o en (inglese)" in text
+    assert "valore non valido per --lang" in text and "it or en" not in text
+    monkeypatch.setenv("RISIKO_LANG", "de")
+    env_bad = runner.invoke(app, ["odds", "3", "2"])
+    assert env_bad.exit_code == 2
+    assert "'de': it (italiano) o en (inglese)" in " ".join(env_bad.stderr.split())
+
+
 @pytest.mark.parametrize("argv", [["odds", "3", "2"], ["--lang", "it", "odds", "3", "2"]])
 def test_the_entry_point_runs(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "argv", ["risiko", *argv, "--json"])

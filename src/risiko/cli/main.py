@@ -29,7 +29,12 @@ from typer import _click  # typer's own click (typer >= 0.20 vendors it)
 from typer._click import exceptions as _click_exceptions
 from typer.core import TyperCommand, TyperGroup
 
+from ..faults import define
+
 __all__ = ["COMMANDS", "app", "main"]
+
+#: ``--lang`` (or ``RISIKO_LANG``) names no language the command speaks
+BAD_LANGUAGE = define("cli.bad_language", "", "{value}: it or en")
 
 #: command name -> (module of ``risiko.cli`` that registers it, one-line help for the list)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -270,12 +275,13 @@ def _top(
         ),
     ] = None,
 ) -> None:
-    from ..faults import set_language
+    from ..faults import current_language, set_language
 
     try:
         set_language(lang)
-    except ValueError:
-        raise typer.BadParameter(f"{lang!r}: it or en", param_hint="--lang") from None
+    except ValueError:  # said in the language of LANG (the one set before parsing)
+        said = BAD_LANGUAGE(value=repr(lang)).message(current_language())
+        raise typer.BadParameter(said, param_hint="--lang") from None
 
 
 def main(*args: Any) -> None:
