@@ -447,3 +447,46 @@ def test_a_phone_leaves_the_table_in_italian_after_a_confirmation(server: AsgiSe
     pg.wait_for_url(f"{server.url}/online/")
     assert errors == []
     context.close()
+
+
+def test_a_logged_in_player_sits_as_himself_without_a_guest_name(server: AsgiServer,
+                                                                 chromium: Any) -> None:
+    """A referee trying level-5 bots on his phone: at a casual table in the lobby, the
+    button "Siediti come marco" shares its form with the guest's name, which is required;
+    without ``formnovalidate`` the browser refused the tap ("fill out this field") and he
+    could only sit as a guest. The tap sits him by his login; his seat is the last person's
+    seat, so the game starts with him to place first (3 seats: 35 armies each, 14 already
+    one per territory, 3 per turn of the initial placement)."""
+    from django.conf import settings
+    from django.contrib.auth.models import Group, User
+    from django.test import Client
+
+    user = User.objects.create_user("marco", password="x")
+    user.groups.add(Group.objects.get_or_create(name="referee")[0])
+    client = Client()
+    client.force_login(user)
+    table = services.create_table(name="Livello 5", seats=3, bots={2: "random", 3: "random"},
+                                  who="marco", settings={"clock_seconds": 0,
+                                                         "bot_delay_ms": 0})
+    errors: list[str] = []
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                   has_touch=True, locale="it-IT")
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": server.url,
+                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+    pg = context.new_page()
+    pg.on("pageerror", lambda err: errors.append(str(err)))
+    pg.goto(f"{server.url}/online/t/{table.code}/")
+    button = pg.locator("button[value=member]")
+    assert button.inner_text() == "Siediti come marco"
+    assert pg.input_value("input[name=guest_name]") == ""
+    with pg.expect_navigation():
+        button.tap()
+    pg.wait_for_selector("#online-table[data-seat]")
+    pg.wait_for_function("() => document.getElementById('online-table').dataset.status "
+                         "=== 'playing'", timeout=20000)
+    assert _root(pg)["seat"] == "1"
+    assert _db(lambda: [s.name for s in table.seat_set.order_by("position")]) == [
+        "marco", "Bot Bice (livello 1)", "Bot Carlo (livello 1)"]
+    assert _db(lambda: table.seat_set.get(position=1).user_id) == user.pk
+    assert errors == []
+    context.close()
