@@ -40,6 +40,7 @@ __all__ = [
     "missing_help",
     "paragraphs",
     "said",
+    "say_own_help",
     "speak_help",
 ]
 
@@ -108,7 +109,16 @@ def said(text: str, lang: str) -> str:
     return "\n\n".join(out) + cut + rest
 
 
-def _say_params(command: _click.Command, lang: str) -> None:
+def say_own_help(command: _click.Command, lang: str) -> None:
+    """Translate in place ``command``'s own help, short help and the help of each of its
+    options and arguments into ``lang`` (:func:`said`; not its subcommands, not Typer's
+    words). English: nothing is done."""
+    if lang == "en":
+        return
+    if command.help:
+        command.help = said(command.help, lang)
+    if command.short_help:
+        command.short_help = said(command.short_help, lang)
     for param in command.params:
         text = getattr(param, "help", None)
         if text:
@@ -117,15 +127,12 @@ def _say_params(command: _click.Command, lang: str) -> None:
 
 def speak_help(command: _click.Command, lang: str) -> None:
     """Make ``command`` (and its subcommands, for a group) show its help in ``lang``: its
-    help and short help and those of its parameters translated in place, and its pages
-    printed with Typer's words in ``lang`` (:func:`help_words`). English: nothing is done."""
+    help and short help and those of its parameters translated in place
+    (:func:`say_own_help`), and its pages printed with Typer's words in ``lang``
+    (:func:`help_words`). English: nothing is done."""
     if lang == "en":
         return
-    if command.help:
-        command.help = said(command.help, lang)
-    if command.short_help:
-        command.short_help = said(command.short_help, lang)
-    _say_params(command, lang)
+    say_own_help(command, lang)
     original: Callable[[_click.Context, HelpFormatter], None] = command.format_help
 
     def format_help(ctx: _click.Context, formatter: HelpFormatter) -> None:

@@ -212,15 +212,10 @@ class LazyGroup(TyperGroup):
         """The top-level help, without importing any command module, in the language of
         ``--lang`` (:mod:`risiko.cli.helptext`: the listed lines from the catalogue)."""
         from ..faults import current_language
-        from .helptext import help_words, said
+        from .helptext import help_words, say_own_help
 
         lang = current_language()
-        if self.help:
-            self.help = said(self.help, lang)
-        for param in self.params:
-            text = getattr(param, "help", None)
-            if text:
-                param.help = said(text, lang)  # type: ignore[attr-defined]
+        say_own_help(self, lang)
         self._listing = True
         try:
             with help_words(ctx, lang):
