@@ -468,9 +468,9 @@ def main() -> int:
                          "spread again once a pause has gathered them)")
     ap.add_argument("--bots-freeze", action="store_true",
                     help="the bots' process freezes its objects once every socket is open "
-                         "(gc.freeze: its full collections, each a pause of all 400 bots at "
-                         "once, then walk only what play makes); off: as every figure before "
-                         "2 December 2026")
+                         "(gc.freeze: its full collections, each a pause of all the bots at "
+                         "once, then walk only what play makes); off by default, as in every "
+                         "figure of docs/benchmarks.md but the one run that names it")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--server-arg", action="append", default=[],
                     help="one more argument for uvicorn "
@@ -574,7 +574,6 @@ def main() -> int:
         server.wait(timeout=30)
     checked = check(tables, result)
     lat = sorted(result["latencies"])
-    q = statistics.quantiles(lat, n=100) if len(lat) >= 100 else [float("nan")] * 99
     report = {
         "tables": args.tables, "seats": 4 * args.tables, "workers": args.workers,
         "think_s": args.think, "think_spread": args.think_spread,
@@ -584,9 +583,8 @@ def main() -> int:
         # play stopped everywhere, the actions in flight answered, before the sockets close
         "connect_s": round(result["connect_s"], 1), "stop_s": round(result["idle_s"], 1),
         "actions": len(lat), "actions_per_s": round(len(lat) / result["seconds"], 1),
-        "latency_ms": {"p50": round(1000 * q[49], 1), "p90": round(1000 * q[89], 1),
-                       "p99": round(1000 * q[98], 1), "max": round(1000 * lat[-1], 1)
-                       if lat else None},
+        # null below 100 actions, as update_ms (a NaN is not JSON)
+        "latency_ms": _percentiles(lat),
         # the board updated: act sent to the table's event for it received
         "update_ms": _percentiles(result.get("updates", [])),
         "checks": checked,

@@ -14,10 +14,10 @@ more, each one what the two workers of ``bench_online.py`` do for it, less the s
 Redis: the acting worker's :func:`services.apply` and its outbox's messages JSON-encoded
 (:func:`consumers.send_outbox`), the other worker's cached game brought along
 (:func:`services.advance_cached`, its own cache). It prints the CPU per action (median, mean)
-and the action kinds. To count instructions, run ``measure`` under
-``valgrind --tool=cachegrind --cache-sim=no`` twice, with ``--actions N`` and ``--actions 0``:
-the difference over N is one action's instructions (``--count`` prints the pair's figure:
-``bench_online_action.py count --round 15``).
+and the action kinds, and the outboxes' messages per action by type. To count
+instructions, run ``measure`` under ``valgrind --tool=cachegrind --cache-sim=no`` twice, with
+``--actions N`` and ``--actions 0``: the difference over N is one action's instructions (the
+``count`` command prints the pair's figure: ``bench_online_action.py count --round 15``).
 
 ``wire --round 15 --actions N`` is the whole path in a server instead: one uvicorn worker (as
 ``risiko serve`` runs it, the Redis layer of ``REDIS_URL``, the scheduler off) serving the
